@@ -1,0 +1,122 @@
+/**
+ * The CLI entry: builds the commander tree per call, runs one verb, and maps every error to an
+ * exit code and (with `--json`) a JSON error payload. The only place that does so.
+ */
+import { Command, CommanderError } from "@commander-js/extra-typings";
+import type { Deps } from "../core/deps.ts";
+import { LisaError } from "../core/errors.ts";
+import type { CliContext } from "./context.ts";
+import { printJson } from "./output.ts";
+import { registerCommands } from "./commands/index.ts";
+
+/** The program's version (kept in step with deno.json). */
+export { LISA_VERSION as VERSION } from "../core/version.ts";
+import { LISA_VERSION as VERSION } from "../core/version.ts";
+
+const COMMANDER_CODES: Record<string, string> = {
+  "commander.unknownCommand": "unknown_command",
+  "commander.unknownOption": "unknown_option",
+  "commander.excessArguments": "unexpected_argument",
+  "commander.missingArgument": "missing_argument",
+  "commander.optionMissingArgument": "missing_argument",
+  "commander.missingMandatoryOptionValue": "missing_argument",
+  "commander.invalidArgument": "invalid_argument",
+  "commander.invalidOptionArgument": "invalid_argument",
+  "commander.conflictingOption": "conflicting_options",
+};
+
+/** Builds the whole command tree for one invocation. */
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command()
+    .name("lisa")
+    .description(
+      "Start, watch, drive and clean up AI coding agents (claude, codex, any command) in tmux.",
+    )
+    .version(VERSION, "-V, --version", "print the version")
+    .showSuggestionAfterError(true)
+    .showHelpAfterError(false);
+  registerCommands(program, ctx);
+  return program;
+}
+
+function configure(cmd: Command, io: Deps["io"], captured: { message: string }): void {
+  cmd.exitOverride();
+  cmd.configureOutput({
+    writeOut: (s) => io.out(s),
+    writeErr: (s) => io.err(s),
+    outputError: (s) => {
+      captured.message = s.replace(/^error: /, "").trim();
+    },
+  });
+  for (const sub of cmd.commands) configure(sub as Command, io, captured);
+}
+
+function wantsJson(argv: readonly string[]): boolean {
+  return argv.some((a) => a === "--json" || a === "--json-min" || a === "--stream-json");
+}
+
+/** Writes an error as JSON (stdout) or one line (stderr). */
+export function reportError(
+  deps: Deps,
+  json: boolean,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+  usageHint?: string,
+): void {
+  if (json) {
+    printJson(deps.io, { ok: false, errorCode: code, error: message, ...extra });
+  } else {
+    deps.io.err(`lisa: ${message}\n${usageHint ? `${usageHint}\n` : ""}`);
+  }
+}
+
+function commandPathOf(argv: readonly string[]): string {
+  const words = argv.filter((a) => !a.startsWith("-")).slice(0, 2);
+  return words.length > 0 ? `lisa ${words.join(" ")} --help` : "lisa --help";
+}
+
+/**
+ * Runs lisa with `argv` (without the program name). Returns the exit code; never calls
+ * `Deno.exit` and never throws.
+ */
+export async function main(argv: string[], deps: Deps): Promise<number> {
+  const ctx: CliContext = { deps, exitCode: 0 };
+  const json = wantsJson(argv);
+  const captured = { message: "" };
+  const program = buildProgram(ctx);
+  configure(program, deps.io, captured);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return ctx.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (
+        error.code === "commander.helpDisplayed" || error.code === "commander.version" ||
+        error.code === "commander.help"
+      ) {
+        return 0;
+      }
+      if (error.code === "commander.executeSubCommandAsync") return 0;
+      const code = COMMANDER_CODES[error.code] ?? "invalid_argument";
+      const message = captured.message || error.message.replace(/^error: /, "");
+      // A bare group (`lisa session`) prints its help and exits 1.
+      reportError(deps, json, code, message, {}, `(see: ${commandPathOf(argv)})`);
+      return 1;
+    }
+    if (error instanceof LisaError) {
+      reportError(
+        deps,
+        json,
+        error.code,
+        error.message,
+        error.details,
+        error.usage ? `(see: ${commandPathOf(argv)})` : undefined,
+      );
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    reportError(deps, json, "internal_error", message);
+    return 1;
+  }
+}

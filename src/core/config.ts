@@ -1,0 +1,308 @@
+/**
+ * The one module that reads `LISA_*` variables. Every variable has a default; an invalid value
+ * (negative, non-numeric, unknown word) falls back to the default and is reported by `doctor`.
+ */
+
+/** The environment as a plain record (a snapshot of `Deno.env.toObject()` or a test fake). */
+export type Env = Readonly<Record<string, string>>;
+
+/** Typed settings derived from the environment. */
+export interface Config {
+  cmdTimeoutSeconds: number;
+  stateLockTimeoutMs: number;
+  eventLockTimeoutMs: number;
+  processListCacheMs: number;
+  processScanIntervalSeconds: number;
+  heartbeatStaleSeconds: number;
+  outputStaleSeconds: number;
+  eventsMaxBytes: number;
+  eventsMaxLines: number;
+  eventRetentionDays: number;
+  agentProcessMatch: string[];
+  agentProcessMatchClaude: string[];
+  agentProcessMatchCodex: string[];
+  cleanupAllHashes: boolean;
+  /** Project root routed from a parent lisa session (used when `--project-root` is absent). */
+  projectRoot: string | undefined;
+  tmuxSocketDir: string | undefined;
+  runtimeDir: string;
+  hooks: "on" | "off";
+  /** Set inside a lisa session: its name (used as `parentSession` by nested spawns). */
+  sessionName: string | undefined;
+  /** Set inside a lisa session: the hook sidecar file that `lisa hook` appends to. */
+  hookFile: string | undefined;
+  /** Set inside a lisa session: the run id of the current spawn. */
+  runId: string | undefined;
+}
+
+type Kind = "int" | "bool" | "list" | "path" | "enum" | "context";
+
+interface VarSpec {
+  name: string;
+  key: keyof Config;
+  kind: Kind;
+  description: string;
+  /** Default as shown in docs; for `runtimeDir` it depends on the uid. */
+  defaultValue: number | boolean | string | string[] | undefined;
+  min?: number;
+  choices?: string[];
+}
+
+/** Every variable lisa reads, with its default and meaning (README's env table mirrors this). */
+export const VARIABLES: readonly VarSpec[] = [
+  {
+    name: "LISA_CMD_TIMEOUT_SECONDS",
+    key: "cmdTimeoutSeconds",
+    kind: "int",
+    defaultValue: 20,
+    min: 1,
+    description: "Timeout of each tmux/ps subprocess",
+  },
+  {
+    name: "LISA_STATE_LOCK_TIMEOUT_MS",
+    key: "stateLockTimeoutMs",
+    kind: "int",
+    defaultValue: 2500,
+    min: 0,
+    description: "State-file lock timeout",
+  },
+  {
+    name: "LISA_EVENT_LOCK_TIMEOUT_MS",
+    key: "eventLockTimeoutMs",
+    kind: "int",
+    defaultValue: 2500,
+    min: 0,
+    description: "Event-file lock timeout",
+  },
+  {
+    name: "LISA_PROCESS_LIST_CACHE_MS",
+    key: "processListCacheMs",
+    kind: "int",
+    defaultValue: 500,
+    min: 0,
+    description: "Cache TTL of a full process listing (ps fallback)",
+  },
+  {
+    name: "LISA_PROCESS_SCAN_INTERVAL_SECONDS",
+    key: "processScanIntervalSeconds",
+    kind: "int",
+    defaultValue: 8,
+    min: 0,
+    description: "Minimum interval between full pane-subtree scans when the agent pid is known",
+  },
+  {
+    name: "LISA_HEARTBEAT_STALE_SECONDS",
+    key: "heartbeatStaleSeconds",
+    kind: "int",
+    defaultValue: 8,
+    min: 1,
+    description: "Heartbeat age after which it counts as stale",
+  },
+  {
+    name: "LISA_OUTPUT_STALE_SECONDS",
+    key: "outputStaleSeconds",
+    kind: "int",
+    defaultValue: 240,
+    min: 1,
+    description: "Output age after which it counts as stale",
+  },
+  {
+    name: "LISA_EVENTS_MAX_BYTES",
+    key: "eventsMaxBytes",
+    kind: "int",
+    defaultValue: 1_000_000,
+    min: 1024,
+    description: "Event/hook file size that triggers compaction",
+  },
+  {
+    name: "LISA_EVENTS_MAX_LINES",
+    key: "eventsMaxLines",
+    kind: "int",
+    defaultValue: 2000,
+    min: 1,
+    description: "Event/hook file line count that triggers compaction",
+  },
+  {
+    name: "LISA_EVENT_RETENTION_DAYS",
+    key: "eventRetentionDays",
+    kind: "int",
+    defaultValue: 14,
+    min: 0,
+    description: "Event files older than this are pruned",
+  },
+  {
+    name: "LISA_AGENT_PROCESS_MATCH",
+    key: "agentProcessMatch",
+    kind: "list",
+    defaultValue: [],
+    description: "Extra executable names counted as an agent (any agent), comma-separated",
+  },
+  {
+    name: "LISA_AGENT_PROCESS_MATCH_CLAUDE",
+    key: "agentProcessMatchClaude",
+    kind: "list",
+    defaultValue: [],
+    description: "Extra executable names counted as claude",
+  },
+  {
+    name: "LISA_AGENT_PROCESS_MATCH_CODEX",
+    key: "agentProcessMatchCodex",
+    kind: "list",
+    defaultValue: [],
+    description: "Extra executable names counted as codex",
+  },
+  {
+    name: "LISA_CLEANUP_ALL_HASHES",
+    key: "cleanupAllHashes",
+    kind: "bool",
+    defaultValue: false,
+    description: "Default of --cleanup-all-hashes",
+  },
+  {
+    name: "LISA_PROJECT_ROOT",
+    key: "projectRoot",
+    kind: "path",
+    defaultValue: undefined,
+    description: "Project root used when --project-root is absent (set inside lisa sessions)",
+  },
+  {
+    name: "LISA_TMUX_SOCKET_DIR",
+    key: "tmuxSocketDir",
+    kind: "path",
+    defaultValue: undefined,
+    description: "Directory for per-project tmux sockets (default: the runtime dir)",
+  },
+  {
+    name: "LISA_RUNTIME_DIR",
+    key: "runtimeDir",
+    kind: "path",
+    defaultValue: "/tmp/lisa-<uid>",
+    description: "Private directory for all artifacts",
+  },
+  {
+    name: "LISA_HOOKS",
+    key: "hooks",
+    kind: "enum",
+    defaultValue: "on",
+    choices: ["on", "off"],
+    description: "Inject agent hooks at spawn (on|off)",
+  },
+  {
+    name: "LISA_SESSION_NAME",
+    key: "sessionName",
+    kind: "context",
+    defaultValue: undefined,
+    description: "Set inside a lisa session: its name (parent of nested spawns)",
+  },
+  {
+    name: "LISA_HOOK_FILE",
+    key: "hookFile",
+    kind: "context",
+    defaultValue: undefined,
+    description: "Set inside a lisa session: file `lisa hook` appends to",
+  },
+  {
+    name: "LISA_RUN_ID",
+    key: "runId",
+    kind: "context",
+    defaultValue: undefined,
+    description: "Set inside a lisa session: run id of the spawn",
+  },
+];
+
+/** One variable as `doctor` reports it. */
+export interface ConfigEntry {
+  name: string;
+  value: number | boolean | string | string[] | null;
+  defaultValue: number | boolean | string | string[] | null;
+  /** The raw value from the environment, or null when unset. */
+  raw: string | null;
+  source: "env" | "default";
+  valid: boolean;
+  message?: string;
+  description: string;
+}
+
+/** Result of {@link loadConfig}. */
+export interface LoadedConfig {
+  config: Config;
+  entries: ConfigEntry[];
+}
+
+function parseValue(
+  spec: VarSpec,
+  raw: string,
+): { ok: true; value: unknown } | { ok: false; message: string } {
+  switch (spec.kind) {
+    case "int": {
+      if (!/^\s*\d+\s*$/.test(raw)) return { ok: false, message: `not a non-negative integer` };
+      const n = Number(raw.trim());
+      if (!Number.isSafeInteger(n)) return { ok: false, message: `too large` };
+      if (spec.min !== undefined && n < spec.min) {
+        return { ok: false, message: `below the minimum ${spec.min}` };
+      }
+      return { ok: true, value: n };
+    }
+    case "bool": {
+      const v = raw.trim().toLowerCase();
+      if (["1", "true", "yes", "on"].includes(v)) return { ok: true, value: true };
+      if (["0", "false", "no", "off", ""].includes(v)) return { ok: true, value: false };
+      return { ok: false, message: `not a boolean (true/false)` };
+    }
+    case "list":
+      return {
+        ok: true,
+        value: raw.split(",").map((s) => s.trim()).filter((s) => s.length > 0),
+      };
+    case "path": {
+      const v = raw.trim();
+      if (v === "") return { ok: true, value: undefined };
+      if (!v.startsWith("/")) return { ok: false, message: `not an absolute path` };
+      return { ok: true, value: v.length > 1 ? v.replace(/\/+$/, "") : v };
+    }
+    case "enum": {
+      const v = raw.trim().toLowerCase();
+      if (spec.choices?.includes(v)) return { ok: true, value: v };
+      return { ok: false, message: `expected one of ${spec.choices?.join("|")}` };
+    }
+    case "context":
+      return { ok: true, value: raw === "" ? undefined : raw };
+  }
+}
+
+/**
+ * Reads every lisa variable from `env`. Never throws: invalid values fall back to defaults and
+ * are flagged in `entries`.
+ */
+export function loadConfig(env: Env, uid: number): LoadedConfig {
+  const config: Record<string, unknown> = {};
+  const entries: ConfigEntry[] = [];
+  for (const spec of VARIABLES) {
+    const def = spec.key === "runtimeDir" ? `/tmp/lisa-${uid}` : spec.defaultValue;
+    const raw = env[spec.name];
+    let value: unknown = def;
+    let valid = true;
+    let message: string | undefined;
+    if (raw !== undefined) {
+      const parsed = parseValue(spec, raw);
+      if (parsed.ok) {
+        value = parsed.value === undefined ? def : parsed.value;
+      } else {
+        valid = false;
+        message = `${spec.name}="${raw}" is ${parsed.message}; using the default`;
+      }
+    }
+    config[spec.key] = value;
+    entries.push({
+      name: spec.name,
+      value: (value ?? null) as ConfigEntry["value"],
+      defaultValue: (def ?? null) as ConfigEntry["defaultValue"],
+      raw: raw ?? null,
+      source: raw !== undefined && valid ? "env" : "default",
+      valid,
+      ...(message ? { message } : {}),
+      description: spec.description,
+    });
+  }
+  return { config: config as unknown as Config, entries };
+}

@@ -1,0 +1,58 @@
+/**
+ * `lisa doctor`: what lisa needs and what it found. Exit 0 when tmux and at least one agent exist.
+ */
+import { type ConfigEntry, loadConfig } from "./config.ts";
+import type { Deps } from "./deps.ts";
+import { LisaError } from "./errors.ts";
+import { ensureRuntimeDir } from "../store/runtime_dir.ts";
+
+/** One external program. */
+export interface ToolCheck {
+  name: string;
+  found: boolean;
+  version: string | null;
+  error?: string;
+}
+
+/** The doctor report. */
+export interface DoctorReport {
+  ok: boolean;
+  tools: ToolCheck[];
+  runtimeDir: { path: string; ok: boolean; error?: string };
+  variables: ConfigEntry[];
+}
+
+async function checkTool(deps: Deps, name: string, args: string[]): Promise<ToolCheck> {
+  try {
+    const r = await deps.runner.run([name, ...args], { allowFailure: true, timeoutMs: 10_000 });
+    const text = (r.stdout.trim() || r.stderr.trim()).split("\n")[0] ?? "";
+    if (!r.success) return { name, found: true, version: null, error: text || `exit ${r.code}` };
+    return { name, found: true, version: text };
+  } catch (error) {
+    if (error instanceof LisaError && error.code === "program_not_found") {
+      return { name, found: false, version: null };
+    }
+    return { name, found: false, version: null, error: (error as Error).message };
+  }
+}
+
+/** Checks tmux, claude, codex, the runtime dir and every variable. Never throws. */
+export async function runDoctor(deps: Deps): Promise<DoctorReport> {
+  const tools = await Promise.all([
+    checkTool(deps, "tmux", ["-V"]),
+    checkTool(deps, "claude", ["--version"]),
+    checkTool(deps, "codex", ["--version"]),
+  ]);
+  const { entries } = loadConfig(deps.env, deps.uid);
+  let runtimeDir: DoctorReport["runtimeDir"];
+  try {
+    ensureRuntimeDir(deps.config.runtimeDir, deps.uid);
+    runtimeDir = { path: deps.config.runtimeDir, ok: true };
+  } catch (error) {
+    runtimeDir = { path: deps.config.runtimeDir, ok: false, error: (error as Error).message };
+  }
+  const [tmux, claude, codex] = tools;
+  const ok = tmux.found && tmux.version !== null && (claude.found || codex.found) &&
+    runtimeDir.ok;
+  return { ok, tools, runtimeDir, variables: entries };
+}

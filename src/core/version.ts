@@ -1,0 +1,42 @@
+/** Version facts of this build. */
+import type { Deps } from "./deps.ts";
+
+/** lisa's version. */
+export const LISA_VERSION = "0.1.0";
+
+/** Version, commit (the checkout's git HEAD when run from source), Deno version. */
+export interface VersionInfo {
+  version: string;
+  commit: string | null;
+  deno: string;
+}
+
+function commitOfCheckout(selfCommand: string[]): string | null {
+  // The checkout is the directory of main.ts when running from source.
+  const main = selfCommand[selfCommand.length - 1];
+  if (!main.endsWith("main.ts")) return null;
+  const dir = main.slice(0, main.lastIndexOf("/"));
+  try {
+    const head = Deno.readTextFileSync(`${dir}/.git/HEAD`).trim();
+    if (!head.startsWith("ref: ")) return head.slice(0, 12);
+    const ref = head.slice(5);
+    try {
+      return Deno.readTextFileSync(`${dir}/.git/${ref}`).trim().slice(0, 12);
+    } catch {
+      const packed = Deno.readTextFileSync(`${dir}/.git/packed-refs`);
+      const line = packed.split("\n").find((l) => l.endsWith(` ${ref}`));
+      return line ? line.slice(0, 12) : null;
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** Returns the version facts; never throws. */
+export function versionInfo(deps: Deps): VersionInfo {
+  return {
+    version: LISA_VERSION,
+    commit: commitOfCheckout(deps.selfCommand),
+    deno: Deno.version.deno,
+  };
+}

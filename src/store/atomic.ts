@@ -1,0 +1,76 @@
+/**
+ * Atomic private files: written to a temp file in the same directory (0600, created new, so
+ * never through a symlink) and renamed over the target.
+ */
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function tempName(path: string): string {
+  const rand = crypto.getRandomValues(new Uint32Array(2));
+  return `${path}.tmp-${Deno.pid}-${rand[0].toString(36)}${rand[1].toString(36)}`;
+}
+
+/**
+ * Writes `data` to `path` atomically with mode 0600. A symlink at `path` is replaced, never
+ * followed. Throws on I/O errors (the temp file is removed first).
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const tmp = tempName(path);
+  const bytes = typeof data === "string" ? encoder.encode(data) : data;
+  const file = Deno.openSync(tmp, { write: true, createNew: true, mode: 0o600 });
+  try {
+    let off = 0;
+    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
+    file.close();
+    Deno.renameSync(tmp, path);
+  } catch (error) {
+    try {
+      file.close();
+    } catch { /* already closed */ }
+    try {
+      Deno.removeSync(tmp);
+    } catch { /* nothing to remove */ }
+    throw error;
+  }
+}
+
+/** Writes `value` as pretty JSON (with a trailing newline) atomically, mode 0600. */
+export function writeJsonAtomic(path: string, value: unknown): void {
+  writeFileAtomic(path, JSON.stringify(value, null, 2) + "\n");
+}
+
+/**
+ * Reads a text file, refusing symlinks. Returns undefined when it does not exist.
+ * Throws on other I/O errors.
+ */
+export function readTextIfExists(path: string): string | undefined {
+  try {
+    const info = Deno.lstatSync(path);
+    if (info.isSymlink) throw new Error(`Refusing to read "${path}": it is a symlink`);
+    return decoder.decode(Deno.readFileSync(path));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Reads and parses a JSON file. Returns undefined when it does not exist; throws when it cannot
+ * be read or is not valid JSON.
+ */
+export function readJsonIfExists<T>(path: string): T | undefined {
+  const text = readTextIfExists(path);
+  return text === undefined ? undefined : JSON.parse(text) as T;
+}
+
+/** Removes `path`; returns true when something was removed. */
+export function removeIfExists(path: string): boolean {
+  try {
+    Deno.removeSync(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}

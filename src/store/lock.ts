@@ -1,0 +1,54 @@
+/**
+ * Advisory file locks over `Deno.FsFile.tryLock`, retried until a timeout. A lock is never held
+ * across a tmux or agent call (callers keep `fn` to file I/O).
+ */
+import { LockBusyError } from "../core/errors.ts";
+
+/** Options of {@link withLock}. */
+export interface LockOptions {
+  /** Exclusive (writers) or shared (readers). Default exclusive. */
+  exclusive?: boolean;
+  /** Give up after this many milliseconds with `LockBusyError`. */
+  timeoutMs: number;
+}
+
+function openLockFile(lockPath: string): Deno.FsFile {
+  try {
+    if (Deno.lstatSync(lockPath).isSymlink) {
+      throw new Error(`Refusing lock file "${lockPath}": it is a symlink`);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return Deno.openSync(lockPath, { read: true, write: true, create: true, mode: 0o600 });
+}
+
+/**
+ * Runs `fn` while holding the lock on `lockPath` (created 0600 when missing). Throws
+ * `LockBusyError` when the lock cannot be taken within `timeoutMs`; never hangs.
+ */
+export async function withLock<T>(
+  lockPath: string,
+  options: LockOptions,
+  fn: () => T | Promise<T>,
+): Promise<T> {
+  const exclusive = options.exclusive ?? true;
+  const file = openLockFile(lockPath);
+  try {
+    const deadline = Date.now() + options.timeoutMs;
+    let delay = 2;
+    while (!file.tryLockSync(exclusive)) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new LockBusyError(lockPath, options.timeoutMs);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
+      delay = Math.min(delay * 2, 25);
+    }
+    try {
+      return await fn();
+    } finally {
+      file.unlockSync();
+    }
+  } finally {
+    file.close();
+  }
+}

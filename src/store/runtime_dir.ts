@@ -1,0 +1,105 @@
+/**
+ * The private runtime directory and the path of every artifact in it (DESIGN §4.4).
+ */
+import { RuntimeDirUnsafeError } from "../core/errors.ts";
+import { joinPath } from "../core/paths.ts";
+
+/**
+ * Makes sure `path` is a private directory of user `uid`: creates it 0700 when missing; refuses
+ * (`runtime_dir_unsafe`) a symlink, a non-directory, a directory owned by someone else, or one
+ * open to group/other. Returns `path`.
+ */
+export function ensureRuntimeDir(path: string, uid: number): string {
+  let info: Deno.FileInfo | undefined;
+  try {
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  if (info === undefined) {
+    const parent = path.slice(0, path.lastIndexOf("/")) || "/";
+    Deno.mkdirSync(parent, { recursive: true });
+    try {
+      Deno.mkdirSync(path, { mode: 0o700 });
+      Deno.chmodSync(path, 0o700);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+    info = Deno.lstatSync(path);
+  }
+  checkRuntimeDir(path, info, uid);
+  return path;
+}
+
+/** Throws `RuntimeDirUnsafeError` unless `info` describes a private directory of `uid`. */
+export function checkRuntimeDir(path: string, info: Deno.FileInfo, uid: number): void {
+  if (info.isSymlink) throw new RuntimeDirUnsafeError(path, "it is a symlink");
+  if (!info.isDirectory) throw new RuntimeDirUnsafeError(path, "it is not a directory");
+  if (info.uid !== null && info.uid !== uid) {
+    throw new RuntimeDirUnsafeError(path, `it is owned by uid ${info.uid}, not ${uid}`);
+  }
+  if (info.mode !== null && (info.mode & 0o077) !== 0) {
+    const mode = (info.mode & 0o777).toString(8).padStart(3, "0");
+    throw new RuntimeDirUnsafeError(path, `its mode ${mode} lets group/other in (want 700)`);
+  }
+}
+
+/** Paths of one session's artifacts. */
+export interface SessionPaths {
+  meta: string;
+  state: string;
+  heartbeat: string;
+  done: string;
+  hooks: string;
+  events: string;
+  output: string;
+}
+
+/** Every artifact path of session `session` of the project with hash `hash`. */
+export function sessionPaths(runtimeDir: string, hash: string, session: string): SessionPaths {
+  const base = joinPath(runtimeDir, `.lisa-${hash}-session-${session}`);
+  return {
+    meta: `${base}-meta.json`,
+    state: `${base}-state.json`,
+    heartbeat: `${base}-heartbeat.txt`,
+    done: `${base}-done.txt`,
+    hooks: `${base}-hooks.jsonl`,
+    events: `${base}-events.jsonl`,
+    output: joinPath(runtimeDir, `lisa-${hash}-output-${session}.txt`),
+  };
+}
+
+/** The lock file that guards `path` (a sibling `.lock`). */
+export function lockPathFor(path: string): string {
+  return `${path}.lock`;
+}
+
+/** Path of a startup script of `session`. */
+export function cmdScriptPath(
+  runtimeDir: string,
+  hash: string,
+  session: string,
+  nanos: string,
+): string {
+  return joinPath(runtimeDir, `lisa-cmd-${hash}-${session}-${nanos}.sh`);
+}
+
+/** The project's tmux socket: `lisa-tmux-{slug}-{hash}.sock` in the socket dir. */
+export function socketPath(socketDir: string, slug: string, hash: string): string {
+  return joinPath(socketDir, `lisa-tmux-${slug}-${hash}.sock`);
+}
+
+/** The previous tree topology snapshot used by `session tree --delta`. */
+export function treeDeltaPath(runtimeDir: string, hash: string): string {
+  return joinPath(runtimeDir, `.lisa-${hash}-tree-delta.json`);
+}
+
+/** Matches artifact file names; groups: hash, session, kind. */
+export const SESSION_ARTIFACT_RE =
+  /^\.lisa-([0-9a-f]{8})-session-(lisa-[A-Za-z0-9._-]+)-(meta\.json|state\.json|heartbeat\.txt|done\.txt|hooks\.jsonl|events\.jsonl)(\.lock)?$/;
+/** Matches output file names; groups: hash, session. */
+export const OUTPUT_ARTIFACT_RE = /^lisa-([0-9a-f]{8})-output-(lisa-[A-Za-z0-9._-]+)\.txt$/;
+/** Matches startup script names; groups: hash, session-and-nanos. */
+export const CMD_SCRIPT_RE = /^lisa-cmd-([0-9a-f]{8})-(lisa-[A-Za-z0-9._-]+)-(\d+)\.sh$/;
+/** Matches socket names; groups: slug, hash. */
+export const SOCKET_RE = /^lisa-tmux-([a-z0-9]+)-([0-9a-f]{8})\.sock$/;

@@ -1,0 +1,87 @@
+/**
+ * The tmux layer: every tmux call goes through here, with argv arrays and the project's socket
+ * (`-S`). Several tmux commands may be chained in one invocation (`;` as its own argument).
+ */
+import type { Runner, RunOptions, RunResult } from "../proc/runner.ts";
+
+/** Field separator of `-F` formats: a control char tmux passes through unchanged. */
+export const FIELD_SEP = "\x1f";
+
+/** tmux target of a session (exact match). */
+export function sessionTarget(session: string): string {
+  return `=${session}`;
+}
+
+/** tmux target of a session's active pane (exact session match). */
+export function paneTarget(session: string): string {
+  return `=${session}:`;
+}
+
+/** Builds a `-F` format from field names (`pane_pid` → `#{pane_pid}`), joined by FIELD_SEP. */
+export function formatOf(fields: readonly string[]): string {
+  return fields.map((f) => `#{${f}}`).join(FIELD_SEP);
+}
+
+/** Parses `-F` output of {@link formatOf}`(fields)` into one record per line. */
+export function parseFormat<F extends string>(
+  output: string,
+  fields: readonly F[],
+): Record<F, string>[] {
+  const rows: Record<F, string>[] = [];
+  for (const line of output.split("\n")) {
+    if (line === "") continue;
+    const parts = line.split(FIELD_SEP);
+    if (parts.length < fields.length) continue;
+    const row = {} as Record<F, string>;
+    fields.forEach((f, i) => {
+      // The last field takes the rest, so a stray separator in it cannot shift others.
+      row[f] = i === fields.length - 1 ? parts.slice(i).join(FIELD_SEP) : parts[i];
+    });
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** True when tmux said the server is not running / socket missing. */
+export function isNoServer(stderr: string): boolean {
+  return /no server running|error connecting to|No such file or directory|server exited/i.test(
+    stderr,
+  );
+}
+
+/** True when tmux said the target session/window/pane does not exist. */
+export function isMissingTarget(stderr: string): boolean {
+  return /can't find (session|window|pane)|session not found|no such session/i.test(stderr);
+}
+
+/** A tmux client bound to one socket. */
+export class Tmux {
+  constructor(
+    private readonly runner: Runner,
+    readonly socketPath: string,
+    private readonly timeoutMs?: number,
+  ) {}
+
+  /** The full argv for `commands` chained in one invocation. */
+  argv(commands: readonly (readonly string[])[]): string[] {
+    const out = ["tmux", "-S", this.socketPath];
+    commands.forEach((cmd, i) => {
+      if (i > 0) out.push(";");
+      out.push(...cmd);
+    });
+    return out;
+  }
+
+  /**
+   * Runs `commands` in one tmux invocation. Failures are returned (allowFailure) unless
+   * `options.allowFailure` is false; callers classify stderr with {@link isNoServer} /
+   * {@link isMissingTarget}.
+   */
+  run(commands: readonly (readonly string[])[], options: RunOptions = {}): Promise<RunResult> {
+    return this.runner.run(this.argv(commands), {
+      allowFailure: true,
+      timeoutMs: this.timeoutMs,
+      ...options,
+    });
+  }
+}
