@@ -1,0 +1,212 @@
+/**
+ * The process table. On Linux it reads `/proc` directly (no `ps`): one process's facts, its
+ * children (`/proc/<pid>/task/<tid>/children`), a subtree, and processes by environment.
+ * Where `/proc` is absent (macOS) it falls back to one `ps` listing.
+ */
+import type { Runner } from "./runner.ts";
+
+/** Facts about one process. */
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  /** One-letter state (R, S, D, Z, T, …). */
+  state: string;
+  /** Executable name as the kernel reports it (comm, ≤15 chars). */
+  name: string;
+  argv: string[];
+  /** utime + stime in clock ticks. */
+  ticks: number;
+  /** Start time in clock ticks since boot (identifies a pid across reuse). */
+  startTime: number;
+}
+
+/** Clock ticks per second (USER_HZ, 100 on every Linux we target). */
+export const CLK_TCK = 100;
+
+const decoder = new TextDecoder();
+
+/** True when this system has a Linux-style `/proc`. */
+export function hasProcFs(): boolean {
+  try {
+    return Deno.statSync("/proc/self/stat").isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** Parses the text of `/proc/<pid>/stat` (comm may hold spaces and parentheses). */
+export function parseStat(text: string): Omit<ProcInfo, "argv"> | null {
+  const open = text.indexOf("(");
+  const close = text.lastIndexOf(")");
+  if (open < 0 || close < open) return null;
+  const pid = Number(text.slice(0, open).trim());
+  const name = text.slice(open + 1, close);
+  const rest = text.slice(close + 2).split(" ");
+  // rest[0] is field 3 (state); field n is rest[n - 3].
+  const field = (n: number) => Number(rest[n - 3]);
+  return {
+    pid,
+    name,
+    state: rest[0],
+    ppid: field(4),
+    pgid: field(5),
+    sid: field(6),
+    ticks: field(14) + field(15),
+    startTime: field(22),
+  };
+}
+
+function readText(path: string): string | null {
+  try {
+    return decoder.decode(Deno.readFileSync(path));
+  } catch {
+    return null;
+  }
+}
+
+/** Reads one process from `/proc`; null when it does not exist (or vanished). */
+export function readProc(pid: number): ProcInfo | null {
+  const stat = readText(`/proc/${pid}/stat`);
+  if (stat === null) return null;
+  const parsed = parseStat(stat);
+  if (parsed === null) return null;
+  const cmdline = readText(`/proc/${pid}/cmdline`) ?? "";
+  const argv = cmdline.split("\0");
+  if (argv.length > 0 && argv[argv.length - 1] === "") argv.pop();
+  return { ...parsed, argv };
+}
+
+/** Reads only the stat line (cheaper: no cmdline); null when gone. */
+export function readStat(pid: number): Omit<ProcInfo, "argv"> | null {
+  const stat = readText(`/proc/${pid}/stat`);
+  return stat === null ? null : parseStat(stat);
+}
+
+/** Every pid in `/proc`. */
+export function listPids(): number[] {
+  const pids: number[] = [];
+  try {
+    for (const entry of Deno.readDirSync("/proc")) {
+      if (/^\d+$/.test(entry.name)) pids.push(Number(entry.name));
+    }
+  } catch { /* no /proc */ }
+  return pids;
+}
+
+/**
+ * Direct children of `pid`, from `/proc/<pid>/task/*\/children` (no full scan). Falls back to a
+ * scan of all processes when the kernel lacks that file.
+ */
+export function childPids(pid: number): number[] {
+  const out: number[] = [];
+  let tasks: string[] = [];
+  try {
+    tasks = [...Deno.readDirSync(`/proc/${pid}/task`)].map((e) => e.name);
+  } catch {
+    return [];
+  }
+  let supported = false;
+  for (const tid of tasks) {
+    const text = readText(`/proc/${pid}/task/${tid}/children`);
+    if (text === null) continue;
+    supported = true;
+    for (const word of text.trim().split(/\s+/)) if (word) out.push(Number(word));
+  }
+  if (supported) return out;
+  return listPids().filter((p) => readStat(p)?.ppid === pid);
+}
+
+/** `rootPid` and all its descendants, breadth first (root first). Missing root → []. */
+export function subtree(rootPid: number): ProcInfo[] {
+  const out: ProcInfo[] = [];
+  const seen = new Set<number>();
+  const queue = [rootPid];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    const info = readProc(pid);
+    if (info === null) continue;
+    out.push(info);
+    queue.push(...childPids(pid));
+  }
+  return out;
+}
+
+/** True when `pid` runs and started at `startTime` (guards against pid reuse). */
+export function isAlive(pid: number, startTime?: number | null): boolean {
+  const stat = readStat(pid);
+  if (stat === null || stat.state === "Z" || stat.state === "X") return false;
+  return startTime === undefined || startTime === null || stat.startTime === startTime;
+}
+
+/**
+ * Pids whose environment holds `name=value` (a full scan; used by kill to find processes that
+ * escaped the pane's subtree, such as daemons reparented to init). Unreadable ones are skipped.
+ */
+export function pidsWithEnv(name: string, value: string): number[] {
+  const needle = new TextEncoder().encode(`${name}=${value}\0`);
+  const out: number[] = [];
+  for (const pid of listPids()) {
+    let bytes: Uint8Array;
+    try {
+      bytes = Deno.readFileSync(`/proc/${pid}/environ`);
+    } catch {
+      continue;
+    }
+    if (indexOfBytes(bytes, needle) >= 0) out.push(pid);
+  }
+  return out;
+}
+
+function indexOfBytes(hay: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    // An entry starts at 0 or right after a NUL.
+    if (i > 0 && hay[i - 1] !== 0) continue;
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/**
+ * Full listing through `ps` for systems without `/proc` (macOS). `ticks` is derived from the
+ * cumulative CPU time column; `startTime` is the start time in seconds since the epoch.
+ */
+export async function psListing(runner: Runner): Promise<ProcInfo[]> {
+  const r = await runner.run(
+    ["ps", "-axo", "pid=,ppid=,pgid=,sess=,stat=,time=,lstart=,comm=,args="],
+    { allowFailure: true },
+  );
+  const out: ProcInfo[] = [];
+  for (const line of r.stdout.split("\n")) {
+    const m = line.trim().match(
+      /^(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)\s+(\w{3} \w{3}\s+\d+ [\d:]+ \d{4})\s+(\S+)\s+(.*)$/,
+    );
+    if (!m) continue;
+    const [, pid, ppid, pgid, sid, stat, time, lstart, comm, args] = m;
+    out.push({
+      pid: Number(pid),
+      ppid: Number(ppid),
+      pgid: Number(pgid),
+      sid: Number(sid),
+      state: stat[0],
+      name: comm.slice(comm.lastIndexOf("/") + 1),
+      argv: args.split(" "),
+      ticks: Math.round(cpuSeconds(time) * CLK_TCK),
+      startTime: Math.floor(Date.parse(lstart) / 1000),
+    });
+  }
+  return out;
+}
+
+function cpuSeconds(time: string): number {
+  // [[dd-]hh:]mm:ss[.ff]
+  const [daysPart, clock] = time.includes("-") ? time.split("-") : ["0", time];
+  const parts = clock.split(":").map(Number);
+  let secs = 0;
+  for (const p of parts) secs = secs * 60 + p;
+  return Number(daysPart) * 86400 + secs;
+}
