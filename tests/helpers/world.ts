@@ -1,0 +1,192 @@
+/**
+ * A hermetic world for CLI and integration tests: temp runtime dir, private tmux socket dir,
+ * a temp HOME and project root, fake agents first on PATH. `dispose()` kills every tmux server
+ * on the private socket dir and removes the temp tree. Never touches the default tmux server.
+ */
+import { MemoryIo } from "../../src/cli/io.ts";
+import { main } from "../../src/cli/run.ts";
+import { loadConfig } from "../../src/core/config.ts";
+import { DENO_PERMISSIONS, makeDeps } from "../../src/core/deps.ts";
+import { DenoRunner, type Runner } from "../../src/proc/runner.ts";
+
+/** Absolute path of the repository root. */
+export const REPO_ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+/** Directory with the fake `claude` and `codex` executables. */
+export const FAKE_BIN = `${REPO_ROOT}/tests/fixtures/bin`;
+/** argv that runs this checkout's lisa as a subprocess. */
+export const LISA_ARGV = [
+  Deno.execPath(),
+  "run",
+  "-q",
+  ...DENO_PERMISSIONS,
+  "--config",
+  `${REPO_ROOT}/deno.json`,
+  `${REPO_ROOT}/main.ts`,
+];
+
+/** What a lisa call returned. */
+export interface LisaResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON when it is one JSON document, else undefined. */
+  json: Record<string, unknown> | undefined;
+}
+
+/** Options of {@link makeWorld}. */
+export interface WorldOptions {
+  /** Put the fake agents first on PATH (default true). */
+  fakeAgents?: boolean;
+  /** Extra environment. */
+  env?: Record<string, string>;
+}
+
+/** A temp world; always `await world.dispose()` in `finally`. */
+export interface World {
+  base: string;
+  runtimeDir: string;
+  socketDir: string;
+  projectRoot: string;
+  home: string;
+  env: Record<string, string>;
+  /** Runs this checkout's lisa as a subprocess in the world. */
+  lisa(
+    args: string[],
+    options?: { cwd?: string; env?: Record<string, string> },
+  ): Promise<LisaResult>;
+  /** Runs lisa's `main()` in this process (faster; same code path as the binary's full CLI). */
+  lisaInProcess(
+    args: string[],
+    options?: { cwd?: string; env?: Record<string, string>; runner?: Runner },
+  ): Promise<LisaResult>;
+  /** Runs a tmux command on one of the world's private sockets. */
+  tmux(socket: string, args: string[]): Promise<LisaResult>;
+  dispose(): Promise<void>;
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(text);
+    return typeof v === "object" && v !== null ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Creates a world under a new temp dir. */
+export async function makeWorld(options: WorldOptions = {}): Promise<World> {
+  const base = await Deno.makeTempDir({ prefix: "lisa-test-" });
+  const runtimeDir = `${base}/run`;
+  const socketDir = `${base}/sock`;
+  const projectRoot = `${base}/project`;
+  const home = `${base}/home`;
+  await Deno.mkdir(runtimeDir, { mode: 0o700 });
+  await Deno.chmod(runtimeDir, 0o700);
+  await Deno.mkdir(socketDir, { mode: 0o700 });
+  await Deno.mkdir(projectRoot);
+  await Deno.mkdir(home);
+  const inherited = Deno.env.toObject();
+  for (const key of Object.keys(inherited)) {
+    if (key.startsWith("LISA_") || key === "TMUX" || key === "TMUX_PANE") delete inherited[key];
+  }
+  const path = options.fakeAgents === false ? inherited.PATH : `${FAKE_BIN}:${inherited.PATH}`;
+  const env: Record<string, string> = {
+    ...inherited,
+    PATH: path ?? "/usr/bin:/bin",
+    LISA_RUNTIME_DIR: runtimeDir,
+    LISA_TMUX_SOCKET_DIR: socketDir,
+    // Deno's cache stays the caller's, so nested `deno run` does not download anything.
+    DENO_DIR: inherited.DENO_DIR ??
+      `${inherited.XDG_CACHE_HOME ?? `${inherited.HOME}/.cache`}/deno`,
+    HOME: home,
+    NO_COLOR: "1",
+    ...options.env,
+  };
+  const decoder = new TextDecoder();
+
+  const world: World = {
+    base,
+    runtimeDir,
+    socketDir,
+    projectRoot,
+    home,
+    env,
+    async lisa(args, opts = {}) {
+      const out = await new Deno.Command(LISA_ARGV[0], {
+        args: [...LISA_ARGV.slice(1), ...args],
+        cwd: opts.cwd ?? projectRoot,
+        env: { ...env, ...opts.env },
+        clearEnv: true,
+        stdin: "null",
+      }).output();
+      const stdout = decoder.decode(out.stdout);
+      return {
+        code: out.code,
+        stdout,
+        stderr: decoder.decode(out.stderr),
+        json: parseJson(stdout),
+      };
+    },
+    async lisaInProcess(args, opts = {}) {
+      const io = new MemoryIo();
+      const fullEnv = { ...env, ...opts.env };
+      const config = loadConfig(fullEnv, Deno.uid() ?? 0).config;
+      const deps = makeDeps({
+        env: fullEnv,
+        config,
+        cwd: opts.cwd ?? projectRoot,
+        uid: Deno.uid() ?? 0,
+        now: () => new Date(),
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+        runner: opts.runner ?? new DenoRunner(config.cmdTimeoutSeconds * 1000),
+        io,
+        selfCommand: LISA_ARGV,
+      });
+      const code = await main(args, deps);
+      return { code, stdout: io.stdout, stderr: io.stderr, json: parseJson(io.stdout) };
+    },
+    async tmux(socket, args) {
+      const out = await new Deno.Command("tmux", {
+        args: ["-S", socket, ...args],
+        env,
+        clearEnv: true,
+        stdin: "null",
+      }).output();
+      const stdout = decoder.decode(out.stdout);
+      return { code: out.code, stdout, stderr: decoder.decode(out.stderr), json: undefined };
+    },
+    async dispose() {
+      for (const dir of [socketDir, runtimeDir]) {
+        let entries: Deno.DirEntry[] = [];
+        try {
+          entries = [...Deno.readDirSync(dir)];
+        } catch { /* gone */ }
+        for (const e of entries) {
+          if (!e.name.endsWith(".sock")) continue;
+          await new Deno.Command("tmux", {
+            args: ["-S", `${dir}/${e.name}`, "kill-server"],
+            stdout: "null",
+            stderr: "null",
+          }).output();
+        }
+      }
+      await Deno.remove(base, { recursive: true }).catch(() => {});
+    },
+  };
+  return world;
+}
+
+/** Polls `fn` every `intervalMs` until it returns a truthy value or `timeoutMs` passes. */
+export async function waitFor<T>(
+  fn: () => T | Promise<T>,
+  timeoutMs: number,
+  intervalMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await fn();
+  while (!last && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, intervalMs));
+    last = await fn();
+  }
+  return last;
+}
