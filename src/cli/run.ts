@@ -71,8 +71,13 @@ export function reportError(
   }
 }
 
-function commandPathOf(argv: readonly string[]): string {
-  const words = argv.filter((a) => !a.startsWith("-")).slice(0, 2);
+/** The `--help` command to suggest: the known command words before any unknown one. */
+function commandPathOf(argv: readonly string[], unknownWord?: string): string {
+  const words: string[] = [];
+  for (const a of argv) {
+    if (a.startsWith("-") || a === unknownWord || words.length >= 2) break;
+    words.push(a);
+  }
   return words.length > 0 ? `lisa ${words.join(" ")} --help` : "lisa --help";
 }
 
@@ -101,7 +106,8 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
       const code = COMMANDER_CODES[error.code] ?? "invalid_argument";
       const message = captured.message || error.message.replace(/^error: /, "");
       // A bare group (`lisa session`) prints its help and exits 1.
-      reportError(deps, json, code, message, {}, `(see: ${commandPathOf(argv)})`);
+      const unknownWord = /unknown command '([^']*)'/.exec(message)?.[1];
+      reportError(deps, json, code, message, {}, `(see: ${commandPathOf(argv, unknownWord)})`);
       return 1;
     }
     if (error instanceof LisaError) {

@@ -1,0 +1,359 @@
+/**
+ * `deno task bench`: wall time of lisa commands against the floor, `deno run` of an empty
+ * script, measured in the same run (DESIGN §7).
+ *
+ * Every case runs `--runs N` times (default 21, at least 15 for the published figures),
+ * interleaved round-robin with a rotating start so machine noise spreads evenly over the
+ * cases. One untimed warm-up run per case comes first (it also catches a case that fails).
+ * The report gives each case's median, the floor's median, their difference and ratio, and the
+ * case's target ("floor + N ms") when it has one. `--json` prints the same as one JSON document.
+ *
+ * Add a case by adding an entry to {@link CASES}; `setup`/`teardown` may prepare state (e.g.
+ * spawn a session on the bench's private tmux socket dir) and `args` may read what setup left
+ * in `ctx.state`. Everything lives under one temp dir (runtime dir, socket dir, project root)
+ * that is removed at the end, after every tmux server on the private socket dir is killed.
+ *
+ * Usage: deno task bench [--runs N] [--only NAME[,NAME]] [--json]
+ */
+import { DENO_PERMISSIONS } from "../src/core/deps.ts";
+
+const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** What setup, teardown and args of a case can use. */
+export interface BenchContext {
+  /** Temp dir holding everything below. */
+  base: string;
+  /** LISA_RUNTIME_DIR of every run (0700). */
+  runtimeDir: string;
+  /** LISA_TMUX_SOCKET_DIR of every run: tmux servers here are killed at the end. */
+  socketDir: string;
+  /** cwd of every run (the project lisa sees). */
+  projectRoot: string;
+  /** Environment of every run (inherited, minus LISA_* and TMUX*, plus the dirs above). */
+  env: Record<string, string>;
+  /** Runs lisa once (untimed) with `args`; for setup and teardown. */
+  lisa(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Free-form values a case's setup hands to its `args` and `teardown`. */
+  state: Record<string, unknown>;
+}
+
+/** One measured command. */
+export interface BenchCase {
+  name: string;
+  /** Full argv to time; use {@link lisaArgv} for lisa commands. */
+  argv: string[] | ((ctx: BenchContext) => string[]);
+  /** Budget as "floor + N ms" (DESIGN §7); reported as within/over. */
+  target?: `floor + ${number} ms`;
+  /** Exit code that counts as success (default 0). */
+  expectCode?: number;
+  setup?: (ctx: BenchContext) => Promise<void>;
+  teardown?: (ctx: BenchContext) => Promise<void>;
+}
+
+/** argv that runs this checkout's lisa with `args`, as an installed `deno run` lisa would. */
+export function lisaArgv(...args: string[]): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "-q",
+    ...DENO_PERMISSIONS,
+    "--config",
+    `${REPO}/deno.json`,
+    `${REPO}/main.ts`,
+    ...args,
+  ];
+}
+
+const FLOOR = "floor";
+
+/**
+ * The cases, floor first. Later cases (each a list entry): `session status --json` on a live
+ * idle session (floor + 15 ms), `hook claude` (floor + 10 ms), `session list --json` with 20
+ * sessions (floor + 40 ms).
+ */
+export const CASES: BenchCase[] = [
+  {
+    name: FLOOR,
+    argv: (ctx) => [Deno.execPath(), "run", "-q", ...DENO_PERMISSIONS, `${ctx.base}/empty.ts`],
+    setup: async (ctx) => {
+      await Deno.writeTextFile(`${ctx.base}/empty.ts`, "");
+    },
+  },
+  { name: "lisa version", argv: lisaArgv("version") },
+  { name: "lisa session name --json", argv: lisaArgv("session", "name", "--json") },
+];
+
+/** Options of {@link runBench}. */
+export interface BenchOptions {
+  runs: number;
+  json: boolean;
+  only: string[] | undefined;
+}
+
+function out(text: string): void {
+  Deno.stdout.writeSync(encoder.encode(text));
+}
+
+function err(text: string): void {
+  Deno.stderr.writeSync(encoder.encode(text));
+}
+
+const USAGE = "usage: deno task bench [--runs N] [--only NAME[,NAME]] [--json]\n";
+
+function parseArgs(args: string[]): BenchOptions {
+  const options: BenchOptions = { runs: 21, json: false, only: undefined };
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].split(/=(.*)/s, 2);
+    const value = () => inline ?? args[++i];
+    if (flag === "--json") options.json = true;
+    else if (flag === "--runs") {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new Error(`--runs wants a positive integer`);
+      options.runs = n;
+    } else if (flag === "--only") {
+      options.only = (value() ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    } else if (flag === "--help" || flag === "-h") {
+      out(USAGE);
+      Deno.exit(0);
+    } else throw new Error(`unknown argument "${args[i]}"\n${USAGE}`);
+  }
+  return options;
+}
+
+async function makeContext(): Promise<BenchContext> {
+  const base = await Deno.makeTempDir({ prefix: "lisa-bench-" });
+  const runtimeDir = `${base}/run`;
+  const socketDir = `${base}/sock`;
+  const projectRoot = `${base}/project`;
+  for (const dir of [runtimeDir, socketDir, projectRoot]) {
+    await Deno.mkdir(dir, { mode: 0o700 });
+    await Deno.chmod(dir, 0o700);
+  }
+  const env = Deno.env.toObject();
+  for (const key of Object.keys(env)) {
+    if (key.startsWith("LISA_") || key.startsWith("TMUX")) delete env[key];
+  }
+  Object.assign(env, {
+    LISA_RUNTIME_DIR: runtimeDir,
+    LISA_TMUX_SOCKET_DIR: socketDir,
+    NO_COLOR: "1",
+  });
+  const ctx: BenchContext = {
+    base,
+    runtimeDir,
+    socketDir,
+    projectRoot,
+    env,
+    state: {},
+    async lisa(args) {
+      const r = await new Deno.Command(lisaArgv()[0], {
+        args: lisaArgv(...args).slice(1),
+        cwd: projectRoot,
+        env,
+        clearEnv: true,
+        stdin: "null",
+      }).output();
+      return { code: r.code, stdout: decoder.decode(r.stdout), stderr: decoder.decode(r.stderr) };
+    },
+  };
+  return ctx;
+}
+
+async function disposeContext(ctx: BenchContext): Promise<void> {
+  let sockets: string[] = [];
+  try {
+    sockets = [...Deno.readDirSync(ctx.socketDir)].map((e) => e.name)
+      .filter((n) => n.endsWith(".sock"));
+  } catch { /* nothing started */ }
+  for (const sock of sockets) {
+    await new Deno.Command("tmux", {
+      args: ["-S", `${ctx.socketDir}/${sock}`, "kill-server"],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).output().catch(() => {});
+  }
+  await Deno.remove(ctx.base, { recursive: true }).catch(() => {});
+}
+
+/** Runs `argv` once; returns wall milliseconds and the exit code (output discarded). */
+async function timeOnce(
+  argv: string[],
+  ctx: BenchContext,
+  capture: boolean,
+): Promise<{ ms: number; code: number; stderr: string }> {
+  const command = new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    cwd: ctx.projectRoot,
+    env: ctx.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: capture ? "piped" : "null",
+    stderr: capture ? "piped" : "null",
+  });
+  const start = performance.now();
+  const r = await command.output();
+  const ms = performance.now() - start;
+  return { ms, code: r.code, stderr: capture ? decoder.decode(r.stderr) : "" };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/** One row of the report. */
+export interface BenchResult {
+  name: string;
+  runs: number;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  floorMs: number;
+  diffMs: number;
+  ratio: number;
+  target: string | null;
+  /** true/false against the target; null without a target. */
+  withinTarget: boolean | null;
+  error?: string;
+}
+
+function targetMs(target: string | undefined): number | undefined {
+  const m = target === undefined ? null : /^floor \+ (\d+(?:\.\d+)?) ms$/.exec(target);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * Runs `cases` (the first one is the floor) as described in the module doc. `ok` is false when
+ * a case failed or went over its target. Cleans up its temp dir and tmux servers.
+ */
+export async function runBench(
+  options: BenchOptions,
+  cases: BenchCase[] = CASES,
+): Promise<{ results: BenchResult[]; ok: boolean }> {
+  const selected = cases.filter((c, i) =>
+    i === 0 || options.only === undefined || options.only.includes(c.name)
+  );
+  const ctx = await makeContext();
+  const argvs = new Map<BenchCase, string[]>();
+  const samples = new Map<BenchCase, number[]>();
+  const errors = new Map<BenchCase, string>();
+  const setUp: BenchCase[] = [];
+  const progress = !options.json && Deno.stderr.isTerminal();
+  try {
+    for (const c of selected) {
+      try {
+        await c.setup?.(ctx);
+        setUp.push(c);
+        const argv = typeof c.argv === "function" ? c.argv(ctx) : c.argv;
+        const warm = await timeOnce(argv, ctx, true);
+        if (warm.code !== (c.expectCode ?? 0)) {
+          throw new Error(`exit ${warm.code}: ${warm.stderr.trim().split("\n")[0] ?? ""}`);
+        }
+        argvs.set(c, argv);
+        samples.set(c, []);
+      } catch (error) {
+        errors.set(c, (error as Error).message);
+      }
+    }
+    const live = selected.filter((c) => argvs.has(c));
+    for (let pass = 0; pass < options.runs; pass++) {
+      for (let k = 0; k < live.length; k++) {
+        const c = live[(pass + k) % live.length];
+        const r = await timeOnce(argvs.get(c)!, ctx, false);
+        if (r.code !== (c.expectCode ?? 0)) errors.set(c, `exit ${r.code} in run ${pass + 1}`);
+        samples.get(c)!.push(r.ms);
+      }
+      if (progress) err(`\rrun ${pass + 1}/${options.runs}`);
+    }
+    if (progress) err("\r\x1b[K");
+  } finally {
+    for (const c of setUp.reverse()) await c.teardown?.(ctx).catch(() => {});
+    await disposeContext(ctx);
+  }
+  const floorSamples = samples.get(selected[0]);
+  const floorMs = floorSamples && floorSamples.length > 0 ? median(floorSamples) : NaN;
+  let ok = Number.isFinite(floorMs);
+  const results = selected.map((c): BenchResult => {
+    const s = samples.get(c) ?? [];
+    const med = s.length > 0 ? median(s) : NaN;
+    const budget = targetMs(c.target);
+    const diff = med - floorMs;
+    const within = budget === undefined || !Number.isFinite(diff) ? null : diff <= budget;
+    const error = errors.get(c);
+    if (error !== undefined || within === false) ok = false;
+    return {
+      name: c.name,
+      runs: s.length,
+      medianMs: round(med),
+      minMs: round(s.length > 0 ? Math.min(...s) : NaN),
+      maxMs: round(s.length > 0 ? Math.max(...s) : NaN),
+      floorMs: round(floorMs),
+      diffMs: round(diff),
+      ratio: Math.round((med / floorMs) * 100) / 100,
+      target: c.target ?? null,
+      withinTarget: within,
+      ...(error !== undefined ? { error } : {}),
+    };
+  });
+  return { results, ok };
+}
+
+function renderReport(results: BenchResult[], runs: number): string {
+  const headers = ["CASE", "MEDIAN ms", "FLOOR ms", "DIFF ms", "RATIO", "TARGET", "RESULT"];
+  const num = (n: number, text: string) => (Number.isFinite(n) ? text : "-");
+  const rows = results.map((r) => [
+    r.name,
+    num(r.medianMs, r.medianMs.toFixed(1)),
+    num(r.floorMs, r.floorMs.toFixed(1)),
+    r.name === FLOOR ? "-" : num(r.diffMs, `${r.diffMs >= 0 ? "+" : ""}${r.diffMs.toFixed(1)}`),
+    num(r.ratio, `${r.ratio.toFixed(2)}x`),
+    r.target ?? "-",
+    r.error !== undefined
+      ? `error: ${r.error}`
+      : r.withinTarget === null
+      ? ""
+      : r.withinTarget
+      ? "ok"
+      : "OVER",
+  ]);
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 || i >= 5 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join("  ").trimEnd();
+  return `lisa bench: ${runs} interleaved runs per case, medians; ` +
+    `floor = deno run of an empty script (deno ${Deno.version.deno})\n\n` +
+    [line(headers), ...rows.map(line)].join("\n") + "\n";
+}
+
+if (import.meta.main) {
+  let options: BenchOptions;
+  try {
+    options = parseArgs(Deno.args);
+  } catch (error) {
+    err(`bench: ${(error as Error).message}\n`);
+    Deno.exit(1);
+  }
+  const unknown = (options.only ?? []).filter((n) => !CASES.some((c) => c.name === n));
+  if (unknown.length > 0) {
+    err(
+      `bench: unknown case ${unknown.map((n) => `"${n}"`).join(", ")}; cases: ${
+        CASES.map((c) => `"${c.name}"`).join(", ")
+      }\n`,
+    );
+    Deno.exit(1);
+  }
+  if (options.runs < 15) err(`bench: note: fewer than 15 runs per case (--runs ${options.runs})\n`);
+  const { results, ok } = await runBench(options);
+  if (options.json) {
+    out(JSON.stringify({ ok, runs: options.runs, deno: Deno.version.deno, results }) + "\n");
+  } else out(renderReport(results, options.runs));
+  Deno.exit(ok ? 0 : 1);
+}

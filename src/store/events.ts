@@ -1,0 +1,343 @@
+/**
+ * Bounded JSONL logs: the event log (`…-events.jsonl`) and the hook sidecar (`…-hooks.jsonl`).
+ * Appends and compaction run under the exclusive lock on the sibling `.lock` file, readers take
+ * it shared, so nobody ever sees a half-written line or a half-compacted file (DESIGN §4.4).
+ * Every read is bounded by a tail window, so a huge file never costs a whole-file read.
+ */
+import type { Config } from "../core/config.ts";
+import type { EventRecord } from "../core/types.ts";
+import { writeFileAtomic } from "./atomic.ts";
+import { withLock } from "./lock.ts";
+import { lockPathFor, SESSION_ARTIFACT_RE } from "./runtime_dir.ts";
+import { completeLines, NEWLINE, readAt, readTail } from "./tail.ts";
+import { joinPath } from "../core/paths.ts";
+
+const encoder = new TextEncoder();
+/**
+ * Compaction keeps this share of each bound, so the next compaction is a few hundred appends
+ * away instead of on every append once the file is full.
+ */
+const KEEP_RATIO = 0.8;
+/** Tail window of readers when the caller gives none (twice the default LISA_EVENTS_MAX_BYTES). */
+const DEFAULT_READ_WINDOW = 2_000_000;
+/** Below this size recounting lines is cheaper than keeping the count in the lock file. */
+const COUNT_CACHE_MIN_BYTES = 64 * 1024;
+
+/** Bounds and lock timeout of {@link appendJsonl}. */
+export interface JsonlBounds {
+  /** Compact when the file is larger than this many bytes. */
+  maxBytes: number;
+  /** Compact when the file has more than this many lines. */
+  maxLines: number;
+  /** Give up with `LockBusyError` after this many milliseconds. */
+  lockTimeoutMs: number;
+}
+
+/** Options of {@link readJsonlTail}. */
+export interface JsonlReadOptions {
+  /** Return at most this many records (the newest). */
+  limit?: number;
+  /** Give up with `LockBusyError` after this many milliseconds. */
+  lockTimeoutMs: number;
+  /** Read at most this many bytes from the end of the file (default 2 MB). */
+  maxBytes?: number;
+}
+
+function refuseSymlink(path: string): void {
+  try {
+    const info = Deno.lstatSync(path);
+    if (info.isSymlink) throw new Error(`Refusing "${path}": it is a symlink`);
+    if (!info.isFile) throw new Error(`Refusing "${path}": it is not a regular file`);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+function isJsonLine(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Rewrites `path` with the newest valid lines of its tail window that fit within
+ * {@link KEEP_RATIO} of both bounds. Called with the exclusive lock held. Returns the new
+ * size and line count.
+ */
+function compact(path: string, file: Deno.FsFile, size: number, bounds: JsonlBounds): LineCount {
+  const tail = readTail(file, size, 2 * bounds.maxBytes);
+  const lines = completeLines(tail);
+  const keepLines = Math.max(1, Math.floor(bounds.maxLines * KEEP_RATIO));
+  const keepBytes = Math.floor(bounds.maxBytes * KEEP_RATIO);
+  const kept: string[] = [];
+  let bytes = 0;
+  for (let i = lines.length - 1; i >= 0 && kept.length < keepLines; i--) {
+    const line = lines[i];
+    if (!isJsonLine(line)) continue;
+    const cost = encoder.encode(line).length + 1;
+    if (bytes + cost > keepBytes) {
+      // The newest record alone may exceed the keep share; keep it while it fits the bound.
+      if (kept.length === 0 && cost <= bounds.maxBytes) {
+        kept.push(line);
+        bytes += cost;
+      }
+      break;
+    }
+    kept.push(line);
+    bytes += cost;
+  }
+  kept.reverse();
+  writeFileAtomic(path, kept.length === 0 ? "" : kept.join("\n") + "\n");
+  return { size: bytes, newlines: kept.length };
+}
+
+/** Size and newline count of a log. */
+interface LineCount {
+  size: number;
+  newlines: number;
+}
+
+/**
+ * The log's line count as of the last append, kept in its lock file (written only under the
+ * exclusive lock) as "ino size newlines", so an append does not recount the whole file. It is
+ * trusted only while the log's inode and size are the ones recorded; otherwise lines are
+ * recounted.
+ */
+function readLineCount(lockPath: string, ino: number | null, size: number): number | undefined {
+  if (ino === null) return undefined;
+  try {
+    const m = /^(\d+) (\d+) (\d+)\n$/.exec(Deno.readTextFileSync(lockPath));
+    if (m === null || Number(m[1]) !== ino || Number(m[2]) !== size) return undefined;
+    return Number(m[3]);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeLineCount(lockPath: string, ino: number | null, count: LineCount): void {
+  if (ino === null) return;
+  try {
+    Deno.writeTextFileSync(lockPath, `${ino} ${count.size} ${count.newlines}\n`);
+  } catch { /* only a cache: the next append recounts */ }
+}
+
+/**
+ * Appends `records` (one JSON line each) to the JSONL file at `path` with one write, under the
+ * exclusive lock on `lockPathFor(path)`. The file is created 0600; a symlink is refused. When
+ * the file then exceeds `maxBytes` or `maxLines`, it is compacted from a bounded tail window
+ * (about 2×maxBytes) to the newest lines within ~80% of both bounds and replaced atomically.
+ * Throws `LockBusyError` when the lock is not free within `lockTimeoutMs`, and I/O errors.
+ */
+export async function appendJsonl(
+  path: string,
+  records: object | object[],
+  bounds: JsonlBounds,
+): Promise<void> {
+  const list = Array.isArray(records) ? records : [records];
+  if (list.length === 0) return;
+  const text = list.map((r) => JSON.stringify(r)).join("\n") + "\n";
+  const lockPath = lockPathFor(path);
+  await withLock(lockPath, { exclusive: true, timeoutMs: bounds.lockTimeoutMs }, () => {
+    refuseSymlink(path);
+    const file = Deno.openSync(path, { read: true, append: true, create: true, mode: 0o600 });
+    try {
+      const info = file.statSync();
+      // A line left unfinished by a crash must not swallow ours: start on a fresh line.
+      let prefix = "";
+      if (info.size > 0) {
+        const last = new Uint8Array(1);
+        if (readAt(file, info.size - 1, last) === 1 && last[0] !== NEWLINE) prefix = "\n";
+      }
+      const bytes = encoder.encode(prefix + text);
+      let off = 0;
+      while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
+      const size = info.size + bytes.length;
+      const added = list.length + prefix.length;
+      const cached = size > COUNT_CACHE_MIN_BYTES;
+      let newlines = cached ? readLineCount(lockPath, info.ino, info.size) : undefined;
+      if (newlines !== undefined) newlines += added;
+      else if (size <= bounds.maxBytes) {
+        // Exact up to maxLines + 1, which is all the decision needs.
+        newlines = readTail(file, size, size, bounds.maxLines).newlines;
+      }
+      if (size > bounds.maxBytes || newlines === undefined || newlines > bounds.maxLines) {
+        const count = compact(path, file, size, bounds);
+        if (count.size > COUNT_CACHE_MIN_BYTES) {
+          writeLineCount(lockPath, Deno.lstatSync(path).ino, count);
+        }
+      } else if (cached) {
+        writeLineCount(lockPath, info.ino, { size, newlines });
+      }
+    } finally {
+      file.close();
+    }
+  });
+}
+
+/**
+ * Reads the newest complete lines of `path` under the shared lock, at most `maxBytes` from its
+ * end, and returns the ones that parse as JSON, oldest first, at most `limit`. A missing file
+ * gives []. Invalid lines are skipped (fewer than `limit` come back only when the window holds
+ * too few valid lines). Throws `LockBusyError` when a writer holds the lock past `lockTimeoutMs`.
+ */
+export async function readJsonlTail<T>(path: string, options: JsonlReadOptions): Promise<T[]> {
+  const limit = options.limit ?? Infinity;
+  if (limit <= 0) return [];
+  try {
+    if (Deno.lstatSync(path).isSymlink) throw new Error(`Refusing "${path}": it is a symlink`);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  return await withLock(
+    lockPathFor(path),
+    { exclusive: false, timeoutMs: options.lockTimeoutMs },
+    () => {
+      let file: Deno.FsFile;
+      try {
+        file = Deno.openSync(path, { read: true });
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) return [];
+        throw error;
+      }
+      try {
+        const size = file.statSync().size;
+        const tail = readTail(file, size, options.maxBytes ?? DEFAULT_READ_WINDOW, limit);
+        const out: T[] = [];
+        const lines = completeLines(tail);
+        for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
+          try {
+            out.push(JSON.parse(lines[i]) as T);
+          } catch { /* a corrupt line is skipped, never fatal */ }
+        }
+        return out.reverse();
+      } finally {
+        file.close();
+      }
+    },
+  );
+}
+
+/** Appends one event record to a session's event log with the configured bounds and timeout. */
+export async function appendEvent(
+  eventsPath: string,
+  record: EventRecord,
+  config: Config,
+): Promise<void> {
+  await appendJsonl(eventsPath, record, {
+    maxBytes: config.eventsMaxBytes,
+    maxLines: config.eventsMaxLines,
+    lockTimeoutMs: config.eventLockTimeoutMs,
+  });
+}
+
+/** Options of {@link readEvents}. */
+export interface ReadEventsOptions {
+  /** At most this many events (the newest). */
+  limit?: number;
+  /** Only events whose `at` is at or after this time (epoch ms). */
+  sinceMs?: number;
+}
+
+/**
+ * The newest events of a session's log, oldest first (see {@link readJsonlTail}); records
+ * without an `at` are dropped when `sinceMs` is given. Missing log → [].
+ */
+export async function readEvents(
+  eventsPath: string,
+  config: Config,
+  options: ReadEventsOptions = {},
+): Promise<EventRecord[]> {
+  const events = await readJsonlTail<EventRecord>(eventsPath, {
+    limit: options.limit,
+    lockTimeoutMs: config.eventLockTimeoutMs,
+    maxBytes: 2 * config.eventsMaxBytes,
+  });
+  const records = events.filter((e) => typeof e === "object" && e !== null && !Array.isArray(e));
+  const since = options.sinceMs;
+  if (since === undefined) return records;
+  return records.filter((e) => {
+    const at = typeof e.at === "string" ? Date.parse(e.at) : NaN;
+    return Number.isFinite(at) && at >= since;
+  });
+}
+
+function mtimeMsOf(path: string): number | undefined {
+  try {
+    const info = Deno.lstatSync(path);
+    if (!info.isFile) return undefined;
+    return info.mtime?.getTime();
+  } catch {
+    return undefined;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function removeFile(path: string, removed: string[]): boolean {
+  try {
+    Deno.removeSync(path);
+    removed.push(path);
+    return true;
+  } catch {
+    return false; // already gone or not ours to remove: pruning is best effort
+  }
+}
+
+/**
+ * Removes event logs (`.lisa-*-events.jsonl`) of `runtimeDir` last written more than
+ * `retentionDays` days before `nowMs`, with their `.lock` files; hook sidecars
+ * (`-hooks.jsonl`) past the same age go too when their session has no meta file (a live
+ * session keeps its hooks). Lock files left without their log are removed once past the age.
+ * Symlinks and non-files are never touched. `retentionDays` ≤ 0 disables pruning. Best effort:
+ * never throws; returns the removed paths.
+ */
+export function pruneOldEvents(runtimeDir: string, retentionDays: number, nowMs: number): string[] {
+  const removed: string[] = [];
+  if (!(retentionDays > 0)) return removed;
+  const cutoff = nowMs - retentionDays * 86_400_000;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(runtimeDir)];
+  } catch {
+    return removed;
+  }
+  const isOld = (path: string) => {
+    const mtime = mtimeMsOf(path);
+    return mtime !== undefined && mtime < cutoff;
+  };
+  const locks: string[] = [];
+  const gone = new Set<string>();
+  for (const entry of entries) {
+    if (!entry.isFile) continue;
+    const m = SESSION_ARTIFACT_RE.exec(entry.name);
+    if (m === null) continue;
+    const [, hash, session, kind, lock] = m;
+    const path = joinPath(runtimeDir, entry.name);
+    if (lock !== undefined) {
+      if (kind === "events.jsonl" || kind === "hooks.jsonl") locks.push(path);
+      continue;
+    }
+    if (kind === "events.jsonl" && isOld(path)) {
+      if (removeFile(path, removed)) gone.add(path);
+    } else if (kind === "hooks.jsonl" && isOld(path)) {
+      const meta = joinPath(runtimeDir, `.lisa-${hash}-session-${session}-meta.json`);
+      if (!exists(meta) && removeFile(path, removed)) gone.add(path);
+    }
+  }
+  for (const lock of locks) {
+    const data = lock.slice(0, -".lock".length);
+    if (gone.has(data) || (!exists(data) && isOld(lock))) removeFile(lock, removed);
+  }
+  return removed;
+}

@@ -1,0 +1,113 @@
+/**
+ * Persistence of a session's meta (`…-meta.json`, written once at spawn) and poll cache
+ * (`…-state.json`, read-modify-written under the state lock). Both are written atomically.
+ */
+import { LisaError } from "../core/errors.ts";
+import type { SessionMeta, SessionStateFile } from "../core/types.ts";
+import { readJsonIfExists, writeJsonAtomic } from "./atomic.ts";
+import { withLock } from "./lock.ts";
+import { lockPathFor, type SessionPaths } from "./runtime_dir.ts";
+
+/** The paths this module needs (a subset of {@link SessionPaths}). */
+export type StorePaths = Pick<SessionPaths, "meta" | "state">;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The session's meta, or undefined when it has none. Throws `meta_unreadable` when the file
+ * exists but cannot be read (a symlink, an I/O error) or is not a JSON object.
+ */
+export function readMeta(paths: Pick<StorePaths, "meta">): SessionMeta | undefined {
+  let value: unknown;
+  try {
+    value = readJsonIfExists<unknown>(paths.meta);
+  } catch (error) {
+    throw new LisaError(
+      "meta_unreadable",
+      `Cannot read session meta "${paths.meta}": ${(error as Error).message}`,
+      { cause: error, details: { path: paths.meta } },
+    );
+  }
+  if (value === undefined) return undefined;
+  if (!isPlainObject(value)) {
+    throw new LisaError("meta_unreadable", `Session meta "${paths.meta}" is not a JSON object`, {
+      details: { path: paths.meta },
+    });
+  }
+  return value as unknown as SessionMeta;
+}
+
+/** Writes the session's meta atomically (0600). Throws I/O errors. */
+export function writeMeta(paths: Pick<StorePaths, "meta">, meta: SessionMeta): void {
+  writeJsonAtomic(paths.meta, meta);
+}
+
+/** A poll cache with nothing known yet. */
+export function emptyState(): SessionStateFile {
+  return {
+    pollCount: 0,
+    hasEverBeenActive: false,
+    agentPid: null,
+    agentStartTime: null,
+    lastScanAtMs: null,
+    cpuSamples: [],
+    outputHash: null,
+    outputChangedAtMs: null,
+    lastInputAtMs: null,
+    lastState: null,
+    lastReason: null,
+    lastSnapshotEventAtMs: null,
+    lastActiveAtMs: null,
+    outputWritten: false,
+  };
+}
+
+/**
+ * Fills what a stored state lacks (an older lisa, a hand edit) from {@link emptyState}, and
+ * drops fields of the wrong kind, so callers can trust every field's type.
+ */
+function normalizeState(value: unknown): SessionStateFile {
+  const state = emptyState();
+  if (!isPlainObject(value)) return state;
+  const out: Record<string, unknown> = { ...value };
+  for (const [key, neutral] of Object.entries(state)) {
+    const v = out[key];
+    const ok = Array.isArray(neutral)
+      ? Array.isArray(v)
+      : neutral === null
+      ? v === null || typeof v === "number" || typeof v === "string"
+      : typeof v === typeof neutral;
+    if (!ok) out[key] = neutral;
+  }
+  return out as unknown as SessionStateFile;
+}
+
+/** The session's poll cache; a missing, unreadable or corrupt file gives {@link emptyState}. */
+export function readState(paths: Pick<StorePaths, "state">): SessionStateFile {
+  try {
+    return normalizeState(readJsonIfExists<unknown>(paths.state));
+  } catch {
+    return emptyState();
+  }
+}
+
+/**
+ * Read-modify-write of the poll cache under the exclusive lock on `lockPathFor(paths.state)`:
+ * `fn` gets the current state and returns the next one (or mutates it and returns nothing); the
+ * result is written atomically and returned. `fn` must only compute: no tmux or agent calls
+ * while the lock is held. Throws `LockBusyError` after `lockTimeoutMs`, and I/O errors.
+ */
+export async function updateState(
+  paths: Pick<StorePaths, "state">,
+  lockTimeoutMs: number,
+  fn: (state: SessionStateFile) => SessionStateFile | void,
+): Promise<SessionStateFile> {
+  return await withLock(lockPathFor(paths.state), { timeoutMs: lockTimeoutMs }, () => {
+    const current = readState(paths);
+    const next = fn(current) ?? current;
+    writeJsonAtomic(paths.state, next);
+    return next;
+  });
+}
