@@ -83,6 +83,36 @@ export const CASES: BenchCase[] = [
   },
   { name: "lisa version", argv: lisaArgv("version") },
   { name: "lisa session name --json", argv: lisaArgv("session", "name", "--json") },
+  {
+    // An idle fake claude, past its grace window (so status answers waiting_input as it would
+    // for a real idle agent), polled by the lean status path.
+    name: "lisa session status --json",
+    argv: lisaArgv("session", "status", "--session", "lisa-bench-status", "--json"),
+    target: "floor + 15 ms",
+    setup: async (ctx) => {
+      const spawned = await ctx.lisa([
+        "session",
+        "spawn",
+        "--session",
+        "lisa-bench-status",
+        "--command",
+        `${REPO}/tests/fixtures/bin/claude`,
+        "--json",
+      ]);
+      if (spawned.code !== 0) throw new Error(`spawn failed: ${spawned.stdout}${spawned.stderr}`);
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const r = await ctx.lisa(["session", "status", "--session", "lisa-bench-status", "--json"]);
+        const state = (JSON.parse(r.stdout) as { sessionState?: string }).sessionState;
+        if (state === "waiting_input") break;
+        if (Date.now() > deadline) throw new Error(`status setup: session is ${state}`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    },
+    teardown: async (ctx) => {
+      await ctx.lisa(["session", "kill", "--session", "lisa-bench-status"]);
+    },
+  },
 ];
 
 /** Options of {@link runBench}. */

@@ -26,14 +26,13 @@ export function makeDeps(parts: Omit<Deps, "config"> & { config?: Config }): Dep
   return { ...parts, config: parts.config ?? loadConfig(parts.env, parts.uid).config };
 }
 
-/** Permissions lisa runs with under `deno run` (also used for nested invocations and hooks). */
-export const DENO_PERMISSIONS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-sys",
-];
+/**
+ * Permissions lisa runs with under `deno run` (also used for nested invocations and hooks).
+ * `--allow-all`: Deno (since 1.43) refuses every `/proc` read without it ("Requires all
+ * access"), and status must read the pane's processes from `/proc`, not `ps` (DESIGN §7).
+ * It grants nothing real beyond `--allow-run`, which lisa needs anyway (it runs tmux/agents).
+ */
+export const DENO_PERMISSIONS = ["--allow-all"];
 
 /**
  * The argv that starts this lisa again: the binary itself when compiled, otherwise

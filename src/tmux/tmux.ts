@@ -49,9 +49,13 @@ export function isNoServer(stderr: string): boolean {
   );
 }
 
-/** True when tmux said the target session/window/pane does not exist. */
+/**
+ * True when tmux said the target session/window/pane does not exist. "no current target" is
+ * what a server with no sessions left (exiting after its last kill-session) answers.
+ */
 export function isMissingTarget(stderr: string): boolean {
-  return /can't find (session|window|pane)|session not found|no such session/i.test(stderr);
+  return /can't find (session|window|pane)|session not found|no such session|no current target/i
+    .test(stderr);
 }
 
 /** A tmux client bound to one socket. */

@@ -1,15 +1,21 @@
-/** `lisa session exists` (not yet built). */
+/** `lisa session exists`: exit 0 when the session exists, 1 when not. */
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
-import { LisaError } from "../../../core/errors.ts";
+import { printJson } from "../../output.ts";
+import { sessionExists } from "../../../core/exists.ts";
 
 /** Registers `lisa session exists`. */
-export function registerExists(session: Command, _ctx: CliContext): void {
+export function registerExists(session: Command, ctx: CliContext): void {
   session
     .command("exists")
-    .description("(not built yet)")
-    .allowUnknownOption()
-    .action(() => {
-      throw new LisaError("not_implemented", "lisa session exists is not built yet");
+    .description("exit 0 when the session exists, 1 when it does not")
+    .requiredOption("--session <name>", "session name")
+    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const result = await sessionExists(ctx.deps, opts.session, opts.projectRoot);
+      if (opts.json) printJson(ctx.deps.io, { ...result });
+      else ctx.deps.io.out(`${result.exists}\n`);
+      ctx.exitCode = result.exists ? 0 : 1;
     });
 }

@@ -1,15 +1,37 @@
-/** `lisa session kill-all` (not yet built). */
+/** `lisa session kill-all`: end every lisa session (of the project, or of every server). */
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
-import { LisaError } from "../../../core/errors.ts";
+import { printJson } from "../../output.ts";
+import { killAllSessions } from "../../../core/kill.ts";
+import { reportSurvivors } from "./kill.ts";
 
 /** Registers `lisa session kill-all`. */
-export function registerKillAll(session: Command, _ctx: CliContext): void {
+export function registerKillAll(session: Command, ctx: CliContext): void {
   session
     .command("kill-all")
-    .description("(not built yet)")
-    .allowUnknownOption()
-    .action(() => {
-      throw new LisaError("not_implemented", "lisa session kill-all is not built yet");
+    .description("end every lisa session on every lisa tmux server (or only the project's)")
+    .option("--project-only", "only the current project's sessions")
+    .option(
+      "--cleanup-all-hashes",
+      "remove their artifacts under every project hash (default without --project-only)",
+    )
+    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const result = await killAllSessions(ctx.deps, {
+        projectRoot: opts.projectRoot,
+        projectOnly: opts.projectOnly ?? false,
+        cleanupAllHashes: opts.cleanupAllHashes,
+      });
+      ctx.exitCode = result.ok ? 0 : 1;
+      if (opts.json) {
+        printJson(ctx.deps.io, {
+          ...result,
+          ...(result.ok ? {} : { errorCode: "processes_remaining" }),
+        });
+        return;
+      }
+      reportSurvivors(ctx, result.processes);
+      ctx.deps.io.out(`killed ${result.count} session${result.count === 1 ? "" : "s"}\n`);
     });
 }

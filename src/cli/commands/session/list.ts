@@ -1,15 +1,56 @@
-/** `lisa session list` (not yet built). */
+/** `lisa session list`: the live lisa sessions, as a table or JSON. */
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
-import { LisaError } from "../../../core/errors.ts";
+import { printJson, relativeAge, renderTable } from "../../output.ts";
+import { type ListedSession, listSessionsOf } from "../../../core/list.ts";
+
+function stateCell(s: ListedSession): string {
+  if (s.state !== null) return s.state;
+  if (!s.alive) return s.exitCode === null ? "exited" : `exited ${s.exitCode}`;
+  return "-";
+}
 
 /** Registers `lisa session list`. */
-export function registerList(session: Command, _ctx: CliContext): void {
+export function registerList(session: Command, ctx: CliContext): void {
   session
     .command("list")
-    .description("(not built yet)")
-    .allowUnknownOption()
-    .action(() => {
-      throw new LisaError("not_implemented", "lisa session list is not built yet");
+    .description("list live lisa sessions")
+    .option("--project-only", "only sessions of the current project")
+    .option("--all-sockets", "every project's tmux server in the socket dir")
+    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const result = await listSessionsOf(ctx.deps, {
+        projectRoot: opts.projectRoot,
+        projectOnly: opts.projectOnly ?? false,
+        allSockets: opts.allSockets ?? false,
+      });
+      if (opts.json) {
+        printJson(ctx.deps.io, { ...result });
+        return;
+      }
+      if (result.sessions.length === 0) {
+        ctx.deps.io.out("no lisa sessions\n");
+        return;
+      }
+      const now = ctx.deps.now();
+      const withProject = result.allSockets;
+      const headers = [
+        "SESSION",
+        "AGENT",
+        "MODE",
+        "STATE",
+        "AGE",
+        ...(withProject ? ["PROJECT"] : []),
+      ];
+      const rows = result.sessions.map((s) => [
+        s.session,
+        s.agent ?? "-",
+        s.mode ?? "-",
+        stateCell(s),
+        relativeAge(new Date(s.createdAt), now),
+        ...(withProject ? [s.projectRoot ?? "-"] : []),
+      ]);
+      ctx.deps.io.out(renderTable(headers, rows));
     });
 }

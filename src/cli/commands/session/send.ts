@@ -1,15 +1,29 @@
-/** `lisa session send` (not yet built). */
+/** `lisa session send`: paste text (bracketed), press keys, press Enter. */
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
-import { LisaError } from "../../../core/errors.ts";
+import { printJson } from "../../output.ts";
+import { sendToSession } from "../../../core/send.ts";
 
 /** Registers `lisa session send`. */
-export function registerSend(session: Command, _ctx: CliContext): void {
+export function registerSend(session: Command, ctx: CliContext): void {
   session
     .command("send")
-    .description("(not built yet)")
-    .allowUnknownOption()
-    .action(() => {
-      throw new LisaError("not_implemented", "lisa session send is not built yet");
+    .description("send text (bracketed paste) and/or keys to a session")
+    .requiredOption("--session <name>", "session name")
+    .option("--text <text>", "text to paste verbatim (multi-line allowed)")
+    .option("--keys <keys>", "tmux key names separated by spaces (e.g. 'Escape', 'C-c')")
+    .option("--enter", "press Enter afterwards (after a short per-agent delay)")
+    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const result = await sendToSession(ctx.deps, {
+        session: opts.session,
+        projectRoot: opts.projectRoot,
+        text: opts.text,
+        keys: opts.keys,
+        enter: opts.enter ?? false,
+      });
+      if (opts.json) printJson(ctx.deps.io, { ...result });
+      else ctx.deps.io.out("ok\n");
     });
 }

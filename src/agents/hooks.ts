@@ -1,0 +1,376 @@
+/**
+ * Agent hooks as a state signal (DESIGN §4.6): the argv words that make an agent call
+ * `lisa hook <agent>` at the moments that matter, and the reader that turns the hook sidecar
+ * (`…-hooks.jsonl`, written by `src/hook/run_hook.ts`) into the classifier's `hooks` signal.
+ *
+ * - claude: `--settings <json>` with command hooks for SessionStart, UserPromptSubmit, Stop,
+ *   StopFailure, Notification, PermissionRequest, PostToolUse and SessionEnd, plus
+ *   `--session-id <uuid>` so lisa knows the agent's session (and transcript). PostToolUse is
+ *   there because a permission dialog that was answered fires nothing else until the turn ends:
+ *   without it a long tool call after an approval would still read "permission pending".
+ * - codex: `-c notify=[…]`, which codex runs with an `agent-turn-complete` JSON argument after
+ *   each turn. A `notify` already in the user's `config.toml` is chained: lisa's hook runs it
+ *   after recording, so the user's notification still fires.
+ */
+import type { Config, Env } from "../core/config.ts";
+import type { Deps } from "../core/deps.ts";
+import type { Agent } from "../core/identity.ts";
+import { completeLines, readTail } from "../store/tail.ts";
+
+/** claude hook events lisa subscribes to. */
+export const CLAUDE_HOOK_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "Stop",
+  "StopFailure",
+  "Notification",
+  "PermissionRequest",
+  "PostToolUse",
+  "SessionEnd",
+] as const;
+
+/** Events whose hooks take a matcher (tool name, notification type, source); "" matches all. */
+const MATCHER_EVENTS = new Set([
+  "SessionStart",
+  "Notification",
+  "PermissionRequest",
+  "PostToolUse",
+]);
+
+/** Seconds claude lets one hook command run before it gives up on it. */
+export const CLAUDE_HOOK_TIMEOUT_SECONDS = 10;
+
+/** A word single-quoted for a POSIX shell (claude runs hook commands with a shell). */
+function singleQuote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The shell command line `<self…> hook <agent>`, every word single-quoted. */
+export function hookCommandLine(selfCommand: readonly string[], agent: string): string {
+  return [...selfCommand, "hook", agent].map(singleQuote).join(" ");
+}
+
+/** The `--settings` document that makes claude call `lisa hook claude` on every event. */
+export function claudeHookSettings(selfCommand: readonly string[]): Record<string, unknown> {
+  const command = hookCommandLine(selfCommand, "claude");
+  const hooks: Record<string, unknown> = {};
+  for (const event of CLAUDE_HOOK_EVENTS) {
+    const handler = { type: "command", command, timeout: CLAUDE_HOOK_TIMEOUT_SECONDS };
+    hooks[event] = [
+      MATCHER_EVENTS.has(event) ? { matcher: "", hooks: [handler] } : {
+        hooks: [handler],
+      },
+    ];
+  }
+  return { hooks };
+}
+
+/**
+ * argv words for claude: `--settings <json> --session-id <uuid>`. `sessionId` must be a UUID
+ * (claude rejects anything else); see {@link newAgentSessionId}.
+ */
+export function claudeHookArgs(selfCommand: readonly string[], sessionId: string): string[] {
+  return [
+    "--settings",
+    JSON.stringify(claudeHookSettings(selfCommand)),
+    "--session-id",
+    sessionId,
+  ];
+}
+
+/** A fresh UUID for claude's `--session-id`. */
+export function newAgentSessionId(): string {
+  return crypto.randomUUID();
+}
+
+/** A TOML basic string (JSON escapes are TOML escapes; DEL must be escaped too). */
+function tomlString(text: string): string {
+  return JSON.stringify(text).replaceAll("\u007f", "\\u007F");
+}
+
+/** A TOML array of strings. */
+export function tomlStringArray(words: readonly string[]): string {
+  return `[${words.map(tomlString).join(", ")}]`;
+}
+
+/** True when `argv` already is a `… hook codex …` call (never chain lisa to itself). */
+function isLisaHook(argv: readonly string[]): boolean {
+  return argv.some((word, i) => word === "hook" && argv[i + 1] === "codex");
+}
+
+/**
+ * argv words for codex: `-c notify=[<self…>, "hook", "codex"]`. With `userNotify` (the user's
+ * own notify argv), lisa's hook chains to it: `… "hook", "codex", "--chain", "<json argv>"`.
+ */
+export function codexHookArgs(
+  selfCommand: readonly string[],
+  userNotify?: readonly string[] | null,
+): string[] {
+  const argv = [...selfCommand, "hook", "codex"];
+  if (userNotify && userNotify.length > 0 && !isLisaHook(userNotify)) {
+    argv.push("--chain", JSON.stringify(userNotify));
+  }
+  return ["-c", `notify=${tomlStringArray(argv)}`];
+}
+
+/** Path of the user's codex config: `$CODEX_HOME/config.toml`, else `~/.codex/config.toml`. */
+export function codexConfigPath(env: Env): string | null {
+  if (env.CODEX_HOME) return `${env.CODEX_HOME.replace(/\/+$/, "")}/config.toml`;
+  if (env.HOME) return `${env.HOME.replace(/\/+$/, "")}/.codex/config.toml`;
+  return null;
+}
+
+/**
+ * The top-level `notify` array of a codex `config.toml` text, or null when there is none or it
+ * is not a plain array of strings. Minimal TOML: only this one key is read, before the first
+ * table header; basic and literal single-line strings, comments and trailing commas.
+ */
+export function parseTomlNotify(text: string): string[] | null {
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (/^\s*\[/.test(line)) return null; // the first table: top-level keys are over
+    const m = /^\s*(?:notify|"notify"|'notify')\s*=\s*/.exec(line);
+    if (!m) continue;
+    const rest = [line.slice(m[0].length), ...lines.slice(i + 1)].join("\n");
+    return parseStringArray(rest);
+  }
+  return null;
+}
+
+const TOML_ESCAPES: Record<string, string> = {
+  b: "\b",
+  t: "\t",
+  n: "\n",
+  f: "\f",
+  r: "\r",
+  e: "\x1b",
+  '"': '"',
+  "\\": "\\",
+};
+
+/** Parses `[ "a", 'b', ]` at the start of `text`; null when it is anything else. */
+function parseStringArray(text: string): string[] | null {
+  let i = 0;
+  const skip = () => {
+    while (i < text.length) {
+      if (/\s/.test(text[i])) i++;
+      else if (text[i] === "#") {
+        while (i < text.length && text[i] !== "\n") i++;
+      } else break;
+    }
+  };
+  if (text[i] !== "[") return null;
+  i++;
+  const out: string[] = [];
+  while (true) {
+    skip();
+    if (text[i] === "]") return out;
+    const quote = text[i];
+    if (quote !== '"' && quote !== "'") return null;
+    if (text.startsWith(quote.repeat(3), i)) return null; // multi-line strings: not supported
+    i++;
+    let value = "";
+    while (true) {
+      const ch = text[i];
+      if (ch === undefined || ch === "\n") return null;
+      i++;
+      if (ch === quote) break;
+      if (quote === '"' && ch === "\\") {
+        const esc = text[i++];
+        if (esc === "u" || esc === "U") {
+          const len = esc === "u" ? 4 : 8;
+          const hex = text.slice(i, i + len);
+          if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== len) return null;
+          value += String.fromCodePoint(parseInt(hex, 16));
+          i += len;
+        } else if (esc in TOML_ESCAPES) value += TOML_ESCAPES[esc];
+        else return null;
+      } else value += ch;
+    }
+    out.push(value);
+    skip();
+    if (text[i] === ",") i++;
+    else if (text[i] !== "]") return null;
+  }
+}
+
+/**
+ * The user's own codex `notify` argv from their config file (see {@link codexConfigPath}), or
+ * null when there is none or it cannot be read. Never throws.
+ */
+export function readUserCodexNotify(env: Env): string[] | null {
+  const path = codexConfigPath(env);
+  if (path === null) return null;
+  try {
+    const notify = parseTomlNotify(Deno.readTextFileSync(path));
+    return notify && notify.length > 0 ? notify : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What hook injection adds to a spawn: agent argv words and meta facts. */
+export interface HookExtras {
+  /** argv words for the agent command (placed before `--agent-args` and the prompt). */
+  extraArgs: string[];
+  /** claude's `--session-id` (recorded in meta), null otherwise. */
+  agentSessionId: string | null;
+  /** True when hooks were injected (recorded in meta; status reads the sidecar only then). */
+  hooks: boolean;
+}
+
+/** `--agent-args` that pick claude's session themselves (a second `--session-id` would clash). */
+const CLAUDE_SESSION_FLAGS =
+  /(^|\s)(--session-id|--resume|-r|--continue|-c|--fork-session)(=|\s|$)/;
+
+/**
+ * The hook words for a spawn: none for `--command` sessions, with `LISA_HOOKS=off`, or when
+ * the caller passed `hooks: false` (`--no-hooks`); otherwise claude's `--settings`/`--session-id`
+ * (no `--session-id` when `--agent-args` already choose a session) or codex's `-c notify=…`
+ * (chained to the user's own notify from their codex config). Never throws.
+ */
+export function hookExtras(
+  deps: Pick<Deps, "config" | "env" | "selfCommand">,
+  input: { agent: Agent; custom: boolean; hooks?: boolean; agentArgs?: string | null },
+): HookExtras {
+  const none: HookExtras = { extraArgs: [], agentSessionId: null, hooks: false };
+  if (input.custom || input.hooks === false || deps.config.hooks === "off") return none;
+  if (input.agent === "claude") {
+    if (CLAUDE_SESSION_FLAGS.test(input.agentArgs ?? "")) {
+      const settings = claudeHookArgs(deps.selfCommand, "").slice(0, 2);
+      return { extraArgs: settings, agentSessionId: null, hooks: true };
+    }
+    const sessionId = newAgentSessionId();
+    return {
+      extraArgs: claudeHookArgs(deps.selfCommand, sessionId),
+      agentSessionId: sessionId,
+      hooks: true,
+    };
+  }
+  return {
+    extraArgs: codexHookArgs(deps.selfCommand, readUserCodexNotify(deps.env)),
+    agentSessionId: null,
+    hooks: true,
+  };
+}
+
+/**
+ * The `hooks` signal of the classifier: what the agent's own hooks say about the session.
+ * - `active`: a record of this run arrived (SessionStart for claude, the first notify for codex):
+ *   hooks work for this session.
+ * - `pending`: `permission` (a PermissionRequest, or a Notification of type permission_prompt /
+ *   elicitation_dialog, with nothing after it), `turn_running` (UserPromptSubmit or a tool that
+ *   ran, with no Stop after it), `turn_done` (Stop, StopFailure, codex agent-turn-complete, or
+ *   claude's idle_prompt Notification), or null (nothing pending or no turn yet).
+ * - `lastEvent`/`lastEventAgeSeconds`: the newest record of this run.
+ */
+export interface HookSignal {
+  active: boolean;
+  pending: "permission" | "turn_running" | "turn_done" | null;
+  lastEvent: string | null;
+  lastEventAgeSeconds: number | null;
+}
+
+/** The fields of a hook record the reader uses. */
+interface HookLine {
+  at?: unknown;
+  runId?: unknown;
+  event?: unknown;
+  notificationType?: unknown;
+  preview?: unknown;
+  aux?: unknown;
+}
+
+/** How far back the reader looks (records are at most 4 KiB, so at least 64 of them). */
+const READ_WINDOW_BYTES = 256 * 1024;
+
+/**
+ * What one record says about what is pending: a value when the event decides it, undefined
+ * when it does not (the reader then looks at older records).
+ */
+export function pendingOf(record: HookLine): HookSignal["pending"] | undefined {
+  switch (record.event) {
+    case "UserPromptSubmit":
+    case "PreToolUse":
+    case "PostToolUse":
+      return "turn_running";
+    case "PermissionRequest":
+      return "permission";
+    case "Notification":
+      if (record.notificationType === "permission_prompt") return "permission";
+      if (record.notificationType === "elicitation_dialog") return "permission";
+      if (record.notificationType === "idle_prompt") return "turn_done";
+      return undefined;
+    case "Stop":
+    case "StopFailure":
+    case "agent-turn-complete":
+      return "turn_done";
+    case "SessionStart":
+      // A compaction restarts the session mid-turn; any other start has no turn yet.
+      return record.preview === "compact" ? undefined : null;
+    case "SessionEnd":
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Reads the hook sidecar at `hooksPath` and summarises the records of run `runId` (records of
+ * other runs never count). Returns null when the file is missing or holds no record of this run
+ * (hooks not active yet, or not injected). Reads at most a bounded tail window, without the
+ * lock: appends are single whole-line writes and compaction replaces the file atomically, and a
+ * line still being written is dropped. Never throws.
+ */
+export function readHookSignal(
+  hooksPath: string,
+  runId: string | null,
+  nowMs: number,
+  config?: Pick<Config, "eventsMaxBytes">,
+): HookSignal | null {
+  if (runId === null || runId === "") return null;
+  let lines: string[];
+  try {
+    const file = Deno.openSync(hooksPath, { read: true });
+    try {
+      const size = file.statSync().size;
+      const window = Math.min(READ_WINDOW_BYTES, 2 * (config?.eventsMaxBytes ?? READ_WINDOW_BYTES));
+      lines = completeLines(readTail(file, size, window));
+    } finally {
+      file.close();
+    }
+  } catch {
+    return null;
+  }
+  let active = false;
+  let lastEvent: string | null = null;
+  let lastAt: number | null = null;
+  let pending: HookSignal["pending"] | undefined;
+  for (let i = lines.length - 1; i >= 0 && pending === undefined; i--) {
+    let record: HookLine;
+    try {
+      record = JSON.parse(lines[i]);
+    } catch {
+      continue;
+    }
+    if (typeof record !== "object" || record === null || record.runId !== runId) continue;
+    active = true;
+    if (record.aux === true) continue;
+    if (lastEvent === null && typeof record.event === "string") {
+      lastEvent = record.event;
+      const at = typeof record.at === "string" ? Date.parse(record.at) : NaN;
+      lastAt = Number.isNaN(at) ? null : at;
+    }
+    pending = pendingOf(record);
+  }
+  if (!active) return null;
+  return {
+    active,
+    pending: pending ?? null,
+    lastEvent,
+    lastEventAgeSeconds: lastAt === null
+      ? null
+      : Math.max(0, Math.round((nowMs - lastAt) / 100) / 10),
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * Reading a session's pane and the `lisa session capture` core function. The pure parts
+ * (cleaning, offsets, markers) live in `capture.ts`; this file adds the one tmux call and the
+ * cursor file.
+ */
+import type { Deps } from "./deps.ts";
+import { LisaError, SessionNotFoundError, UsageError } from "./errors.ts";
+import { resolvePath } from "./paths.ts";
+import {
+  captureResult,
+  cleanCapture,
+  DEFAULT_CAPTURE_LINES,
+  type DeltaInfo,
+  type MarkerSummary,
+  parseOffset,
+} from "./capture.ts";
+import { locateSession } from "./session_ref.ts";
+import {
+  formatOf,
+  isMissingTarget,
+  isNoServer,
+  paneTarget,
+  parseFormat,
+  Tmux,
+} from "../tmux/tmux.ts";
+import { writeFileAtomic } from "../store/atomic.ts";
+
+/** Extra history rows read above the wanted lines (room for hidden noise and blank rows). */
+export const CAPTURE_MARGIN = 100;
+
+/** Pane facts read with the capture. */
+export const PANE_INFO_FIELDS = ["pane_dead", "pane_dead_status", "history_size"] as const;
+
+/**
+ * argv of `capture-pane` for the session's active pane: joined lines (`-J`), from `start` rows
+ * into history (`"all"` = the whole history) to the bottom of the screen. Chain it with other
+ * commands through `Tmux.run`.
+ */
+export function capturePaneArgs(session: string, start: number | "all"): string[] {
+  return [
+    "capture-pane",
+    "-p",
+    "-J",
+    "-t",
+    paneTarget(session),
+    "-S",
+    start === "all" ? "-" : `-${start}`,
+  ];
+}
+
+/** argv of the `display-message` that prints {@link PANE_INFO_FIELDS} (one line). */
+export function paneInfoArgs(session: string): string[] {
+  return ["display-message", "-p", "-t", paneTarget(session), "-F", formatOf(PANE_INFO_FIELDS)];
+}
+
+/** A pane read by {@link readPane}. */
+export interface PaneRead {
+  /** Raw `capture-pane -p -J` output. */
+  text: string;
+  paneDead: boolean;
+  /** tmux's exit status of a dead pane (null while alive or when tmux lost it). */
+  deadStatus: number | null;
+  historySize: number;
+}
+
+/**
+ * Splits the output of `capture-pane` chained before `display-message` ({@link paneInfoArgs})
+ * into the pane text and its facts. The capture comes first so a pane that dies in between is
+ * never reported alive with a `Pane is dead` row in its text.
+ */
+export function parsePaneRead(stdout: string): PaneRead {
+  const body = stdout.endsWith("\n") ? stdout.slice(0, -1) : stdout;
+  const cut = body.lastIndexOf("\n");
+  const info = parseFormat(body.slice(cut + 1), PANE_INFO_FIELDS)[0];
+  const status = info?.pane_dead_status ?? "";
+  return {
+    text: cut < 0 ? "" : body.slice(0, cut + 1),
+    paneDead: info?.pane_dead === "1",
+    deadStatus: /^\d+$/.test(status) ? Number(status) : null,
+    historySize: Number(info?.history_size ?? 0) || 0,
+  };
+}
+
+/**
+ * Reads the active pane of `session` in one tmux invocation. Throws SessionNotFoundError when the
+ * session (or its server) is gone, CommandFailedError-like LisaError `tmux_failed` otherwise.
+ */
+export async function readPane(
+  tmux: Tmux,
+  session: string,
+  start: number | "all",
+): Promise<PaneRead> {
+  const res = await tmux.run([capturePaneArgs(session, start), paneInfoArgs(session)]);
+  if (!res.success) {
+    if (isMissingTarget(res.stderr) || isNoServer(res.stderr)) {
+      throw new SessionNotFoundError(session);
+    }
+    throw new LisaError(
+      "tmux_failed",
+      `tmux capture-pane failed: ${res.stderr.trim() || `exit ${res.code}`}`,
+      {
+        details: { session },
+      },
+    );
+  }
+  return parsePaneRead(res.stdout);
+}
+
+/** Options of {@link capture}. */
+export interface CaptureOptions {
+  session: string;
+  projectRoot?: string;
+  /** At most this many lines (default 200; a delta is not capped unless this is given). */
+  lines?: number;
+  raw?: boolean;
+  keepNoise?: boolean;
+  /** Offset token from an earlier capture's `nextOffset` (or a plain line count). */
+  deltaFrom?: string;
+  /** File that keeps the offset between calls (read when present, rewritten after). */
+  cursorFile?: string;
+  markers?: readonly string[];
+}
+
+/** What {@link capture} returns (the JSON payload of `capture --json`). */
+export interface CaptureOutcome {
+  session: string;
+  text: string;
+  /** Number of returned lines. */
+  lines: number;
+  /** Opaque offset token for the next `--delta-from` / cursor file. */
+  nextOffset: string;
+  paneDead: boolean;
+  truncated: boolean;
+  delta?: DeltaInfo & { source: "flag" | "cursor_file" };
+  markers?: MarkerSummary;
+  cursorFile?: string;
+}
+
+/** Reads the cursor file's token; undefined when the file is missing or empty. */
+function readCursor(path: string): string | undefined {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new LisaError("cursor_file_error", `Cannot read cursor file "${path}": ${error}`, {
+      cause: error,
+    });
+  }
+  if (info.isSymlink) {
+    throw new UsageError(
+      `Cursor file "${path}" is a symlink; refusing to use it`,
+      "cursor_file_unsafe",
+      {
+        cursorFile: path,
+      },
+    );
+  }
+  if (!info.isFile) {
+    throw new UsageError(`Cursor file "${path}" is not a regular file`, "cursor_file_unsafe", {
+      cursorFile: path,
+    });
+  }
+  const token = new TextDecoder().decode(Deno.readFileSync(path)).trim();
+  return token === "" ? undefined : token;
+}
+
+function writeCursor(path: string, token: string): void {
+  try {
+    writeFileAtomic(path, `${token}\n`);
+  } catch (error) {
+    throw new LisaError("cursor_file_error", `Cannot write cursor file "${path}": ${error}`, {
+      cause: error,
+      details: { cursorFile: path },
+    });
+  }
+}
+
+/**
+ * `lisa session capture`: the pane's text (last `lines` lines, or the delta since an offset),
+ * its `nextOffset`, and marker counts. Throws `session_not_found` when the session is gone,
+ * `invalid_argument` for a malformed `--delta-from`, `cursor_file_unsafe` for a symlinked
+ * cursor file. A cursor file holding garbage resets the delta instead of failing.
+ */
+export async function capture(deps: Deps, options: CaptureOptions): Promise<CaptureOutcome> {
+  if (options.deltaFrom !== undefined && parseOffset(options.deltaFrom) === undefined) {
+    throw new UsageError(
+      `--delta-from expects a nextOffset token or a line count, got "${options.deltaFrom}"`,
+    );
+  }
+  const located = locateSession(deps, options.session, options.projectRoot);
+  const cursorPath = options.cursorFile === undefined
+    ? undefined
+    : resolvePath(deps.cwd, options.cursorFile);
+  let deltaFrom = options.deltaFrom;
+  let source: "flag" | "cursor_file" = "flag";
+  if (deltaFrom === undefined && cursorPath !== undefined) {
+    deltaFrom = readCursor(cursorPath);
+    source = "cursor_file";
+  } else if (cursorPath !== undefined) {
+    readCursor(cursorPath); // still refuse a symlink before writing next to it
+  }
+
+  const tmux = new Tmux(
+    deps.runner,
+    located.socketPath,
+    deps.config.cmdTimeoutSeconds * 1000,
+  );
+  const want = options.lines ?? DEFAULT_CAPTURE_LINES;
+  const start: number | "all" = deltaFrom !== undefined ? "all" : want + CAPTURE_MARGIN;
+  const clean = { raw: options.raw, keepNoise: options.keepNoise };
+  let read = await readPane(tmux, options.session, start);
+  let all = cleanCapture(read.text, { ...clean, paneDead: read.paneDead });
+  if (start !== "all" && all.length < want && read.historySize > start) {
+    // Hidden noise or joined rows ate the margin: read the whole history once.
+    read = await readPane(tmux, options.session, "all");
+    all = cleanCapture(read.text, { ...clean, paneDead: read.paneDead });
+  }
+
+  const view = captureResult(all, {
+    lines: options.lines,
+    deltaFrom,
+    markers: options.markers,
+    prompt: located.meta?.prompt ?? null,
+  });
+  if (cursorPath !== undefined) writeCursor(cursorPath, view.nextOffset);
+  const outcome: CaptureOutcome = {
+    session: options.session,
+    text: view.text,
+    lines: view.lines.length,
+    nextOffset: view.nextOffset,
+    paneDead: read.paneDead,
+    truncated: view.truncated,
+  };
+  if (view.delta !== undefined) outcome.delta = { ...view.delta, source };
+  if (view.markers !== undefined) outcome.markers = view.markers;
+  if (cursorPath !== undefined) outcome.cursorFile = cursorPath;
+  return outcome;
+}

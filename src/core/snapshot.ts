@@ -1,0 +1,89 @@
+/**
+ * `lisa session snapshot`: status and the pane's text (with `nextOffset` and marker counts) from
+ * one status computation, i.e. one tmux call.
+ */
+import type { Deps } from "./deps.ts";
+import { UsageError } from "./errors.ts";
+import { CAPTURE_MARGIN } from "./capture_pane.ts";
+import {
+  captureResult,
+  cleanCapture,
+  DEFAULT_CAPTURE_LINES,
+  type DeltaInfo,
+  type MarkerSummary,
+  parseOffset,
+} from "./capture.ts";
+import { sessionStatus, type StatusReport } from "./status.ts";
+
+/** Options of {@link snapshotSession}. */
+export interface SnapshotOptions {
+  session: string;
+  projectRoot?: string;
+  /** At most this many lines of text (default 200). */
+  lines?: number;
+  markers?: readonly string[];
+  keepNoise?: boolean;
+  /** Only the text since this offset token (`nextOffset` of an earlier capture/snapshot). */
+  deltaFrom?: string;
+}
+
+/** The snapshot payload: the status report plus the capture. */
+export interface SnapshotResult extends StatusReport {
+  capture: {
+    text: string;
+    lines: number;
+    truncated: boolean;
+    nextOffset: string;
+    delta?: DeltaInfo;
+  } | null;
+  /** Offset token for the next `capture --delta-from` (null when the session is gone). */
+  nextOffset: string | null;
+  markers?: MarkerSummary;
+}
+
+/**
+ * Status + capture of `options.session`. Throws what status throws, and `invalid_argument` for
+ * a malformed `deltaFrom`.
+ */
+export async function snapshotSession(
+  deps: Deps,
+  options: SnapshotOptions,
+): Promise<SnapshotResult> {
+  if (options.deltaFrom !== undefined && parseOffset(options.deltaFrom) === undefined) {
+    throw new UsageError(
+      `--delta-from expects a nextOffset token or a line count, got "${options.deltaFrom}"`,
+    );
+  }
+  const want = options.lines ?? DEFAULT_CAPTURE_LINES;
+  const outcome = await sessionStatus(deps, {
+    session: options.session,
+    projectRoot: options.projectRoot,
+    // A delta is anchored on content, which may lie anywhere in the history.
+    captureLines: options.deltaFrom !== undefined ? Infinity : want + CAPTURE_MARGIN,
+  });
+  if (outcome.pane === null) {
+    return { ...outcome.report, capture: null, nextOffset: null };
+  }
+  const all = cleanCapture(outcome.pane.rawCapture, {
+    paneDead: outcome.pane.dead,
+    keepNoise: options.keepNoise,
+  });
+  const view = captureResult(all, {
+    lines: options.deltaFrom !== undefined ? options.lines : want,
+    deltaFrom: options.deltaFrom,
+    markers: options.markers,
+    prompt: outcome.prompt,
+  });
+  return {
+    ...outcome.report,
+    capture: {
+      text: view.text,
+      lines: view.lines.length,
+      truncated: view.truncated,
+      nextOffset: view.nextOffset,
+      ...(view.delta ? { delta: view.delta } : {}),
+    },
+    nextOffset: view.nextOffset,
+    ...(view.markers ? { markers: view.markers } : {}),
+  };
+}

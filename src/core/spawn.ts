@@ -1,0 +1,370 @@
+/**
+ * `lisa session spawn`: starts an agent (or any `--command`) in a new tmux session of the
+ * project's server, running the startup script of `startup_script.ts`.
+ *
+ * Order (fail-fast, seed 000): validate → reset stale artifacts of the name (the event log
+ * stays) → write the startup script (0600) → one tmux call (server options + new-session) →
+ * write meta. When meta cannot be written the new session is killed and its artifacts removed.
+ * Every failure after validation appends a `spawn_*_error` lifecycle event and exits 1.
+ */
+import { buildAgentCommand } from "../agents/command.ts";
+import { hookExtras } from "../agents/hooks.ts";
+import type { Deps } from "./deps.ts";
+import { LisaError } from "./errors.ts";
+import {
+  type Agent,
+  type Mode,
+  newRunId,
+  parseAgent,
+  parseMode,
+  sessionName,
+  validateSessionName,
+} from "./identity.ts";
+import { appendLifecycle } from "./lifecycle_event.ts";
+import {
+  type NestedDetection,
+  type NestedPolicy,
+  type NestingIntent,
+  resolveNestedPolicy,
+} from "./nested.ts";
+import { resolveProject } from "./project.ts";
+import { removeSessionArtifacts } from "./session_artifacts.ts";
+import { buildStartupScript, type ScriptCommand } from "./startup_script.ts";
+import type { SessionMeta } from "./types.ts";
+import { writeFileAtomic } from "../store/atomic.ts";
+import { pruneOldEvents } from "../store/events.ts";
+import { cmdScriptPath, type SessionPaths, sessionPaths } from "../store/runtime_dir.ts";
+import { writeMeta } from "../store/session_store.ts";
+import {
+  hasSession,
+  isDuplicateSession,
+  killSession,
+  newSessionCommands,
+} from "../tmux/sessions.ts";
+import { Tmux } from "../tmux/tmux.ts";
+
+/** Default pane size. */
+export const DEFAULT_WIDTH = 200;
+/** Default pane size. */
+export const DEFAULT_HEIGHT = 50;
+
+/** What `spawn` was asked for (flags, typed). */
+export interface SpawnOptions {
+  /** `claude` or `codex` (validated here: `invalid_agent`). */
+  agent: string;
+  /** `interactive` or `exec` (validated here: `invalid_mode`). */
+  mode: string;
+  prompt?: string;
+  /** Shell syntax that replaces the agent command. */
+  command?: string;
+  /** Shell syntax inserted into the agent command. */
+  agentArgs?: string;
+  model?: string;
+  session?: string;
+  tag?: string;
+  projectRoot?: string;
+  width?: number;
+  height?: number;
+  /** claude: `--dangerously-skip-permissions` (default true). */
+  skipPermissions?: boolean;
+  /** Inject agent hooks (default true; `--no-hooks`; `LISA_HOOKS=off` also turns them off). */
+  hooks?: boolean;
+  /** `--nested-policy` (default auto) and `--nesting-intent` (default auto): codex bypass. */
+  nestedPolicy?: NestedPolicy;
+  nestingIntent?: NestingIntent;
+  dryRun?: boolean;
+}
+
+/** What spawn reports (`--json`). */
+export interface SpawnResult {
+  ok: true;
+  session: string;
+  agent: Agent;
+  mode: Mode;
+  runId: string;
+  projectRoot: string;
+  projectHash: string;
+  socketPath: string;
+  /** The exact command the session runs (shell syntax). */
+  command: string;
+  parentSession: string | null;
+  createdAt: string;
+  /** Sandbox-bypass flags the nested policy added to the agent command ([] when none). */
+  nestedBypass: string[];
+  nestedDetection: NestedDetection;
+  dryRun: boolean;
+  /** --dry-run only: the startup script (the caller's environment summarised). */
+  startupScript?: string;
+  /** --dry-run only: the session's LISA_* environment. */
+  env?: Record<string, string>;
+  /** --dry-run only: the tmux invocation. */
+  tmuxArgv?: string[];
+}
+
+/**
+ * Extra agent argv words and meta facts contributed by other modules: hooks (`--settings`,
+ * `--session-id` for claude, `-c notify=…` for codex; `src/agents/hooks.ts`). The nested
+ * policy's sandbox bypass (`src/core/nested.ts`) is appended after them in spawnSession.
+ */
+interface AgentExtras {
+  extraArgs: string[];
+  agentSessionId: string | null;
+  hooks: boolean;
+}
+
+function agentExtras(
+  deps: Deps,
+  input: {
+    agent: Agent;
+    mode: Mode;
+    session: string;
+    paths: SessionPaths;
+    custom: boolean;
+    agentArgs?: string;
+    hooks?: boolean;
+  },
+): AgentExtras {
+  return hookExtras(deps, input);
+}
+
+/** The session's LISA_* variables (DESIGN §4.5). */
+function lisaEnvOf(input: {
+  session: string;
+  agent: Agent;
+  mode: Mode;
+  projectRoot: string;
+  projectHash: string;
+  socketPath: string;
+  runtimeDir: string;
+  paths: SessionPaths;
+  runId: string;
+}): Record<string, string> {
+  return {
+    LISA_SESSION: "true",
+    LISA_SESSION_NAME: input.session,
+    LISA_AGENT: input.agent,
+    LISA_MODE: input.mode,
+    LISA_PROJECT_ROOT: input.projectRoot,
+    LISA_PROJECT_HASH: input.projectHash,
+    LISA_TMUX_SOCKET: input.socketPath,
+    LISA_RUNTIME_DIR: input.runtimeDir,
+    LISA_HEARTBEAT_FILE: input.paths.heartbeat,
+    LISA_DONE_FILE: input.paths.done,
+    LISA_HOOK_FILE: input.paths.hooks,
+    LISA_RUN_ID: input.runId,
+  };
+}
+
+/** The tmux client's environment: the caller's, minus the variables tying it to another tmux. */
+function clientEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = { ...env };
+  delete out.TMUX;
+  delete out.TMUX_PANE;
+  return out;
+}
+
+function scriptNanos(now: Date): string {
+  const rand = crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000;
+  return `${now.getTime()}${String(rand).padStart(6, "0")}`;
+}
+
+/**
+ * Spawns a session (or, with `dryRun`, only resolves everything and creates nothing). Throws
+ * `invalid_agent`, `invalid_mode`, `invalid_session_name`, `missing_argument`,
+ * `session_already_exists`, `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`.
+ */
+export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<SpawnResult> {
+  const agent = parseAgent(options.agent);
+  const mode = parseMode(options.mode);
+  const project = resolveProject(deps, options.projectRoot);
+  const now = deps.now();
+  const session = options.session !== undefined
+    ? validateSessionName(options.session)
+    : sessionName({ projectRoot: project.root, agent, mode, tag: options.tag, now });
+  const runId = newRunId(now);
+  const paths = sessionPaths(project.runtimeDir, project.hash, session);
+  const custom = options.command !== undefined && options.command.trim() !== "";
+  const extras = agentExtras(deps, {
+    agent,
+    mode,
+    session,
+    paths,
+    custom,
+    agentArgs: options.agentArgs,
+    hooks: options.hooks,
+  });
+  const nested = resolveNestedPolicy({
+    agent,
+    mode,
+    prompt: options.prompt,
+    policy: options.nestedPolicy,
+    intent: options.nestingIntent,
+    customCommand: custom,
+  });
+
+  let command: string;
+  let run: ScriptCommand;
+  if (custom) {
+    command = options.command!;
+    run = { shell: command };
+  } else {
+    const built = buildAgentCommand({
+      agent,
+      mode,
+      prompt: options.prompt,
+      model: options.model,
+      agentArgs: options.agentArgs,
+      skipPermissions: options.skipPermissions ?? true,
+      extraArgs: [...extras.extraArgs, ...nested.bypassArgs],
+    });
+    command = built.command;
+    // Agent-args are shell text: the whole line then runs under `bash -c`, so even a syntax
+    // error in them ends as an exit status in the done file instead of killing the wrapper.
+    run = built.agentArgs === null ? { argv: built.argv } : { shell: built.command };
+  }
+
+  const lisaEnv = lisaEnvOf({
+    session,
+    agent,
+    mode,
+    projectRoot: project.root,
+    projectHash: project.hash,
+    socketPath: project.socketPath,
+    runtimeDir: project.runtimeDir,
+    paths,
+    runId,
+  });
+  const scriptInput = {
+    session,
+    runId,
+    projectRoot: project.root,
+    callerEnv: deps.env,
+    lisaEnv,
+    heartbeatFile: paths.heartbeat,
+    doneFile: paths.done,
+    command: run,
+  };
+  const scriptPath = cmdScriptPath(project.runtimeDir, project.hash, session, scriptNanos(now));
+  const tmux = new Tmux(deps.runner, project.socketPath);
+  const commands = newSessionCommands({
+    session,
+    width: options.width ?? DEFAULT_WIDTH,
+    height: options.height ?? DEFAULT_HEIGHT,
+    cwd: project.root,
+    env: lisaEnv,
+    argv: ["bash", scriptPath],
+  });
+  const result: SpawnResult = {
+    ok: true,
+    session,
+    agent,
+    mode,
+    runId,
+    projectRoot: project.root,
+    projectHash: project.hash,
+    socketPath: project.socketPath,
+    command,
+    parentSession: deps.config.sessionName ?? null,
+    createdAt: now.toISOString(),
+    nestedBypass: nested.bypassArgs,
+    nestedDetection: nested.detection,
+    dryRun: options.dryRun ?? false,
+  };
+  if (options.dryRun) {
+    return {
+      ...result,
+      startupScript: buildStartupScript({ ...scriptInput, redactCallerEnv: true }),
+      env: lisaEnv,
+      tmuxArgv: tmux.argv(commands),
+    };
+  }
+
+  if (await hasSession(tmux, session)) {
+    throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
+      details: { session, socketPath: project.socketPath },
+    });
+  }
+  removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+  pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, now.getTime());
+
+  const failed = async (reason: string, message: string, cause: unknown): Promise<never> => {
+    removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+    await appendLifecycle(deps, paths.events, session, {
+      runId,
+      state: null,
+      status: null,
+      reason,
+      error: (cause as Error)?.message ?? String(cause),
+    });
+    throw new LisaError(reason, message, { cause, details: { session } });
+  };
+
+  try {
+    writeFileAtomic(scriptPath, buildStartupScript(scriptInput));
+  } catch (error) {
+    return await failed(
+      "spawn_script_error",
+      `Cannot write the startup script "${scriptPath}": ${(error as Error).message}`,
+      error,
+    );
+  }
+
+  const created = await tmux.run(commands, { env: clientEnv(deps.env), clearEnv: true });
+  if (!created.success) {
+    if (isDuplicateSession(created.stderr)) {
+      // Lost a race with another spawn of the same name: its artifacts are not ours to touch.
+      try {
+        Deno.removeSync(scriptPath);
+      } catch { /* already gone */ }
+      throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
+        details: { session, socketPath: project.socketPath },
+      });
+    }
+    const first = created.stderr.trim().split("\n")[0] ?? "";
+    return await failed(
+      "spawn_tmux_error",
+      `tmux could not create session "${session}": ${first || `exit ${created.code}`}`,
+      new Error(first),
+    );
+  }
+
+  const meta: SessionMeta = {
+    session,
+    parentSession: result.parentSession,
+    agent,
+    mode,
+    projectRoot: project.root,
+    projectHash: project.hash,
+    socketPath: project.socketPath,
+    startCmd: command,
+    prompt: options.prompt ?? null,
+    createdAt: result.createdAt,
+    runId,
+    agentSessionId: extras.agentSessionId,
+    hooks: extras.hooks,
+    nestedBypass: nested.bypassArgs,
+  };
+  try {
+    writeMeta(paths, meta);
+  } catch (error) {
+    try {
+      await killSession(tmux, session);
+    } catch { /* reported through the error below */ }
+    return await failed(
+      "spawn_meta_error",
+      `Cannot write the session meta "${paths.meta}": ${(error as Error).message}`,
+      error,
+    );
+  }
+
+  await appendLifecycle(deps, paths.events, session, {
+    runId,
+    state: "just_started",
+    status: "active",
+    reason: "spawn_success",
+    agent,
+    mode,
+    parentSession: result.parentSession,
+  });
+  return result;
+}

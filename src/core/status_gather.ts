@@ -1,0 +1,298 @@
+/**
+ * Gathering what `status` classifies: one chained tmux invocation (the pane's capture, then its
+ * facts), the pane's process subtree from `/proc` (`ps` only where `/proc` is absent), CPU
+ * readings, the done file and the heartbeat's age. The pure helpers here are unit-tested; the
+ * rest is thin I/O.
+ */
+import type { Runner } from "../proc/runner.ts";
+import { type ProcInfo, psListing, readStat, subtree } from "../proc/table.ts";
+import {
+  formatOf,
+  isMissingTarget,
+  isNoServer,
+  paneTarget,
+  parseFormat,
+  type Tmux,
+} from "../tmux/tmux.ts";
+import {
+  descendantsOf,
+  type ExtraMatchNames,
+  findAgent,
+  type FoundAgent,
+} from "../agents/match.ts";
+import { LisaError } from "./errors.ts";
+import type { Agent } from "./identity.ts";
+import type { CpuSample } from "./types.ts";
+
+/** History rows captured by status (also the size of the output file written at the end). */
+export const STATUS_CAPTURE_LINES = 260;
+
+/** Pane facts status reads; `pane_title` is last so a separator inside it cannot shift others. */
+export const STATUS_PANE_FIELDS = [
+  "pane_dead",
+  "pane_dead_status",
+  "pane_dead_signal",
+  "pane_pid",
+  "pid",
+  "session_created",
+  "pane_height",
+  "pane_current_command",
+  "pane_title",
+] as const;
+
+/**
+ * argv[0] of the wrapper's heartbeat process (`HEARTBEAT_ARGV0` of `startup_script.ts`, not
+ * imported so status does not load the script builder; a unit test keeps the two equal).
+ */
+export const HEARTBEAT_PROCESS_NAME = "lisa-heartbeat";
+
+/** Shells: they run the wrapper and tool calls but are never work by themselves. */
+export const SHELL_NAMES: ReadonlySet<string> = new Set([
+  "bash",
+  "sh",
+  "dash",
+  "zsh",
+  "ksh",
+  "mksh",
+  "fish",
+  "tcsh",
+  "csh",
+  "busybox",
+]);
+
+/** What tmux said about the pane. */
+export interface PaneProbe {
+  /** False when tmux has no such session (or no server at all). */
+  exists: boolean;
+  dead: boolean;
+  deadStatus: number | null;
+  deadSignal: number | null;
+  panePid: number | null;
+  serverPid: number | null;
+  /** tmux's session_created (epoch seconds), null when unknown. */
+  createdAtSeconds: number | null;
+  height: number;
+  currentCommand: string;
+  title: string;
+  /** Raw `capture-pane -p -J` output (history rows then the screen). */
+  rawCapture: string;
+}
+
+/**
+ * The commands of the one tmux invocation of a status call: capture first (`captureLines` rows
+ * of history, `Infinity` for all of it), facts last.
+ */
+export function statusTmuxCommands(session: string, captureLines: number): string[][] {
+  const start = Number.isFinite(captureLines) ? `-${captureLines}` : "-";
+  return [
+    ["capture-pane", "-p", "-J", "-t", paneTarget(session), "-S", start],
+    ["display-message", "-p", "-t", paneTarget(session), formatOf(STATUS_PANE_FIELDS)],
+  ];
+}
+
+function intOrNull(text: string | undefined): number | null {
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : null;
+}
+
+/** The probe of a session tmux does not have. */
+export function missingProbe(): PaneProbe {
+  return {
+    exists: false,
+    dead: false,
+    deadStatus: null,
+    deadSignal: null,
+    panePid: null,
+    serverPid: null,
+    createdAtSeconds: null,
+    height: 0,
+    currentCommand: "",
+    title: "",
+    rawCapture: "",
+  };
+}
+
+/**
+ * Parses the result of {@link statusTmuxCommands}. A missing session or server gives
+ * `exists: false`; any other tmux failure throws `tmux_failed`.
+ */
+export function parseProbe(
+  res: { success: boolean; code: number; stdout: string; stderr: string },
+): PaneProbe {
+  if (!res.success) {
+    if (isMissingTarget(res.stderr) || isNoServer(res.stderr)) return missingProbe();
+    throw new LisaError("tmux_failed", `tmux failed: ${res.stderr.trim() || `exit ${res.code}`}`);
+  }
+  const body = res.stdout.endsWith("\n") ? res.stdout.slice(0, -1) : res.stdout;
+  const cut = body.lastIndexOf("\n");
+  const row = parseFormat(body.slice(cut + 1), STATUS_PANE_FIELDS)[0];
+  if (row === undefined) return missingProbe();
+  return {
+    exists: true,
+    dead: row.pane_dead === "1",
+    deadStatus: intOrNull(row.pane_dead_status),
+    deadSignal: intOrNull(row.pane_dead_signal),
+    panePid: intOrNull(row.pane_pid),
+    serverPid: intOrNull(row.pid),
+    createdAtSeconds: intOrNull(row.session_created),
+    height: intOrNull(row.pane_height) ?? 0,
+    currentCommand: row.pane_current_command,
+    title: row.pane_title,
+    rawCapture: cut < 0 ? "" : body.slice(0, cut + 1),
+  };
+}
+
+/** Runs the one tmux invocation of a status call and parses it. */
+export async function probePane(
+  tmux: Tmux,
+  session: string,
+  captureLines: number,
+): Promise<PaneProbe> {
+  return parseProbe(await tmux.run(statusTmuxCommands(session, captureLines)));
+}
+
+/** The visible rows of a raw capture: its last `height` rows (all when height is unknown). */
+export function visibleScreen(rawCapture: string, height: number): string {
+  const rows = rawCapture.endsWith("\n")
+    ? rawCapture.slice(0, -1).split("\n")
+    : rawCapture.split("\n");
+  return (height > 0 ? rows.slice(-height) : rows).map((r) => r.trimEnd()).join("\n").trimEnd();
+}
+
+/** A cheap 32-bit FNV-1a hash of `text` as 8 hex digits (screen change detection only). */
+export function screenHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+/** The pane's processes as status sees them. */
+export interface ProcessView {
+  found: FoundAgent | null;
+  /** Busy descendants of the agent (executable names, outermost first). */
+  busyChildren: string[];
+  /** Without an agent: non-shell processes of the pane other than the wrapper and heartbeat. */
+  commandProcesses: string[];
+  /** Processes whose CPU is sampled: the agent family, else every non-heartbeat process. */
+  sampled: ProcInfo[];
+}
+
+/** Drops the wrapper's heartbeat process (argv[0] `lisa-heartbeat`) and its children. */
+export function withoutHeartbeat(procs: readonly ProcInfo[]): ProcInfo[] {
+  const drop = new Set<number>();
+  for (const p of procs) {
+    if (p.argv[0] === HEARTBEAT_PROCESS_NAME) {
+      drop.add(p.pid);
+      for (const d of descendantsOf(p.pid, procs)) drop.add(d.pid);
+    }
+  }
+  return procs.filter((p) => !drop.has(p.pid));
+}
+
+function isWork(p: ProcInfo, idleHelpers: readonly string[]): boolean {
+  if (p.state === "Z" || p.state === "X") return false;
+  const name = p.name.toLowerCase();
+  if (idleHelpers.includes(name)) return false;
+  // A shell counts only while it runs itself (a busy loop); its children count on their own.
+  if (SHELL_NAMES.has(name)) return p.state === "R";
+  return true;
+}
+
+/**
+ * Reads the pane's processes (`procs`: the pane subtree, root first) into agent, busy children
+ * and command processes. Busy children are the agent's descendants that are not of its own
+ * family, not zombies, not listed idle helpers and not idle shells; `sleep` and `cat` count
+ * (DESIGN §9 defect 4). Pure.
+ */
+export function inspectProcesses(
+  procs: readonly ProcInfo[],
+  rootPid: number | null,
+  extra: ExtraMatchNames,
+  prefer: Agent | null,
+  idleHelpersOf: (agent: Agent) => readonly string[],
+): ProcessView {
+  const live = withoutHeartbeat(procs);
+  const found = findAgent(live, extra, prefer);
+  if (found !== null) {
+    const family = new Set(found.family.map((p) => p.pid));
+    const helpers = idleHelpersOf(found.agent);
+    const busyChildren = descendantsOf(found.proc.pid, live)
+      .filter((p) => !family.has(p.pid) && isWork(p, helpers))
+      .map((p) => p.name);
+    return { found, busyChildren, commandProcesses: [], sampled: found.family };
+  }
+  const commandProcesses = live
+    .filter((p) => p.pid !== rootPid && isWork(p, []) && !SHELL_NAMES.has(p.name.toLowerCase()))
+    .map((p) => p.name);
+  const sampled = live.filter((p) => p.state !== "Z" && p.state !== "X");
+  return { found: null, busyChildren: [], commandProcesses, sampled };
+}
+
+/** Subtree of `rootPid` from a full listing (the `ps` fallback). */
+function subtreeOfListing(listing: readonly ProcInfo[], rootPid: number): ProcInfo[] {
+  const root = listing.find((p) => p.pid === rootPid);
+  return root === undefined ? [] : [root, ...descendantsOf(rootPid, listing)];
+}
+
+/**
+ * The subtree of the agent found by an earlier poll, when that process still runs (same pid and
+ * start time, not a zombie): a rescan of the pane is then unnecessary. `/proc` only; null when
+ * there is no usable hint. Never a full process-table scan.
+ */
+export function readHintedAgent(
+  hint: { pid: number | null; startTime: number | null },
+): ProcInfo[] | null {
+  if (hint.pid === null || hint.startTime === null) return null;
+  const procs = subtree(hint.pid);
+  const root = procs[0];
+  if (root === undefined || root.startTime !== hint.startTime || root.state === "Z") return null;
+  return procs;
+}
+
+/**
+ * The pane's processes: its subtree from `/proc` (no full scan), or without `/proc` (macOS) the
+ * subtree cut from one `ps` listing.
+ */
+export async function readPaneProcesses(
+  panePid: number,
+  procFs: boolean,
+  runner: Runner,
+): Promise<ProcInfo[]> {
+  if (!procFs) return subtreeOfListing(await psListing(runner), panePid);
+  return subtree(panePid);
+}
+
+/**
+ * CPU samples of `procs` at `atMs`: re-read from `/proc` when `reread` (and available), else the
+ * ticks the listing already holds (it was read a moment ago).
+ */
+export function sampleCpu(procs: readonly ProcInfo[], atMs: number, reread: boolean): CpuSample[] {
+  const out: CpuSample[] = [];
+  for (const p of procs) {
+    const stat = reread ? readStat(p.pid) : p;
+    if (stat === null || stat.startTime !== p.startTime) continue;
+    out.push({ pid: p.pid, startTime: p.startTime, ticks: stat.ticks, atMs });
+  }
+  return out;
+}
+
+/** The done file: `{runId}:{exitCode}`; null when absent or malformed. */
+export function parseDoneFile(
+  text: string | undefined,
+): { runId: string; exitCode: number } | null {
+  if (text === undefined) return null;
+  const m = /^(.*):(\d+)\s*$/.exec(text.trim());
+  return m ? { runId: m[1], exitCode: Number(m[2]) } : null;
+}
+
+/** Seconds since `path` was last modified; null when it does not exist. */
+export function fileAgeSeconds(path: string, nowMs: number): number | null {
+  try {
+    const mtime = Deno.lstatSync(path).mtime;
+    return mtime ? Math.max(0, (nowMs - mtime.getTime()) / 1000) : null;
+  } catch {
+    return null;
+  }
+}

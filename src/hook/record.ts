@@ -1,0 +1,271 @@
+/**
+ * The hook record: one compact JSON line per agent hook call, built from whatever the agent sent
+ * (claude: a JSON object on stdin; codex `notify`: a JSON object as the last argv word). Pure
+ * functions, no I/O, so the lean `lisa hook` path stays cheap and unit tests need no fakes.
+ *
+ * Junk input never fails: a payload that is not JSON (or was cut at the read cap) still yields a
+ * record, with the fields that could be recovered from its text and `event: "unknown"` otherwise.
+ */
+
+/** One line of the hook sidecar (`…-hooks.jsonl`). */
+export interface HookRecord {
+  /** ISO time the hook ran. */
+  at: string;
+  /** `LISA_RUN_ID` of the spawn whose agent fired the hook (null outside a lisa session). */
+  runId: string | null;
+  /** The agent named on the command line (`lisa hook claude`). */
+  agent: string;
+  /** claude `hook_event_name` (SessionStart, Stop, …) or codex notify `type`; "unknown" if absent. */
+  event: string;
+  /** claude Notification `notification_type` (permission_prompt, idle_prompt, …). */
+  notificationType: string | null;
+  /** claude `session_id` or codex `thread-id`. */
+  agentSessionId: string | null;
+  /** claude `transcript_path`. */
+  transcriptPath: string | null;
+  /** At most {@link PREVIEW_CHARS} characters of the message the event carries, one line. */
+  preview: string | null;
+  /**
+   * Set when the event belongs to the agent's own side work, not to the user's turn: codex runs
+   * a separate thread to title each prompt, and its notify fires while the real turn still runs.
+   */
+  aux?: true;
+}
+
+/** Longest preview kept, in characters. */
+export const PREVIEW_CHARS = 200;
+/** Hard bound of one record line in bytes, newline included (below PIPE_BUF). */
+export const MAX_LINE_BYTES = 4096;
+
+/**
+ * Prompts codex uses for its own side threads (data, so a new version is a data change): their
+ * `agent-turn-complete` notify says nothing about the user's turn.
+ */
+export const CODEX_AUX_PROMPTS: readonly RegExp[] = [
+  /^Generate a concise, single-line task title/,
+];
+
+const encoder = new TextEncoder();
+
+type Json = Record<string, unknown>;
+
+/** Parses `text` as a JSON object; undefined when it is not one. */
+function parseObject(text: string): Json | undefined {
+  try {
+    const value = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Recovers top-level-looking string fields from text that is not valid JSON (cut at the read
+ * cap, or junk): `"key": "value"` pairs whose value string is complete.
+ */
+function scrapeStrings(text: string, keys: readonly string[]): Json {
+  const out: Json = {};
+  for (const key of keys) {
+    const re = new RegExp(`"${key}"\\s*:\\s*"((?:[^"\\\\]|\\\\.){0,4096})"`);
+    const m = re.exec(text);
+    if (!m) continue;
+    try {
+      out[key] = JSON.parse(`"${m[1]}"`);
+    } catch { /* a broken escape: leave the field out */ }
+  }
+  return out;
+}
+
+const CLAUDE_KEYS = [
+  "hook_event_name",
+  "session_id",
+  "transcript_path",
+  "notification_type",
+  "message",
+  "prompt",
+  "last_assistant_message",
+  "tool_name",
+  "source",
+  "reason",
+] as const;
+
+const CODEX_KEYS = ["type", "thread-id", "last-assistant-message"] as const;
+
+/** Reads the payload as an object, or scrapes what it can from its text. */
+export function parsePayload(text: string, agent: string): Json {
+  const parsed = parseObject(text);
+  if (parsed) return parsed;
+  return scrapeStrings(text, agent === "codex" ? CODEX_KEYS : CLAUDE_KEYS);
+}
+
+function str(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+/** First string among `values`. */
+function firstString(...values: unknown[]): string | null {
+  for (const v of values) {
+    const s = str(v);
+    if (s !== null) return s;
+  }
+  return null;
+}
+
+/** Cuts `text` to at most `max` characters (code points), never splitting a surrogate pair. */
+export function cutChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = "";
+  let count = 0;
+  for (const ch of text) {
+    if (count >= max) break;
+    out += ch;
+    count++;
+  }
+  return out;
+}
+
+/** One line of at most {@link PREVIEW_CHARS} characters: control characters and runs of
+ * whitespace become one space. */
+export function makePreview(text: string | null): string | null {
+  if (text === null) return null;
+  // deno-lint-ignore no-control-regex
+  const flat = cutChars(text, 4 * PREVIEW_CHARS).replace(/[\s\u0000-\u001f\u007f]+/g, " ").trim();
+  return flat === "" ? null : cutChars(flat, PREVIEW_CHARS);
+}
+
+/** What the tool of a PermissionRequest/PostToolUse is about: its command or file. */
+function toolPreview(payload: Json): string | null {
+  const tool = str(payload.tool_name);
+  if (tool === null) return null;
+  const input = payload.tool_input;
+  let detail: string | null = null;
+  if (typeof input === "object" && input !== null) {
+    const i = input as Json;
+    detail = firstString(i.command, i.file_path, i.path, i.url, i.pattern);
+  }
+  return detail === null ? tool : `${tool}: ${detail}`;
+}
+
+/** Builds the record of one claude hook call from its stdin payload. */
+function claudeRecord(payload: Json): Omit<HookRecord, "at" | "runId" | "agent"> {
+  const event = str(payload.hook_event_name) ?? "unknown";
+  let preview: string | null;
+  switch (event) {
+    case "UserPromptSubmit":
+      preview = str(payload.prompt);
+      break;
+    case "Stop":
+    case "StopFailure":
+      preview = firstString(
+        payload.last_assistant_message,
+        payload.error_details,
+        payload.error,
+        payload.message,
+      );
+      break;
+    case "PermissionRequest":
+    case "PreToolUse":
+    case "PostToolUse":
+      preview = toolPreview(payload);
+      break;
+    case "SessionStart":
+      preview = str(payload.source);
+      break;
+    case "SessionEnd":
+      preview = str(payload.reason);
+      break;
+    default:
+      preview = firstString(payload.message, payload.prompt);
+  }
+  return {
+    event,
+    notificationType: str(payload.notification_type),
+    agentSessionId: str(payload.session_id),
+    transcriptPath: str(payload.transcript_path),
+    preview: makePreview(preview),
+  };
+}
+
+/** Builds the record of one codex notify call from its JSON argument. */
+function codexRecord(payload: Json): Omit<HookRecord, "at" | "runId" | "agent"> {
+  const inputs = Array.isArray(payload["input-messages"]) ? payload["input-messages"] : [];
+  const first = typeof inputs[0] === "string" ? inputs[0] : "";
+  const aux = CODEX_AUX_PROMPTS.some((re) => re.test(first));
+  return {
+    event: str(payload.type) ?? "unknown",
+    notificationType: null,
+    agentSessionId: str(payload["thread-id"]),
+    transcriptPath: null,
+    preview: makePreview(str(payload["last-assistant-message"])),
+    ...(aux ? { aux: true as const } : {}),
+  };
+}
+
+/** Facts of one hook call besides its payload. */
+export interface HookContext {
+  at: Date;
+  runId: string | null;
+  agent: string;
+}
+
+/** The record of one hook call (fields not yet bounded: see {@link boundedLine}). */
+export function buildRecord(payloadText: string, context: HookContext): HookRecord {
+  const agent = cutChars(context.agent, 32);
+  const payload = parsePayload(payloadText, agent);
+  const fields = agent === "codex" ? codexRecord(payload) : claudeRecord(payload);
+  return { at: context.at.toISOString(), runId: context.runId, agent, ...fields };
+}
+
+/** Character caps per field, tightened step by step until the line fits. */
+const CAPS: ReadonlyArray<Readonly<Record<string, number>>> = [
+  {
+    runId: 128,
+    event: 64,
+    notificationType: 64,
+    agentSessionId: 128,
+    transcriptPath: 1024,
+    preview: PREVIEW_CHARS,
+  },
+  {
+    runId: 64,
+    event: 64,
+    notificationType: 32,
+    agentSessionId: 64,
+    transcriptPath: 256,
+    preview: 80,
+  },
+  { runId: 64, event: 32, notificationType: 32, agentSessionId: 40, transcriptPath: 0, preview: 0 },
+];
+
+/**
+ * The record with its fields cut to their caps (tighter ones when escaping makes the line too
+ * long), so that its JSON line, newline included, is at most {@link MAX_LINE_BYTES} bytes.
+ */
+export function boundRecord(record: HookRecord): HookRecord {
+  for (const caps of CAPS) {
+    const bounded: HookRecord = { ...record };
+    for (const [key, cap] of Object.entries(caps)) {
+      const value = bounded[key as keyof HookRecord];
+      if (typeof value !== "string") continue;
+      const cut = cap === 0 ? null : cutChars(value, cap);
+      (bounded as unknown as Record<string, unknown>)[key] = cut === "" ? null : cut;
+    }
+    if (encoder.encode(JSON.stringify(bounded) + "\n").length <= MAX_LINE_BYTES) return bounded;
+  }
+  // Unreachable with the caps above (every field is then tiny); kept as a hard guarantee.
+  return {
+    at: record.at,
+    runId: null,
+    agent: "?",
+    event: "unknown",
+    notificationType: null,
+    agentSessionId: null,
+    transcriptPath: null,
+    preview: null,
+  };
+}
+
+/** The bounded record as one JSON line, newline included (at most {@link MAX_LINE_BYTES}). */
+export function recordLine(record: HookRecord): string {
+  return JSON.stringify(boundRecord(record)) + "\n";
+}

@@ -1,0 +1,172 @@
+/**
+ * Real-agent tier, claude: the pinned real `claude` CLI driven through lisa against the local
+ * mock of the Anthropic API (see tier.ts). Skipped only when npm cannot install claude here.
+ */
+import { ok, strictEqual } from "node:assert/strict";
+import {
+  brief,
+  hookRecords,
+  kill,
+  makeTier,
+  meta,
+  monitor,
+  named,
+  note,
+  pollStatus,
+  screen,
+  SKIP,
+  spawn,
+  type Status,
+} from "./tier.ts";
+
+const opts = { ignore: SKIP, sanitizeOps: false, sanitizeResources: false };
+
+Deno.test(named("claude -p with no credentials ends crashed"), opts, async () => {
+  const tier = await makeTier({ credentials: false });
+  try {
+    const session = await spawn(tier, ["--agent", "claude", "--mode", "exec", "--prompt", "hi"]);
+    const result = await monitor(tier, session, 90);
+    strictEqual(result.json?.finalState, "crashed", result.stdout + result.stderr);
+    strictEqual(result.code, 2);
+    ok(result.json?.exitCode !== 0, `exit code ${result.json?.exitCode}`);
+  } finally {
+    await tier.dispose();
+  }
+});
+
+Deno.test(
+  named("claude -p against the mock API completes with exit 0 and fires hooks"),
+  opts,
+  async () => {
+    const tier = await makeTier();
+    try {
+      const session = await spawn(tier, [
+        "--agent",
+        "claude",
+        "--mode",
+        "exec",
+        "--prompt",
+        "say hi",
+      ]);
+      const result = await monitor(tier, session, 90);
+      strictEqual(
+        result.json?.finalState,
+        "completed",
+        `${result.stdout} ${result.stderr}\n${await screen(tier, session)}`,
+      );
+      strictEqual(result.json?.exitCode, 0);
+      strictEqual(result.code, 0);
+      ok(tier.mock.requests.some((r) => r.path === "/v1/messages" && r.kind === "main"));
+      const m = meta(tier, session);
+      strictEqual(m?.hooks, true, "hooks injected at spawn");
+      const events = hookRecords(tier, session).filter((r) => r.runId === m.runId)
+        .map((r) => r.event);
+      for (const event of ["SessionStart", "UserPromptSubmit", "Stop"]) {
+        ok(events.includes(event), `hook ${event} recorded: ${events.join(",")}`);
+      }
+      const records = hookRecords(tier, session);
+      strictEqual(records.find((r) => r.event === "Stop")?.agentSessionId, m.agentSessionId);
+    } finally {
+      await tier.dispose();
+    }
+  },
+);
+
+Deno.test(
+  named("interactive claude: idle, busy during a slow reply, done, then a permission"),
+  opts,
+  async (t) => {
+    const tier = await makeTier();
+    let session = "";
+    const waiting = (s: Status, what: string) =>
+      s.sessionState === "waiting_input" && s.waitingFor === what;
+    try {
+      // Without the bypass flag, a tool call must ask for permission.
+      session = await spawn(tier, [
+        "--agent",
+        "claude",
+        "--mode",
+        "interactive",
+        "--no-dangerously-skip-permissions",
+      ]);
+
+      await t.step("idle at its prompt it is waiting_input", async () => {
+        const r = await pollStatus(
+          tier,
+          session,
+          (s) => s.sessionState === "waiting_input",
+          60_000,
+        );
+        note(`${session}: ${r.seen.join(" → ")}`);
+        ok(r.ok, `states seen: ${r.seen.join(" → ")}\n${await screen(tier, session)}`);
+        const m = meta(tier, session);
+        strictEqual(m?.hooks, true, "hooks injected at spawn");
+        const hooks = await pollStatus(
+          tier,
+          session,
+          (s) => (s.signals?.hooks as { active?: boolean } | null)?.active === true,
+          15_000,
+        );
+        ok(hooks.ok, `hooks never active: ${hooks.seen.join(" → ")}`);
+      });
+
+      await t.step("during a 10 s reply it is in_progress", async () => {
+        tier.mock.set({ delayMs: 10_000, toolCall: false });
+        const sent = await tier.lisa([
+          "session",
+          "send",
+          "--session",
+          session,
+          "--text",
+          "say something slowly",
+          "--enter",
+          "--json",
+        ]);
+        strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+        const r = await pollStatus(
+          tier,
+          session,
+          (s) => s.sessionState === "in_progress",
+          8_000,
+          500,
+        );
+        note(`${session}: ${r.seen.join(" → ")}`);
+        ok(r.ok, `states seen: ${r.seen.join(" → ")}\n${await screen(tier, session)}`);
+      });
+
+      await t.step("after the reply it is waiting_input for input", async () => {
+        const r = await pollStatus(tier, session, (s) => waiting(s, "input"), 45_000);
+        note(`${session}: ${r.seen.join(" → ")}`);
+        ok(r.ok, `states seen: ${r.seen.join(" → ")}\n${await screen(tier, session)}`);
+        ok(
+          tier.mock.requests.some((q) => q.kind === "main"),
+          "claude called the mock",
+        );
+      });
+
+      await t.step("a tool call without bypass is waiting_input for permission", async () => {
+        tier.mock.set({ delayMs: 0, toolCall: true, toolCommand: "touch lisa-tier-file.txt" });
+        const sent = await tier.lisa([
+          "session",
+          "send",
+          "--session",
+          session,
+          "--text",
+          "create the file",
+          "--enter",
+          "--json",
+        ]);
+        strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+        const r = await pollStatus(tier, session, (s) => waiting(s, "permission"), 45_000);
+        note(`${session}: ${r.seen.join(" → ")}`);
+        ok(r.ok, `states seen: ${r.seen.join(" → ")}\n${await screen(tier, session)}`);
+        ok(tier.mock.requests.some((q) => q.answer === "tool"), "the mock sent a tool call");
+        const last: Status = r.last;
+        ok(brief(last).length > 0);
+      });
+    } finally {
+      if (session !== "") await kill(tier, session);
+      await tier.dispose();
+    }
+  },
+);

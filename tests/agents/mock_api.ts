@@ -1,0 +1,465 @@
+/**
+ * A local mock of the two model APIs the real agents call, so a whole turn (streaming, tool use,
+ * a permission prompt) runs offline: Anthropic `POST /v1/messages` (claude) and OpenAI
+ * `POST /v1/responses` (codex), both as SSE streams. Listens on 127.0.0.1 only.
+ *
+ * Knobs (changeable while it runs): `delayMs` holds every main reply that long before its text
+ * (the agent stays busy), and `toolCall` makes the first reply of a turn a shell tool call (so an
+ * agent without bypass flags asks for permission); once the tool result comes back, the reply is
+ * plain text. Requests without tools (titles, summaries) always get a short text at once.
+ *
+ * Run by hand: `deno run --allow-net=127.0.0.1 tests/agents/mock_api.ts [--port N] [--delay MS]
+ * [--tool]` prints the port and logs every request on stderr.
+ */
+
+/** The mock's knobs. */
+export interface MockOptions {
+  /** Port to listen on (0 = any free port). */
+  port?: number;
+  /** Delay of each main reply, in milliseconds. */
+  delayMs?: number;
+  /** Answer a turn's first main request with a shell tool call. */
+  toolCall?: boolean;
+  /** Shell command the tool call runs. */
+  toolCommand?: string;
+  /** Text of every reply. */
+  replyText?: string;
+  /** Log each request on stderr. */
+  verbose?: boolean;
+}
+
+/** One request the mock saw. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** "main" (has tools), "aux" (no tools), or "other" (not a model call). */
+  kind: "main" | "aux" | "other";
+  /** What the mock answered: "text", "tool", "json", "404". */
+  answer: string;
+  body: Record<string, unknown> | null;
+  at: number;
+}
+
+/** A running mock. */
+export interface MockApi {
+  port: number;
+  /** `http://127.0.0.1:PORT` (claude's ANTHROPIC_BASE_URL). */
+  url: string;
+  /** Every request seen so far. */
+  requests: RecordedRequest[];
+  /** Changes the knobs of later replies. */
+  set(options: Omit<MockOptions, "port" | "verbose">): void;
+  /** Stops listening and ends open streams. */
+  close(): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+
+function sse(event: string, data: unknown): Uint8Array {
+  return encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+/** A stream that runs `produce` to push SSE chunks; stops quietly when the client goes away. */
+function sseResponse(
+  produce: (push: (chunk: Uint8Array) => void, signal: AbortSignal) => Promise<void>,
+  closing: AbortSignal,
+): Response {
+  const abort = new AbortController();
+  closing.addEventListener("abort", () => abort.abort(), { once: true });
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const push = (chunk: Uint8Array) => {
+        if (!abort.signal.aborted) controller.enqueue(chunk);
+      };
+      try {
+        await produce(push, abort.signal);
+      } catch { /* client gone */ }
+      try {
+        controller.close();
+      } catch { /* already closed */ }
+    },
+    cancel() {
+      abort.abort();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "request-id": `req_mock_${Date.now()}`,
+    },
+  });
+}
+
+type Json = Record<string, unknown>;
+
+/** True when a user message part is a prompt a person typed (not a tool result or filler). */
+function isPromptPart(part: Json): boolean {
+  if (part?.type !== "text" || typeof part.text !== "string") return false;
+  const text = (part.text as string).trim();
+  return text !== "" && text !== "(no content)" && !text.startsWith("<system-reminder>");
+}
+
+/**
+ * True when the agent already made a tool call after the last prompt of an Anthropic
+ * conversation (so this turn's tool call happened, answer with text now).
+ */
+function anthropicToolDone(body: Json): boolean {
+  const messages = Array.isArray(body.messages) ? body.messages as Json[] : [];
+  let lastPrompt = -1;
+  let lastToolUse = -1;
+  messages.forEach((message, i) => {
+    const parts = typeof message?.content === "string"
+      ? [{ type: "text", text: message.content }]
+      : Array.isArray(message?.content)
+      ? message.content as Json[]
+      : [];
+    if (message?.role === "user" && parts.some(isPromptPart)) lastPrompt = i;
+    if (message?.role === "assistant" && parts.some((p) => p?.type === "tool_use")) lastToolUse = i;
+  });
+  return lastToolUse > lastPrompt;
+}
+
+/** Same as {@link anthropicToolDone} for an OpenAI Responses request's input items. */
+function openaiToolDone(body: Json): boolean {
+  const input = Array.isArray(body.input) ? body.input as Json[] : [];
+  let lastPrompt = -1;
+  let lastCall = -1;
+  input.forEach((item, i) => {
+    if (item?.type === "message" && item?.role === "user") {
+      const parts = Array.isArray(item.content) ? item.content as Json[] : [];
+      const typed = parts.some((p) =>
+        p?.type === "input_text" && typeof p.text === "string" && !p.text.startsWith("<") &&
+        p.text.trim() !== ""
+      );
+      if (typed) lastPrompt = i;
+    }
+    if (typeof item?.type === "string" && (item.type as string).endsWith("_call")) lastCall = i;
+  });
+  return lastCall > lastPrompt;
+}
+
+/** True for the side request codex makes to title a prompt. */
+function isCodexTitleRequest(body: Json): boolean {
+  const input = Array.isArray(body.input) ? body.input as Json[] : [];
+  return input.some((item) =>
+    Array.isArray(item?.content) &&
+    (item.content as Json[]).some((p) =>
+      typeof p?.text === "string" && /^Generate a concise, single-line task title/.test(p.text)
+    )
+  );
+}
+
+function toolNames(body: Json): string[] {
+  const tools = Array.isArray(body.tools) ? body.tools as Json[] : [];
+  return tools.map((t) => String(t?.name ?? (t?.function as Json | undefined)?.name ?? t?.type));
+}
+
+/** Starts the mock on 127.0.0.1. */
+export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
+  const knobs = {
+    delayMs: options.delayMs ?? 0,
+    toolCall: options.toolCall ?? false,
+    toolCommand: options.toolCommand ?? "echo mock-tool-ran",
+    replyText: options.replyText ?? "MOCK_REPLY_OK",
+  };
+  const requests: RecordedRequest[] = [];
+  const closing = new AbortController();
+  let counter = 0;
+  const log = (line: string) => {
+    if (options.verbose) Deno.stderr.writeSync(encoder.encode(line + "\n"));
+  };
+
+  function record(req: Request, path: string, body: Json | null, kind: RecordedRequest["kind"]) {
+    const entry: RecordedRequest = {
+      method: req.method,
+      path,
+      kind,
+      answer: "",
+      body,
+      at: Date.now(),
+    };
+    requests.push(entry);
+    return entry;
+  }
+
+  function anthropic(body: Json, entry: RecordedRequest): Response {
+    const id = `msg_mock_${++counter}`;
+    const model = String(body.model ?? "claude-mock");
+    const main = toolNames(body).includes("Bash");
+    entry.kind = main ? "main" : "aux";
+    const useTool = main && knobs.toolCall && !anthropicToolDone(body);
+    entry.answer = useTool ? "tool" : "text";
+    const text = main ? knobs.replyText : "Mock title";
+    const delay = main ? knobs.delayMs : 0;
+    const toolInput = { command: knobs.toolCommand, description: "Run the mock command" };
+    if (body.stream !== true) {
+      const content = useTool
+        ? [{ type: "tool_use", id: `toolu_mock_${counter}`, name: "Bash", input: toolInput }]
+        : [{ type: "text", text }];
+      return Response.json({
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content,
+        stop_reason: useTool ? "tool_use" : "end_turn",
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 5 },
+      });
+    }
+    return sseResponse(async (push, signal) => {
+      push(sse("message_start", {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: {
+            input_tokens: 10,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 0,
+            output_tokens: 1,
+          },
+        },
+      }));
+      // Pings keep the stream alive while the reply is held back.
+      for (let waited = 0; waited < delay && !signal.aborted; waited += 1000) {
+        push(sse("ping", { type: "ping" }));
+        await sleep(Math.min(1000, delay - waited), signal);
+      }
+      if (useTool) {
+        push(sse("content_block_start", {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "tool_use", id: `toolu_mock_${counter}`, name: "Bash", input: {} },
+        }));
+        push(sse("content_block_delta", {
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "input_json_delta", partial_json: JSON.stringify(toolInput) },
+        }));
+      } else {
+        push(sse("content_block_start", {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "text", text: "" },
+        }));
+        push(sse("content_block_delta", {
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "text_delta", text },
+        }));
+      }
+      push(sse("content_block_stop", { type: "content_block_stop", index: 0 }));
+      push(sse("message_delta", {
+        type: "message_delta",
+        delta: { stop_reason: useTool ? "tool_use" : "end_turn", stop_sequence: null },
+        usage: { output_tokens: 5 },
+      }));
+      push(sse("message_stop", { type: "message_stop" }));
+    }, closing.signal);
+  }
+
+  /** The function-call item codex understands, shaped after the tools it offered. */
+  function codexToolItem(body: Json, callId: string): Json {
+    const names = toolNames(body);
+    const cmd = knobs.toolCommand;
+    // Asking to run outside the sandbox makes codex request an approval (when its policy lets
+    // it ask), like a tool call without bypass flags does in claude.
+    const justification = "The mock asks for approval";
+    let name = "shell";
+    let args: Json = {
+      command: ["bash", "-lc", cmd],
+      with_escalated_permissions: true,
+      justification,
+    };
+    if (names.includes("shell_command")) {
+      name = "shell_command";
+      args = { command: cmd, sandbox_permissions: "require_escalated", justification };
+    } else if (!names.includes("shell") && names.includes("exec_command")) {
+      name = "exec_command";
+      args = { cmd, sandbox_permissions: "require_escalated", justification };
+    }
+    return {
+      type: "function_call",
+      id: `fc_${callId}`,
+      call_id: callId,
+      name,
+      arguments: JSON.stringify(args),
+      status: "completed",
+    };
+  }
+
+  function openai(body: Json, entry: RecordedRequest): Response {
+    const n = ++counter;
+    const respId = `resp_mock_${n}`;
+    // codex titles each prompt in a side thread; everything else is the user's turn (some
+    // models get no `tools` array at all, so tools cannot tell them apart).
+    const main = !isCodexTitleRequest(body);
+    entry.kind = main ? "main" : "aux";
+    const useTool = main && knobs.toolCall && !openaiToolDone(body);
+    entry.answer = useTool ? "tool" : "text";
+    const text = main ? knobs.replyText : "Mock title";
+    const delay = main ? knobs.delayMs : 0;
+    const model = String(body.model ?? "mock-model");
+    return sseResponse(async (push, signal) => {
+      const base = {
+        id: respId,
+        object: "response",
+        created_at: Math.floor(Date.now() / 1000),
+        model,
+      };
+      push(sse("response.created", {
+        type: "response.created",
+        response: { ...base, status: "in_progress", output: [] },
+      }));
+      for (let waited = 0; waited < delay && !signal.aborted; waited += 1000) {
+        await sleep(Math.min(1000, delay - waited), signal);
+      }
+      let item: Json;
+      if (useTool) {
+        item = codexToolItem(body, `call_mock_${n}`);
+        push(sse("response.output_item.added", {
+          type: "response.output_item.added",
+          output_index: 0,
+          item,
+        }));
+      } else {
+        const msgId = `msg_mock_${n}`;
+        item = {
+          type: "message",
+          id: msgId,
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text, annotations: [] }],
+        };
+        push(sse("response.output_item.added", {
+          type: "response.output_item.added",
+          output_index: 0,
+          item: { ...item, content: [], status: "in_progress" },
+        }));
+        push(sse("response.output_text.delta", {
+          type: "response.output_text.delta",
+          item_id: msgId,
+          output_index: 0,
+          content_index: 0,
+          delta: text,
+        }));
+      }
+      push(
+        sse("response.output_item.done", {
+          type: "response.output_item.done",
+          output_index: 0,
+          item,
+        }),
+      );
+      push(sse("response.completed", {
+        type: "response.completed",
+        response: {
+          ...base,
+          status: "completed",
+          output: [item],
+          usage: {
+            input_tokens: 10,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens: 5,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: 15,
+          },
+        },
+      }));
+    }, closing.signal);
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    const path = url.pathname;
+    let body: Json | null = null;
+    if (req.method === "POST") {
+      try {
+        body = await req.json();
+      } catch {
+        body = null;
+      }
+    }
+    const entry = record(req, path, body, "other");
+    let response: Response;
+    if (req.method === "POST" && path === "/v1/messages" && body) {
+      response = anthropic(body, entry);
+    } else if (req.method === "POST" && path === "/v1/messages/count_tokens") {
+      entry.answer = "json";
+      response = Response.json({ input_tokens: 10 });
+    } else if (req.method === "POST" && path === "/v1/responses" && body) {
+      response = openai(body, entry);
+    } else if (req.method === "GET" && path === "/v1/models") {
+      entry.answer = "json";
+      response = Response.json({ object: "list", data: [], models: [] });
+    } else {
+      entry.answer = "404";
+      response = Response.json(
+        { type: "error", error: { type: "not_found_error", message: path } },
+        {
+          status: 404,
+        },
+      );
+    }
+    log(`mock: ${req.method} ${path} kind=${entry.kind} answer=${entry.answer}`);
+    return response;
+  }
+
+  return new Promise((resolve) => {
+    const server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: options.port ?? 0,
+      signal: closing.signal,
+      onListen: () => {},
+    }, handle);
+    const port = (server.addr as Deno.NetAddr).port;
+    resolve({
+      port,
+      url: `http://127.0.0.1:${port}`,
+      requests,
+      set(next) {
+        if (next.delayMs !== undefined) knobs.delayMs = next.delayMs;
+        if (next.toolCall !== undefined) knobs.toolCall = next.toolCall;
+        if (next.toolCommand !== undefined) knobs.toolCommand = next.toolCommand;
+        if (next.replyText !== undefined) knobs.replyText = next.replyText;
+      },
+      async close() {
+        closing.abort();
+        await server.finished.catch(() => {});
+      },
+    });
+  });
+}
+
+if (import.meta.main) {
+  const args = Deno.args;
+  const num = (flag: string) => {
+    const i = args.indexOf(flag);
+    return i >= 0 ? Number(args[i + 1]) : undefined;
+  };
+  const mock = await startMockApi({
+    port: num("--port") ?? 0,
+    delayMs: num("--delay") ?? 0,
+    toolCall: args.includes("--tool"),
+    verbose: true,
+  });
+  Deno.stdout.writeSync(encoder.encode(`${mock.port}\n`));
+}

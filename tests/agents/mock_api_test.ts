@@ -1,0 +1,127 @@
+/**
+ * The mock model APIs of the real-agent tier: SSE shapes, the tool-call mode and the reply delay.
+ * Needs no agent, so it runs even where the agents cannot be installed.
+ */
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { startMockApi } from "./mock_api.ts";
+
+/** Parses an SSE body into its events' data objects. */
+function events(text: string): Array<{ event: string; data: Record<string, unknown> }> {
+  return text.split("\n\n").filter((b) => b.trim() !== "").map((block) => {
+    const event = /^event: (.*)$/m.exec(block)?.[1] ?? "";
+    const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null");
+    return { event, data };
+  });
+}
+
+const anthropicTurn = {
+  model: "claude-x",
+  stream: true,
+  tools: [{ name: "Bash" }],
+  messages: [{ role: "user", content: [{ type: "text", text: "make a file" }] }],
+};
+
+Deno.test("the mock streams an Anthropic text reply", async () => {
+  const mock = await startMockApi({ replyText: "hello" });
+  try {
+    ok(mock.url.startsWith("http://127.0.0.1:"));
+    const res = await fetch(`${mock.url}/v1/messages`, {
+      method: "POST",
+      body: JSON.stringify(anthropicTurn),
+    });
+    strictEqual(res.headers.get("content-type"), "text/event-stream");
+    const list = events(await res.text());
+    deepStrictEqual(list.map((e) => e.event), [
+      "message_start",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]);
+    strictEqual((list[2].data.delta as Record<string, unknown>).text, "hello");
+    strictEqual(mock.requests[0].kind, "main");
+  } finally {
+    await mock.close();
+  }
+});
+
+Deno.test("in tool mode the first reply of a turn is a Bash tool call, then text", async () => {
+  const mock = await startMockApi({ toolCall: true, toolCommand: "touch x" });
+  try {
+    const first = events(
+      await (await fetch(`${mock.url}/v1/messages`, {
+        method: "POST",
+        body: JSON.stringify(anthropicTurn),
+      })).text(),
+    );
+    const block = first[1].data.content_block as Record<string, unknown>;
+    strictEqual(block.type, "tool_use");
+    strictEqual(block.name, "Bash");
+    strictEqual((first[4].data.delta as Record<string, unknown>).stop_reason, "tool_use");
+    const followUp = {
+      ...anthropicTurn,
+      messages: [
+        ...anthropicTurn.messages,
+        { role: "assistant", content: [{ type: "tool_use", id: block.id, name: "Bash" }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: block.id }] },
+      ],
+    };
+    const second = events(
+      await (await fetch(`${mock.url}/v1/messages`, {
+        method: "POST",
+        body: JSON.stringify(followUp),
+      })).text(),
+    );
+    strictEqual((second[1].data.content_block as Record<string, unknown>).type, "text");
+  } finally {
+    await mock.close();
+  }
+});
+
+Deno.test("the mock streams an OpenAI Responses reply and an escalated exec_command call", async () => {
+  const mock = await startMockApi({ replyText: "hi" });
+  try {
+    const body = {
+      model: "mock-model",
+      stream: true,
+      tools: [{ type: "function", name: "exec_command" }],
+      input: [{ type: "message", role: "user", content: [{ type: "input_text", text: "go" }] }],
+    };
+    const text = events(
+      await (await fetch(`${mock.url}/v1/responses`, {
+        method: "POST",
+        body: JSON.stringify(body),
+      })).text(),
+    );
+    strictEqual(text[0].event, "response.created");
+    strictEqual(text[text.length - 1].event, "response.completed");
+    mock.set({ toolCall: true });
+    const tool = events(
+      await (await fetch(`${mock.url}/v1/responses`, {
+        method: "POST",
+        body: JSON.stringify(body),
+      })).text(),
+    );
+    const done = tool.find((e) => e.event === "response.output_item.done")!;
+    const item = done.data.item as Record<string, unknown>;
+    strictEqual(item.name, "exec_command");
+    strictEqual(JSON.parse(item.arguments as string).sandbox_permissions, "require_escalated");
+  } finally {
+    await mock.close();
+  }
+});
+
+Deno.test("the reply delay holds the stream open before the text", async () => {
+  const mock = await startMockApi({ delayMs: 300 });
+  try {
+    const started = Date.now();
+    await (await fetch(`${mock.url}/v1/messages`, {
+      method: "POST",
+      body: JSON.stringify(anthropicTurn),
+    })).text();
+    ok(Date.now() - started >= 250, "the reply waited");
+  } finally {
+    await mock.close();
+  }
+});

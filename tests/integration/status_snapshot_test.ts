@@ -1,0 +1,111 @@
+/**
+ * `session snapshot` (status + pane text, nextOffset, markers, deltas) and `session explain`
+ * (status + recent events) against real tmux.
+ */
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { makeWorld } from "../helpers/world.ts";
+import { endStray, spawn, waitPane } from "./lifecycle_helpers.ts";
+import { CountingRunner } from "./status_helpers.ts";
+
+Deno.test("snapshot returns status, text, nextOffset and markers from one tmux call", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--command", "echo alpha; echo MARK_1; sleep 60"]);
+    await waitPane(world, s, "MARK_1");
+    const runner = new CountingRunner();
+    const r = await world.lisaInProcess(
+      ["session", "snapshot", "--session", s.session, "--markers", "MARK_1,MARK_2", "--json"],
+      { runner },
+    );
+    strictEqual(r.code, 0, r.stderr);
+    strictEqual(runner.calls.length, 1);
+    const j = r.json!;
+    strictEqual(j.sessionState, "just_started");
+    const capture = j.capture as { text: string; nextOffset: string };
+    ok(capture.text.includes("alpha\nMARK_1"), capture.text);
+    strictEqual(j.nextOffset, capture.nextOffset);
+    deepStrictEqual((j.markers as { found: string[]; missing: string[] }).found, ["MARK_1"]);
+    deepStrictEqual((j.markers as { missing: string[] }).missing, ["MARK_2"]);
+
+    // A delta from that offset holds only what came after it.
+    await world.tmux(s.socketPath, ["send-keys", "-t", `=${s.session}:`, "C-c"]);
+    const d = await world.lisaInProcess([
+      "session",
+      "snapshot",
+      "--session",
+      s.session,
+      "--delta-from",
+      String(j.nextOffset),
+      "--json",
+    ]);
+    strictEqual(d.code, 0, d.stderr);
+    const delta = d.json!.capture as { text: string; delta: { reset: boolean } };
+    strictEqual(delta.delta.reset, false);
+    strictEqual(delta.text.includes("alpha"), false);
+
+    const missing = await world.lisaInProcess([
+      "session",
+      "snapshot",
+      "--session",
+      "lisa-absent",
+      "--json",
+    ]);
+    strictEqual(missing.code, 0);
+    strictEqual(missing.json!.sessionState, "not_found");
+    strictEqual(missing.json!.capture, null);
+  } finally {
+    endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("explain shows the status and the session's recent events", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--command", "exit 5"]);
+    const r = await world.lisaInProcess([
+      "session",
+      "explain",
+      "--session",
+      s.session,
+      "--events",
+      "5",
+      "--json",
+    ]);
+    strictEqual(r.code, 0, r.stderr);
+    const events = r.json!.events as { type: string; reason: string }[];
+    ok(events.length >= 2, JSON.stringify(events));
+    strictEqual(events[0].type, "lifecycle");
+    strictEqual(events[0].reason, "spawn_success");
+    strictEqual(events[events.length - 1].reason, r.json!.classificationReason);
+
+    const text = await world.lisaInProcess(["session", "explain", "--session", s.session]);
+    ok(text.stdout.includes("events:"), text.stdout);
+    ok(text.stdout.includes("spawn_success"));
+
+    const none = await world.lisaInProcess([
+      "session",
+      "explain",
+      "--session",
+      s.session,
+      "--since",
+      "2099-01-01T00:00:00Z",
+      "--json",
+    ]);
+    deepStrictEqual(none.json!.events, []);
+    const bad = await world.lisaInProcess([
+      "session",
+      "explain",
+      "--session",
+      s.session,
+      "--since",
+      "soon",
+      "--json",
+    ]);
+    strictEqual(bad.code, 1);
+    strictEqual(bad.json!.errorCode, "invalid_argument");
+  } finally {
+    endStray();
+    await world.dispose();
+  }
+});

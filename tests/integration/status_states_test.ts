@@ -1,0 +1,183 @@
+/**
+ * `session status` against real tmux with the fake agents: every state the classifier emits.
+ * Sessions that must outlive the grace window share one world, so the suite waits for it once.
+ */
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { SESSION_GRACE_SECONDS } from "../../src/core/classify.ts";
+import { makeWorld } from "../helpers/world.ts";
+import { endStray, spawn, waitDone } from "./lifecycle_helpers.ts";
+import { status, statusUntil } from "./status_helpers.ts";
+
+const pastGrace = (r: { signals: Record<string, unknown> }) => r.signals.inGrace === false;
+
+Deno.test("a session polled right after spawn is just_started", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "idle" });
+    const r = await status(world, s.session);
+    strictEqual(r.sessionState, "just_started");
+    strictEqual(r.status, "active");
+    strictEqual(r.classificationReason, "grace_period");
+    strictEqual(r.exitCode, null);
+    strictEqual(r.paneStatus, "alive");
+  } finally {
+    endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("live sessions past the grace window", async (t) => {
+  const world = await makeWorld();
+  try {
+    const busy = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "busy" });
+    const child = await spawn(world, ["--agent", "codex"], { FAKE_BEHAVIOR: "sleep-child:30" });
+    const grep = await spawn(
+      world,
+      ["--agent", "claude", "--prompt", "grep for TODO; run grep -r"],
+      {
+        FAKE_BEHAVIOR: "idle",
+      },
+    );
+    const stuck = await spawn(world, ["--command", "read line"]);
+    const running = await spawn(world, ["--command", "sleep 60"]);
+    // Let the grace window pass for all of them (counted from each spawn).
+    await new Promise((r) => setTimeout(r, SESSION_GRACE_SECONDS * 1000 + 500));
+
+    await t.step("a CPU-busy agent is in_progress", async () => {
+      const r = await statusUntil(world, busy.session, pastGrace);
+      strictEqual(r.sessionState, "in_progress", JSON.stringify(r.signals));
+      strictEqual(r.classificationReason, "agent_cpu_busy");
+      ok((r.agentCpu as number) > 20, `agentCpu ${r.agentCpu}`);
+    });
+
+    await t.step("an agent waiting on a 30 s sleep child is in_progress", async () => {
+      const r = await statusUntil(world, child.session, pastGrace);
+      strictEqual(r.sessionState, "in_progress");
+      strictEqual(r.classificationReason, "agent_child_busy:sleep");
+      deepStrictEqual(r.signals.busyChildren, ["sleep"]);
+    });
+
+    await t.step(
+      "a prompt containing grep still finds the agent, which waits for input",
+      async () => {
+        const r = await statusUntil(world, grep.session, (x) => x.sessionState === "waiting_input");
+        strictEqual(r.status, "idle");
+        strictEqual(r.waitingFor, "input");
+        strictEqual(typeof r.agentPid, "number");
+        strictEqual(r.agent, "claude");
+      },
+    );
+
+    await t.step("a pane with neither an agent nor any process after grace is stuck", async () => {
+      const r = await statusUntil(world, stuck.session, pastGrace);
+      strictEqual(r.sessionState, "stuck");
+      strictEqual(r.status, "failed");
+      strictEqual(r.classificationReason, "no_active_process");
+      strictEqual(r.exitCode, null);
+    });
+
+    await t.step("a command running a process is in_progress", async () => {
+      const r = await statusUntil(world, running.session, pastGrace);
+      strictEqual(r.sessionState, "in_progress");
+      strictEqual(r.classificationReason, "command_running:sleep");
+    });
+  } finally {
+    endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("finished sessions are completed or crashed with their exit code", async () => {
+  const world = await makeWorld();
+  try {
+    const ok0 = await spawn(world, ["--mode", "exec", "--prompt", "hi"], { FAKE_EXIT: "0" });
+    const bad = await spawn(world, ["--agent", "codex", "--mode", "exec", "--prompt", "x"], {
+      FAKE_EXIT: "4",
+    });
+    const exit3 = await spawn(world, ["--command", "echo working; exit 3; echo never"]);
+    for (const s of [ok0, bad, exit3]) await waitDone(world, s);
+
+    const done = await statusUntil(world, ok0.session, (r) => r.sessionState === "completed");
+    strictEqual(done.status, "done");
+    strictEqual(done.exitCode, 0);
+    const crashed = await statusUntil(world, bad.session, (r) => r.sessionState === "crashed");
+    strictEqual(crashed.status, "failed");
+    strictEqual(crashed.exitCode, 4);
+    const three = await statusUntil(world, exit3.session, (r) => r.sessionState === "crashed");
+    strictEqual(three.exitCode, 3);
+    ok(/^(pane_exited|done_file):3$/.test(three.classificationReason), three.classificationReason);
+
+    // The output file is written once, at the first terminal status.
+    const out = three.outputFile as string;
+    ok(Deno.readTextFileSync(out).includes("working"));
+    const mtime = Deno.statSync(out).mtime;
+    await status(world, exit3.session);
+    deepStrictEqual(Deno.statSync(out).mtime, mtime);
+  } finally {
+    endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("a missing session is not_found: exit 0, or 1 with --fail-not-found", async () => {
+  const world = await makeWorld();
+  try {
+    const r = await status(world, "lisa-never-spawned");
+    strictEqual(r.sessionState, "not_found");
+    strictEqual(r.status, "not_found");
+    const strict = await world.lisaInProcess([
+      "session",
+      "status",
+      "--session",
+      "lisa-never-spawned",
+      "--json-min",
+      "--fail-not-found",
+    ]);
+    strictEqual(strict.code, 1);
+    strictEqual(strict.json?.sessionState, "not_found");
+    // Nothing is created for a session that does not exist.
+    strictEqual(
+      [...Deno.readDirSync(world.runtimeDir)].some((e) => e.name.includes("never")),
+      false,
+    );
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a state lock held by another process makes status degraded (exit 0)", async () => {
+  const world = await makeWorld();
+  let holder: Deno.ChildProcess | undefined;
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "idle" });
+    const lock = `${world.runtimeDir}/.lisa-${s.projectHash}-session-${s.session}-state.json.lock`;
+    const code = `const f = Deno.openSync(${
+      JSON.stringify(lock)
+    }, {read: true, write: true, create: true});
+      f.lockSync(true); console.log("locked"); await new Promise((r) => setTimeout(r, 60000));`;
+    holder = new Deno.Command(Deno.execPath(), {
+      args: ["eval", code],
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const reader = holder.stdout.getReader();
+    const first = await reader.read();
+    ok(new TextDecoder().decode(first.value).includes("locked"));
+    reader.releaseLock();
+
+    const r = await status(world, s.session, { env: { LISA_STATE_LOCK_TIMEOUT_MS: "100" } });
+    strictEqual(r.sessionState, "degraded");
+    strictEqual(r.status, "degraded");
+    strictEqual(r.classificationReason, "state_lock_busy");
+  } finally {
+    if (holder) {
+      try {
+        holder.kill("SIGKILL");
+      } catch { /* gone */ }
+      await holder.stdout.cancel().catch(() => {});
+      await holder.status;
+    }
+    endStray();
+    await world.dispose();
+  }
+});

@@ -1,0 +1,100 @@
+import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
+import { MemoryIo } from "../../../src/cli/io.ts";
+import { makeDeps } from "../../../src/core/deps.ts";
+import { LisaError } from "../../../src/core/errors.ts";
+import { projectHash } from "../../../src/core/identity.ts";
+import { sendToSession, splitKeys } from "../../../src/core/send.ts";
+import type { SessionMeta } from "../../../src/core/types.ts";
+import type { Runner, RunOptions, RunResult } from "../../../src/proc/runner.ts";
+import { sessionPaths } from "../../../src/store/runtime_dir.ts";
+import { readState, writeMeta } from "../../../src/store/session_store.ts";
+
+/** Answers each expected call in order and rejects anything else. */
+class ScriptedRunner implements Runner {
+  calls: string[][] = [];
+  constructor(private readonly answers: RunResult[]) {}
+  run(argv: readonly string[], _options?: RunOptions): Promise<RunResult> {
+    this.calls.push([...argv]);
+    const next = this.answers.shift();
+    if (next === undefined) return Promise.reject(new Error(`unexpected call: ${argv.join(" ")}`));
+    return Promise.resolve(next);
+  }
+}
+
+const ok0: RunResult = { code: 0, success: true, stdout: "", stderr: "" };
+
+async function setup(answers: RunResult[], agent: "claude" | "codex" = "claude") {
+  const base = Deno.realPathSync(await Deno.makeTempDir({ prefix: "lisa-send-" }));
+  const runtimeDir = `${base}/run`;
+  const project = `${base}/proj`;
+  Deno.mkdirSync(runtimeDir, { mode: 0o700 });
+  Deno.chmodSync(runtimeDir, 0o700);
+  Deno.mkdirSync(project);
+  const runner = new ScriptedRunner(answers);
+  const slept: number[] = [];
+  const deps = makeDeps({
+    env: { LISA_RUNTIME_DIR: runtimeDir },
+    cwd: project,
+    uid: Deno.uid() ?? 0,
+    now: () => new Date(1_700_000_000_000),
+    sleep: (ms) => {
+      slept.push(ms);
+      return Promise.resolve();
+    },
+    runner,
+    io: new MemoryIo(),
+    selfCommand: ["lisa"],
+  });
+  const hash = projectHash(project);
+  const paths = sessionPaths(runtimeDir, hash, "lisa-s");
+  const meta = { session: "lisa-s", agent, projectRoot: project, socketPath: `${base}/s.sock` };
+  writeMeta(paths, meta as unknown as SessionMeta);
+  return { base, deps, runner, slept, paths };
+}
+
+Deno.test("text then Enter: one paste call, the agent's delay, then Enter as its own key", async () => {
+  const t = await setup([ok0, ok0], "codex");
+  try {
+    const r = await sendToSession(t.deps, { session: "lisa-s", text: "héllo\nworld", enter: true });
+    deepStrictEqual(r, { ok: true, session: "lisa-s", textBytes: 12, keys: [], enter: true });
+    strictEqual(t.runner.calls.length, 2);
+    ok(t.runner.calls[0].includes("paste-buffer"));
+    deepStrictEqual(t.runner.calls[1].slice(3), ["send-keys", "-t", "=lisa-s:", "Enter"]);
+    deepStrictEqual(t.slept, [150]);
+    strictEqual(readState(t.paths).lastInputAtMs, 1_700_000_000_000);
+  } finally {
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});
+
+Deno.test("keys are tmux key names split on spaces, sent without delay", async () => {
+  const t = await setup([ok0]);
+  try {
+    await sendToSession(t.deps, { session: "lisa-s", keys: " Escape  C-c " });
+    deepStrictEqual(t.runner.calls[0].slice(3), ["send-keys", "-t", "=lisa-s:", "Escape", "C-c"]);
+    deepStrictEqual(t.slept, []);
+    deepStrictEqual(splitKeys("Up Enter"), ["Up", "Enter"]);
+  } finally {
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});
+
+Deno.test("a missing session is session_not_found and nothing to send is missing_argument", async () => {
+  const t = await setup([{ code: 1, success: false, stdout: "", stderr: "can't find session" }]);
+  try {
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s", text: "x" }),
+      (e) => e instanceof LisaError && e.code === "session_not_found" && e.exitCode === 1,
+    );
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s" }),
+      (e) => e instanceof LisaError && e.code === "missing_argument",
+    );
+    await rejects(
+      () => sendToSession(t.deps, { session: "bad name", text: "x" }),
+      (e) => e instanceof LisaError && e.code === "invalid_session_name",
+    );
+  } finally {
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});

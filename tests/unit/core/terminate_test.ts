@@ -1,0 +1,78 @@
+import { deepStrictEqual } from "node:assert/strict";
+import { collectVictims, processTable } from "../../../src/core/terminate.ts";
+import type { Runner, RunOptions, RunResult } from "../../../src/proc/runner.ts";
+
+/** Answers `ps -axo …` with a fixed table and `grep -l …` with fixed environ matches. */
+class FakeRunner implements Runner {
+  calls: string[][] = [];
+  constructor(private readonly ps: string, private readonly grepped: number[] = []) {}
+  run(argv: readonly string[], _options?: RunOptions): Promise<RunResult> {
+    this.calls.push([...argv]);
+    const ok = (stdout: string) => Promise.resolve({ code: 0, success: true, stdout, stderr: "" });
+    if (argv[0] === "ps" && argv[1] === "-axo") return ok(this.ps);
+    if (argv[0] === "grep") return ok(this.grepped.map((p) => `/proc/${p}/environ\n`).join(""));
+    return Promise.reject(new Error(`unexpected call: ${argv.join(" ")}`));
+  }
+}
+
+const T = "Sun Nov  2 05:23:00 2026";
+const row = (pid: number, ppid: number, stat: string, comm: string) =>
+  `${String(pid).padStart(7)} ${String(ppid).padStart(7)} ${stat.padEnd(4)} ${T} ${comm}`;
+
+const TABLE = [
+  row(1, 0, "Ss", "init"),
+  row(100, 1, "Ss", "tmux: server"),
+  row(200, 100, "Ss+", "bash"), // pane root
+  row(201, 200, "S+", "bash"), // heartbeat
+  row(202, 201, "S+", "sleep"),
+  row(203, 200, "S+", "claude"),
+  row(204, 203, "Ss", "sleep"), // setsid child: still a child
+  row(205, 203, "Z", "true"), // zombie
+  row(300, 1, "Ss", "sleep"), // daemon reparented to init, found by its environment
+  row(301, 300, "S", "node"), // its child
+  row(400, 1, "Ss", "tmux: server"), // another server started from the session
+  row(500, 1, "S", "unrelated"),
+].join("\n") + "\n";
+
+Deno.test("ps rows parse names with spaces and space-padded start days", async () => {
+  const rows = await processTable(new FakeRunner(TABLE));
+  deepStrictEqual(rows[1], {
+    pid: 100,
+    ppid: 1,
+    state: "S",
+    start: "Sun Nov 2 05:23:00 2026",
+    name: "tmux: server",
+  });
+  deepStrictEqual(rows.length, 12);
+});
+
+Deno.test("victims: the pane subtree breadth first, then env matches, never zombies or tmux servers", async () => {
+  const runner = new FakeRunner(TABLE, [203, 300, 400]);
+  const victims = await collectVictims({
+    panePids: [200],
+    runId: "run-1",
+    exclude: [100],
+    runner,
+  });
+  deepStrictEqual(victims.map((v) => v.pid), [200, 201, 203, 202, 204, 300, 301]);
+  deepStrictEqual(victims.map((v) => v.name).slice(0, 3), ["bash", "bash", "claude"]);
+  const grep = runner.calls.find((c) => c[0] === "grep")!;
+  deepStrictEqual(grep.slice(0, 9), [
+    "grep",
+    "-l",
+    "-s",
+    "-z",
+    "-x",
+    "-F",
+    "-e",
+    "LISA_RUN_ID=run-1",
+    "--",
+  ]);
+});
+
+Deno.test("without a run id there is no environment scan", async () => {
+  const runner = new FakeRunner(TABLE);
+  const victims = await collectVictims({ panePids: [203], runner });
+  deepStrictEqual(victims.map((v) => v.pid), [203, 204]);
+  deepStrictEqual(runner.calls.map((c) => c[0]), ["ps"]);
+});
