@@ -8,10 +8,12 @@
  * process that still lives. A pid is only signalled while it still has the start time it was
  * collected with, so a reused pid is never hit; zombies count as ended.
  *
- * Everything goes through subprocesses (`ps`, `grep`): Deno refuses in-process reads of `/proc`
- * without `--allow-all`, and kill is not a hot path.
+ * On Linux the table comes from `/proc` (start times in clock ticks, so a recycled pid is told
+ * apart exactly); elsewhere, or when `/proc` cannot be read, from `ps` (start times to the
+ * second) and `grep` over the environ files.
  */
 import type { Runner } from "../proc/runner.ts";
+import { hasProcFs, listPids, pidsWithEnv, readStat } from "../proc/table.ts";
 
 /** One process of the table. */
 export interface ProcRow {
@@ -62,8 +64,25 @@ function parseRows(stdout: string): ProcRow[] {
   return rows;
 }
 
-/** Every process, from one `ps` call. */
-export async function processTable(runner: Runner): Promise<ProcRow[]> {
+function procRow(pid: number): ProcRow | null {
+  const stat = readStat(pid);
+  if (stat === null) return null;
+  return {
+    pid,
+    ppid: stat.ppid,
+    state: stat.state,
+    start: `ticks:${stat.startTime}`,
+    name: stat.name,
+  };
+}
+
+function procRows(pids: readonly number[]): ProcRow[] {
+  return pids.map(procRow).filter((r): r is ProcRow => r !== null);
+}
+
+/** Every process: from `/proc` when `procfs`, else from one `ps` call. */
+export async function processTable(runner: Runner, procfs = false): Promise<ProcRow[]> {
+  if (procfs) return procRows(listPids());
   const r = await runner.run(["ps", "-axo", "pid=,ppid=,stat=,lstart=,comm="], {
     allowFailure: true,
     env: C_LOCALE,
@@ -72,8 +91,13 @@ export async function processTable(runner: Runner): Promise<ProcRow[]> {
 }
 
 /** The processes among `pids` that are still running (zombies excluded), from one `ps` call. */
-async function liveRows(runner: Runner, pids: readonly number[]): Promise<ProcRow[]> {
+async function liveRows(
+  runner: Runner,
+  pids: readonly number[],
+  procfs: boolean,
+): Promise<ProcRow[]> {
   if (pids.length === 0) return [];
+  if (procfs) return procRows(pids).filter((p) => p.state !== "Z" && p.state !== "X");
   const r = await runner.run(["ps", "-o", "pid=,ppid=,stat=,lstart=,comm=", "-p", pids.join(",")], {
     allowFailure: true,
     env: C_LOCALE,
@@ -90,7 +114,9 @@ export async function pidsCarrying(
   name: string,
   value: string,
   table?: readonly ProcRow[],
+  procfs = false,
 ): Promise<number[]> {
+  if (procfs) return pidsWithEnv(name, value);
   if (Deno.build.os !== "linux") return [];
   const rows = table ?? await processTable(runner);
   const files = rows.map((p) => `/proc/${p.pid}/environ`);
@@ -115,6 +141,8 @@ export interface CollectOptions {
   /** Pids never to collect (the tmux server). */
   exclude?: readonly number[];
   runner: Runner;
+  /** Read `/proc` instead of running `ps` (default: when `/proc` is readable). */
+  procfs?: boolean;
 }
 
 /**
@@ -122,7 +150,8 @@ export interface CollectOptions {
  * Never includes this process, its ancestors, `exclude`, a zombie, or a tmux server.
  */
 export async function collectVictims(options: CollectOptions): Promise<Victim[]> {
-  const table = await processTable(options.runner);
+  const procfs = options.procfs ?? hasProcFs();
+  const table = await processTable(options.runner, procfs);
   const byPid = new Map(table.map((p) => [p.pid, p]));
   const children = new Map<number, ProcRow[]>();
   for (const p of table) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
@@ -151,7 +180,14 @@ export async function collectVictims(options: CollectOptions): Promise<Victim[]>
   for (const root of options.panePids) walk(root);
   if (options.runId) {
     // Their subtrees too: a daemon's children may have cleaned their environment.
-    for (const pid of await pidsCarrying(options.runner, "LISA_RUN_ID", options.runId, table)) {
+    const carriers = await pidsCarrying(
+      options.runner,
+      "LISA_RUN_ID",
+      options.runId,
+      table,
+      procfs,
+    );
+    for (const pid of carriers) {
       walk(pid);
     }
   }
@@ -166,11 +202,18 @@ export interface TerminateOptions {
   sleep: (ms: number) => Promise<void>;
   /** Poll interval while waiting (default 50 ms). */
   pollMs?: number;
+  /** Read `/proc` instead of running `ps` (default: when `/proc` is readable). */
+  procfs?: boolean;
 }
 
 /** The victims still running with the start time they were collected with. */
-async function stillRunning(runner: Runner, victims: readonly Victim[]): Promise<Victim[]> {
-  const live = new Map((await liveRows(runner, victims.map((v) => v.pid))).map((p) => [p.pid, p]));
+async function stillRunning(
+  runner: Runner,
+  victims: readonly Victim[],
+  procfs: boolean,
+): Promise<Victim[]> {
+  const rows = await liveRows(runner, victims.map((v) => v.pid), procfs);
+  const live = new Map(rows.map((p) => [p.pid, p]));
   return victims.filter((v) => live.get(v.pid)?.start === v.start);
 }
 
@@ -189,10 +232,11 @@ async function waitGone(
   options: TerminateOptions,
 ): Promise<Victim[]> {
   const deadline = Date.now() + timeoutMs;
-  let alive = await stillRunning(options.runner, victims);
+  const procfs = options.procfs ?? hasProcFs();
+  let alive = await stillRunning(options.runner, victims, procfs);
   while (alive.length > 0 && Date.now() < deadline) {
     await options.sleep(options.pollMs ?? 50);
-    alive = await stillRunning(options.runner, alive);
+    alive = await stillRunning(options.runner, alive, procfs);
   }
   return alive;
 }
@@ -203,7 +247,7 @@ export async function terminate(
   options: TerminateOptions,
 ): Promise<TerminateResult> {
   const hit = new Set<number>();
-  const targets = await stillRunning(options.runner, victims);
+  const targets = await stillRunning(options.runner, victims, options.procfs ?? hasProcFs());
   send(targets, "SIGTERM", hit);
   // A stopped process only acts on SIGTERM once continued.
   send(targets, "SIGCONT", new Set());

@@ -1,5 +1,5 @@
-import { deepStrictEqual } from "node:assert/strict";
-import { collectVictims, processTable } from "../../../src/core/terminate.ts";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { collectVictims, processTable, terminate } from "../../../src/core/terminate.ts";
 import type { Runner, RunOptions, RunResult } from "../../../src/proc/runner.ts";
 
 /** Answers `ps -axo …` with a fixed table and `grep -l …` with fixed environ matches. */
@@ -53,6 +53,7 @@ Deno.test("victims: the pane subtree breadth first, then env matches, never zomb
     runId: "run-1",
     exclude: [100],
     runner,
+    procfs: false,
   });
   deepStrictEqual(victims.map((v) => v.pid), [200, 201, 203, 202, 204, 300, 301]);
   deepStrictEqual(victims.map((v) => v.name).slice(0, 3), ["bash", "bash", "claude"]);
@@ -72,7 +73,42 @@ Deno.test("victims: the pane subtree breadth first, then env matches, never zomb
 
 Deno.test("without a run id there is no environment scan", async () => {
   const runner = new FakeRunner(TABLE);
-  const victims = await collectVictims({ panePids: [203], runner });
+  const victims = await collectVictims({ panePids: [203], runner, procfs: false });
   deepStrictEqual(victims.map((v) => v.pid), [203, 204]);
   deepStrictEqual(runner.calls.map((c) => c[0]), ["ps"]);
+});
+
+/** A runner that fails on any call: the /proc path must not start subprocesses. */
+const noSubprocess: Runner = {
+  run: (argv) => Promise.reject(new Error(`unexpected call: ${argv.join(" ")}`)),
+};
+
+Deno.test("on Linux the subtree is read from /proc and ended without any subprocess", async () => {
+  const child = new Deno.Command("bash", {
+    args: ["-c", "sleep 300 & setsid sleep 300 & wait"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    let victims: Awaited<ReturnType<typeof collectVictims>> = [];
+    for (let i = 0; i < 100 && victims.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      victims = await collectVictims({ panePids: [child.pid], runner: noSubprocess, procfs: true });
+    }
+    deepStrictEqual(victims.map((v) => v.name).sort(), ["bash", "sleep", "sleep"]);
+    ok(victims.every((v) => v.start.startsWith("ticks:")));
+    const result = await terminate(victims, {
+      runner: noSubprocess,
+      graceMs: 2000,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      procfs: true,
+    });
+    deepStrictEqual(result.remaining, []);
+    strictEqual(result.signalled, 3);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already ended */ }
+    await child.status;
+  }
 });
