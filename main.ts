@@ -1,6 +1,6 @@
 /**
  * lisa's entry point: the only file that calls `Deno.exit`. Hot commands (`hook`,
- * `session status`) take lean paths that do not load commander (~25 ms of start-up);
+ * `session status`, `session list`) take lean paths that do not load commander (~25 ms);
  * everything else runs the full CLI in `src/cli/run.ts`.
  */
 import { realIo } from "./src/cli/io.ts";
@@ -34,6 +34,10 @@ async function run(argv: string[]): Promise<number> {
   if (argv[0] === "session" && argv[1] === "status") {
     const { fastStatus } = await import("./src/cli/fast_status.ts");
     const code = await fastStatus(argv.slice(2), deps);
+    if (code !== null) return code;
+  } else if (argv[0] === "session" && argv[1] === "list") {
+    const { fastList } = await import("./src/cli/fast_list.ts");
+    const code = await fastList(argv.slice(2), deps);
     if (code !== null) return code;
   }
   const { main } = await import("./src/cli/run.ts");

@@ -8,7 +8,8 @@
 import type { Deps } from "../core/deps.ts";
 import { LisaError } from "../core/errors.ts";
 import { sessionStatus } from "../core/status.ts";
-import { printJson } from "./output.ts";
+import { reportError } from "./output.ts";
+import { parseLeanFlags } from "./lean_args.ts";
 import { printStatus, statusExitCode } from "./status_render.ts";
 
 /** Flags of a fully understood status call. */
@@ -22,41 +23,18 @@ export interface FastStatusArgs {
 
 /** Parses status argv (after `session status`); null when anything is not understood. */
 export function parseFastStatusArgs(argv: readonly string[]): FastStatusArgs | null {
-  const out: Partial<FastStatusArgs> = { json: false, jsonMin: false, failNotFound: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf("=");
-    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = flag === arg ? undefined : arg.slice(eq + 1);
-    const value = (): string | null => {
-      if (inline !== undefined) return inline;
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith("-")) return null;
-      i++;
-      return next;
-    };
-    switch (flag) {
-      case "--session":
-      case "--project-root": {
-        const v = value();
-        if (v === null || v === "") return null;
-        if (flag === "--session") out.session = v;
-        else out.projectRoot = v;
-        break;
-      }
-      case "--json":
-      case "--json-min":
-      case "--fail-not-found":
-        if (inline !== undefined) return null;
-        if (flag === "--json") out.json = true;
-        else if (flag === "--json-min") out.jsonMin = true;
-        else out.failNotFound = true;
-        break;
-      default:
-        return null;
-    }
-  }
-  return out.session === undefined ? null : out as FastStatusArgs;
+  const f = parseLeanFlags(argv, {
+    values: ["--session", "--project-root"],
+    booleans: ["--json", "--json-min", "--fail-not-found"],
+  });
+  if (f === null || typeof f["--session"] !== "string") return null;
+  return {
+    session: f["--session"],
+    ...(typeof f["--project-root"] === "string" ? { projectRoot: f["--project-root"] } : {}),
+    json: f["--json"] === true,
+    jsonMin: f["--json-min"] === true,
+    failNotFound: f["--fail-not-found"] === true,
+  };
 }
 
 /** Runs status when argv is fully understood; otherwise returns null. */
@@ -72,18 +50,7 @@ export async function fastStatus(argv: string[], deps: Deps): Promise<number | n
     return statusExitCode(report, args.failNotFound);
   } catch (error) {
     if (!(error instanceof LisaError)) return null; // the full CLI reports it as usual
-    // Same shape as src/cli/run.ts's reportError (which the lean path cannot import).
-    if (args.json || args.jsonMin) {
-      printJson(deps.io, {
-        ok: false,
-        errorCode: error.code,
-        error: error.message,
-        ...error.details,
-      });
-    } else {
-      const hint = error.usage ? "(see: lisa session status --help)\n" : "";
-      deps.io.err(`lisa: ${error.message}\n${hint}`);
-    }
+    reportError(deps.io, args.json || args.jsonMin, error, "lisa session status --help");
     return error.exitCode;
   }
 }

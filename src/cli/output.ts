@@ -1,6 +1,7 @@
 /**
  * Rendering helpers: one for `--json`, one for tables, one for relative ages.
  */
+import type { LisaError } from "../core/errors.ts";
 import type { Io } from "./io.ts";
 
 /** Writes `payload` as one JSON line with `stderrPolicy: "diagnostic"`. */
@@ -24,4 +25,29 @@ export function relativeAge(from: Date, now: Date): string {
   if (s < 3600) return `${Math.floor(s / 60)}m ago`;
   if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
   return `${Math.floor(s / 86400)}d ago`;
+}
+
+/** Writes an error: a JSON payload on stdout with `json`, else one line (and a hint) on stderr. */
+export function writeError(
+  io: Io,
+  json: boolean,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+  usageHint?: string,
+): void {
+  if (json) printJson(io, { ok: false, errorCode: code, error: message, ...extra });
+  else io.err(`lisa: ${message}\n${usageHint ? `${usageHint}\n` : ""}`);
+}
+
+/** {@link writeError} for a LisaError; usage errors suggest `helpCommand`. */
+export function reportError(io: Io, json: boolean, error: LisaError, helpCommand: string): void {
+  writeError(
+    io,
+    json,
+    error.code,
+    error.message,
+    error.details,
+    error.usage ? `(see: ${helpCommand})` : undefined,
+  );
 }

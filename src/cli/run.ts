@@ -6,7 +6,7 @@ import { Command, CommanderError } from "@commander-js/extra-typings";
 import type { Deps } from "../core/deps.ts";
 import { LisaError } from "../core/errors.ts";
 import type { CliContext } from "./context.ts";
-import { printJson } from "./output.ts";
+import { writeError } from "./output.ts";
 import { registerCommands } from "./commands/index.ts";
 
 /** The program's version (kept in step with deno.json). */
@@ -55,22 +55,6 @@ function wantsJson(argv: readonly string[]): boolean {
   return argv.some((a) => a === "--json" || a === "--json-min" || a === "--stream-json");
 }
 
-/** Writes an error as JSON (stdout) or one line (stderr). */
-export function reportError(
-  deps: Deps,
-  json: boolean,
-  code: string,
-  message: string,
-  extra: Record<string, unknown> = {},
-  usageHint?: string,
-): void {
-  if (json) {
-    printJson(deps.io, { ok: false, errorCode: code, error: message, ...extra });
-  } else {
-    deps.io.err(`lisa: ${message}\n${usageHint ? `${usageHint}\n` : ""}`);
-  }
-}
-
 /** The `--help` command to suggest: the known command words before any unknown one. */
 function commandPathOf(argv: readonly string[], unknownWord?: string): string {
   const words: string[] = [];
@@ -107,12 +91,12 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
       const message = captured.message || error.message.replace(/^error: /, "");
       // A bare group (`lisa session`) prints its help and exits 1.
       const unknownWord = /unknown command '([^']*)'/.exec(message)?.[1];
-      reportError(deps, json, code, message, {}, `(see: ${commandPathOf(argv, unknownWord)})`);
+      writeError(deps.io, json, code, message, {}, `(see: ${commandPathOf(argv, unknownWord)})`);
       return 1;
     }
     if (error instanceof LisaError) {
-      reportError(
-        deps,
+      writeError(
+        deps.io,
         json,
         error.code,
         error.message,
@@ -122,7 +106,7 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
       return error.exitCode;
     }
     const message = error instanceof Error ? error.message : String(error);
-    reportError(deps, json, "internal_error", message);
+    writeError(deps.io, json, "internal_error", message);
     return 1;
   }
 }

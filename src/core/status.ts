@@ -25,6 +25,7 @@ import {
   type CoarseStatus,
   type HookSignal,
   SESSION_GRACE_SECONDS,
+  type Signals,
   type SignalSummary,
   type WaitingFor,
 } from "./classify.ts";
@@ -174,7 +175,6 @@ async function gatherProcesses(
   prev: SessionStateFile,
   meta: SessionMeta | undefined,
   early: EarlyProcs | null,
-  wantSecondSample: boolean,
   failures: string[],
 ): Promise<ProcessFacts> {
   const facts: ProcessFacts = { view: null, cpu: null, readings: [] };
@@ -204,14 +204,25 @@ async function gatherProcesses(
   const first = sampleCpu(facts.view.sampled, firstAt, false);
   facts.readings.push({ samples: first, atMs: firstAt });
   facts.cpu = combinedReading(prev.cpuSamples, first, CLK_TCK);
-  if (facts.cpu === null && first.length > 0 && wantSecondSample) {
-    await deps.sleep(CPU_SECOND_SAMPLE_MS);
-    const laterAt = deps.now().getTime();
-    const later = sampleCpu(facts.view.sampled, laterAt, procFs());
-    facts.readings.push({ samples: later, atMs: laterAt });
-    facts.cpu = combinedReading(first, later, CLK_TCK);
-  }
   return facts;
+}
+
+/**
+ * Reasons whose answer could change with a CPU reading: only for these does a status call
+ * without a recent sample wait for a second one. Hooks, dialogs, spinners, busy children and
+ * terminal facts decide without it, so such polls never wait.
+ */
+const CPU_DEPENDENT_REASONS = new Set(["agent_quiet", "agent_alive_quiet", "no_active_process"]);
+
+/** Takes a second CPU sample {@link CPU_SECOND_SAMPLE_MS} after the first (bounded wait). */
+async function secondSample(deps: Deps, facts: ProcessFacts): Promise<void> {
+  const first = facts.readings[0]?.samples ?? [];
+  if (facts.view === null || first.length === 0) return;
+  await deps.sleep(CPU_SECOND_SAMPLE_MS);
+  const laterAt = deps.now().getTime();
+  const later = sampleCpu(facts.view.sampled, laterAt, procFs());
+  facts.readings.push({ samples: later, atMs: laterAt });
+  facts.cpu = combinedReading(first, later, CLK_TCK);
 }
 
 /** Runs the status tmux call; a tmux failure (other than a missing program) yields null. */
@@ -276,7 +287,6 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
     prev,
     meta,
     early,
-    !inGrace && done === null,
     failures,
   );
   const visible = visibleScreen(probe.rawCapture, probe.height);
@@ -285,7 +295,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
   const found = facts.view?.found ?? null;
   const hooks = await readHooks(deps, paths.hooks, meta, nowMs);
 
-  let c: Classification = classify({
+  const signals: Signals = {
     sessionExists: probe.exists,
     pane: probe.exists
       ? {
@@ -323,7 +333,18 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
       ? null
       : Math.max(0, (nowMs - prev.lastInputAtMs) / 1000),
     failures,
-  });
+  };
+  let c: Classification = classify(signals);
+  if (
+    facts.cpu === null && !inGrace && done === null &&
+    CPU_DEPENDENT_REASONS.has(c.classificationReason)
+  ) {
+    // No recent sample and the answer hinges on CPU: measure it now (once, ~150 ms).
+    await secondSample(deps, facts);
+    if (signals.agent) signals.agent = { ...signals.agent, cpu: facts.cpu };
+    else signals.command = { ...signals.command, cpu: facts.cpu };
+    c = classify(signals);
+  }
 
   if (meta !== undefined || probe.exists) {
     c = await recordPoll(deps, loc, prev, c, {

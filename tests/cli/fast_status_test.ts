@@ -1,5 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { parseFastStatusArgs } from "../../src/cli/fast_status.ts";
+import { parseLeanFlags } from "../../src/cli/lean_args.ts";
 
 Deno.test("the lean status parser understands the status flags in both spellings", () => {
   deepStrictEqual(parseFastStatusArgs(["--session", "lisa-a", "--json"]), {
@@ -35,9 +36,9 @@ Deno.test("anything the lean parser does not understand goes to the full CLI", (
   strictEqual(parseFastStatusArgs(["-h"]), null);
 });
 
-Deno.test("the lean status path loads neither commander nor node:* modules", async () => {
+async function moduleGraph(entry: string): Promise<string[]> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", new URL("../../src/cli/fast_status.ts", import.meta.url).pathname],
+    args: ["info", "--json", new URL(entry, import.meta.url).pathname],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -45,7 +46,29 @@ Deno.test("the lean status path loads neither commander nor node:* modules", asy
   const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
     modules: { specifier: string }[];
   };
-  const specs = info.modules.map((m) => m.specifier);
-  ok(specs.length > 5);
-  for (const s of specs) ok(s.startsWith("file://"), `lean path loads ${s}`);
+  return info.modules.map((m) => m.specifier);
+}
+
+for (const entry of ["../../src/cli/fast_status.ts", "../../src/cli/fast_list.ts"]) {
+  Deno.test(`the lean path ${entry.slice(13)} loads neither commander nor node:* modules`, async () => {
+    const specs = await moduleGraph(entry);
+    ok(specs.length > 5);
+    for (const s of specs) ok(s.startsWith("file://"), `lean path loads ${s}`);
+  });
+}
+
+Deno.test("lean flags: values, booleans and --flag=value; anything else is not understood", () => {
+  const spec = { values: ["--project-root"], booleans: ["--json", "--project-only"] };
+  deepStrictEqual(parseLeanFlags(["--json", "--project-root=/a b", "--project-only"], spec), {
+    "--json": true,
+    "--project-root": "/a b",
+    "--project-only": true,
+  });
+  deepStrictEqual(parseLeanFlags([], spec), {});
+  strictEqual(parseLeanFlags(["--all-sockets"], spec), null);
+  strictEqual(parseLeanFlags(["--project-root"], spec), null);
+  strictEqual(parseLeanFlags(["--project-root="], spec), null);
+  strictEqual(parseLeanFlags(["--json=true"], spec), null);
+  strictEqual(parseLeanFlags(["--help"], spec), null);
+  strictEqual(parseLeanFlags(["stray"], spec), null);
 });
