@@ -56,21 +56,8 @@ export interface TreeEdge {
   child: string;
 }
 
-/** One row of `tree --flat`, in depth-first order. */
-export interface FlatRow {
-  session: string;
-  parentSession: string | null;
-  depth: number;
-  agent: string;
-  mode: string;
-  createdAt: string;
-  projectHash?: string;
-  parentMissing?: true;
-  cycleBroken?: true;
-  active?: boolean;
-  state?: string;
-  exitCode?: number;
-}
+/** One row of `tree --flat`, in depth-first order: a node without children, with its depth. */
+export type FlatRow = Omit<TreeNode, "children"> & { depth: number };
 
 function byAge(a: TreeInput, b: TreeInput): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;

@@ -4,11 +4,29 @@ import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import { killSessionTree, type ProcessReport } from "../../../core/kill.ts";
 
-/** One stderr line per process that survived SIGKILL. */
-export function reportSurvivors(ctx: CliContext, processes: ProcessReport): void {
-  for (const p of processes.remaining) {
+/**
+ * Prints a kill/kill-all outcome: the JSON payload (with `errorCode: "processes_remaining"` when
+ * a process survived), or `doneLine` plus one stderr line per surviving process. Sets the exit
+ * code (1 when something survived).
+ */
+export function printKillOutcome<R extends { ok: boolean; processes: ProcessReport }>(
+  ctx: CliContext,
+  json: boolean,
+  result: R,
+  doneLine: string,
+): void {
+  ctx.exitCode = result.ok ? 0 : 1;
+  if (json) {
+    printJson(ctx.deps.io, {
+      ...result,
+      ...(result.ok ? {} : { errorCode: "processes_remaining" }),
+    });
+    return;
+  }
+  for (const p of result.processes.remaining) {
     ctx.deps.io.err(`lisa: process ${p.pid} (${p.name}) of ${p.session} is still running\n`);
   }
+  ctx.deps.io.out(`${doneLine}\n`);
 }
 
 /** Registers `lisa session kill`. */
@@ -28,15 +46,6 @@ export function registerKill(session: Command, ctx: CliContext): void {
         projectRoot: opts.projectRoot,
         cleanupAllHashes: opts.cleanupAllHashes,
       });
-      ctx.exitCode = result.ok ? 0 : 1;
-      if (opts.json) {
-        printJson(ctx.deps.io, {
-          ...result,
-          ...(result.ok ? {} : { errorCode: "processes_remaining" }),
-        });
-        return;
-      }
-      reportSurvivors(ctx, result.processes);
-      ctx.deps.io.out(`killed ${result.killed.join(", ")}\n`);
+      printKillOutcome(ctx, opts.json ?? false, result, `killed ${result.killed.join(", ")}`);
     });
 }

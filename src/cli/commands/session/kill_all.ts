@@ -1,9 +1,8 @@
 /** `lisa session kill-all`: end every lisa session (of the project, or of every server). */
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
-import { printJson } from "../../output.ts";
 import { killAllSessions } from "../../../core/kill.ts";
-import { reportSurvivors } from "./kill.ts";
+import { printKillOutcome } from "./kill.ts";
 
 /** Registers `lisa session kill-all`. */
 export function registerKillAll(session: Command, ctx: CliContext): void {
@@ -23,15 +22,7 @@ export function registerKillAll(session: Command, ctx: CliContext): void {
         projectOnly: opts.projectOnly ?? false,
         cleanupAllHashes: opts.cleanupAllHashes,
       });
-      ctx.exitCode = result.ok ? 0 : 1;
-      if (opts.json) {
-        printJson(ctx.deps.io, {
-          ...result,
-          ...(result.ok ? {} : { errorCode: "processes_remaining" }),
-        });
-        return;
-      }
-      reportSurvivors(ctx, result.processes);
-      ctx.deps.io.out(`killed ${result.count} session${result.count === 1 ? "" : "s"}\n`);
+      const noun = `session${result.count === 1 ? "" : "s"}`;
+      printKillOutcome(ctx, opts.json ?? false, result, `killed ${result.count} ${noun}`);
     });
 }
