@@ -9,7 +9,11 @@
  * 2. done file of this run while the pane still lives → `completed`/`crashed`.
  * 3. read failures → `degraded`.
  * 4. hooks (when active) and screen evidence: a pending permission (hook or dialog on screen) →
- *    `waiting_input`/`permission`; a finished turn → `waiting_input`/`input` unless activity
+ *    `waiting_input`/`permission`, except a hook permission whose dialog is gone (Esc at the
+ *    dialog fires no hook): once the record is {@link PERMISSION_RENDER_SECONDS} old and the
+ *    captured screen shows no dialog, it is dismissed → `waiting_input`/`input`
+ *    (`hook:permission_dismissed`) when nothing shows work, else the other evidence decides;
+ *    a finished turn → `waiting_input`/`input` unless activity
  *    contradicts it (or the agent runs in exec mode, where it is about to exit); a running turn → `in_progress` only while it is recent or confirmed by
  *    activity; a working spinner on screen → `in_progress`.
  * 5. grace: while the session is younger than {@link SESSION_GRACE_SECONDS} and nothing above
@@ -35,6 +39,12 @@ export const SESSION_GRACE_SECONDS = 8;
 export const QUIET_SECONDS = 3;
 /** A hook saying "turn running" counts on its own only while younger than this. */
 export const HOOK_RUNNING_FRESH_SECONDS = 10;
+/**
+ * A permission hook this old whose dialog is not on the captured screen was dismissed. Claude
+ * draws the dialog within milliseconds of PermissionRequest (and repeats the request as a
+ * `permission_prompt` Notification 6 s later), so a few seconds leave a wide margin.
+ */
+export const PERMISSION_RENDER_SECONDS = 4;
 
 /**
  * The coarse status for people, derived from the precise `sessionState`:
@@ -118,6 +128,8 @@ export interface SignalSummary {
   outputQuietSeconds: number | null;
   heartbeatAgeSeconds: number | null;
   doneExitCode: number | null;
+  /** True when the agent's hooks work for this session (`hooks.active`). */
+  hooksActive: boolean;
   hooks: HookSignal | null;
   lastInputAgeSeconds: number | null;
   failures: string[];
@@ -181,6 +193,7 @@ function summarize(s: Signals, screenRules: ScreenMatch[], inGrace: boolean): Si
       ? null
       : Math.round(s.heartbeatAgeSeconds * 10) / 10,
     doneExitCode: s.done?.matchesRun ? s.done.exitCode : null,
+    hooksActive: s.hooks?.active === true,
     hooks: s.hooks,
     lastInputAgeSeconds: s.lastInputAgeSeconds === null
       ? null
@@ -264,7 +277,15 @@ export function classify(s: Signals): Classification {
   // Step 4: hooks and screen. A person-facing answer wins when sources disagree.
   const hooks = s.hooks?.active ? s.hooks : null;
   if (hooks?.pending === "permission") {
-    return done(answer("waiting_input", "hook:permission", "permission"));
+    // Esc at a dialog fires no hook: a permission record old enough for its dialog to have been
+    // drawn, with a captured screen that shows none, was dismissed. A visible dialog still wins.
+    const dismissed = permission === undefined && s.screen.text !== "" &&
+      hooks.lastEventAgeSeconds !== null &&
+      hooks.lastEventAgeSeconds >= PERMISSION_RENDER_SECONDS;
+    if (!dismissed) return done(answer("waiting_input", "hook:permission", "permission"));
+    if (s.mode !== "exec" && !working && busyChild === undefined) {
+      return done(answer("waiting_input", "hook:permission_dismissed", "input"));
+    }
   }
   if (permission) return done(answer("waiting_input", `screen:${permission.name}`, "permission"));
   // An exec agent ends its only turn and exits: a finished turn there is not a wait for input.

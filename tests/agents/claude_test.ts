@@ -73,7 +73,9 @@ Deno.test(
 );
 
 Deno.test(
-  named("interactive claude: idle, busy during a slow reply, done, then a permission"),
+  named(
+    "interactive claude: idle, busy during a slow reply, done, a permission, then Esc at it",
+  ),
   opts,
   async (t) => {
     const tier = await makeTier();
@@ -163,6 +165,42 @@ Deno.test(
         ok(tier.mock.requests.some((q) => q.answer === "tool"), "the mock sent a tool call");
         const last: Status = r.last;
         ok(brief(last).length > 0);
+      });
+
+      await t.step("Esc at the dialog is waiting_input for input within 10 s", async () => {
+        // The real dialog matches the screen rules (the title stays `✳ Claude Code`).
+        const shown = await pollStatus(
+          tier,
+          session,
+          (s) =>
+            (s.signals?.screenRules as string[] | undefined)?.includes(
+              "claude_permission_question",
+            ) === true,
+          5_000,
+          500,
+        );
+        ok(shown.ok, `dialog rules never matched: ${JSON.stringify(shown.last.signals)}`);
+        // Esc fires no claude hook, so the hooks still say "permission"; the dialog is gone from
+        // the screen, which the classifier takes as a dismissed permission.
+        const sent = await tier.lisa([
+          "session",
+          "send",
+          "--session",
+          session,
+          "--keys",
+          "Escape",
+          "--json",
+        ]);
+        strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+        const r = await pollStatus(tier, session, (s) => waiting(s, "input"), 10_000, 500);
+        note(`${session}: ${r.seen.join(" → ")}`);
+        ok(r.ok, `states seen: ${r.seen.join(" → ")}\n${await screen(tier, session)}`);
+        strictEqual(r.last.classificationReason, "hook:permission_dismissed", brief(r.last));
+        strictEqual(r.last.signals?.hooksActive, true);
+        ok(
+          !(await screen(tier, session)).includes("Do you want to proceed?"),
+          "the dialog is gone",
+        );
       });
     } finally {
       if (session !== "") await kill(tier, session);

@@ -61,7 +61,7 @@ Deno.test(named("codex exec against the mock API completes with exit 0"), opts, 
 
 Deno.test(
   named(
-    "interactive codex asking for an approval is waiting_input for permission; kill leaves no codex",
+    "interactive codex: an approval is waiting_input for permission, Esc makes it wait for input, kill leaves no codex",
   ),
   opts,
   async (t) => {
@@ -88,6 +88,30 @@ Deno.test(
         note(`${session}: ${r.seen.join(" → ")}`);
         ok(r.ok, `states seen: ${r.seen.join(" → ")}\n${await screen(tier, session)}`);
         ok(tier.mock.requests.some((q) => q.answer === "tool"), "the mock sent a tool call");
+      });
+
+      await t.step("Esc at the approval is waiting_input for input", async () => {
+        // The approval shows up within a second of spawn, so the answer after Esc is
+        // just_started until the session's 8 s grace window ends; hence the bound of 15 s.
+        const sent = await tier.lisa([
+          "session",
+          "send",
+          "--session",
+          session,
+          "--keys",
+          "Escape",
+          "--json",
+        ]);
+        strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+        const r = await pollStatus(
+          tier,
+          session,
+          (s) => s.sessionState === "waiting_input" && s.waitingFor === "input",
+          15_000,
+          500,
+        );
+        note(`${session}: ${r.seen.join(" → ")}`);
+        ok(r.ok, `states seen: ${r.seen.join(" → ")}\n${await screen(tier, session)}`);
       });
 
       await t.step("kill leaves no codex process behind", async () => {

@@ -22,10 +22,22 @@ export interface MockOptions {
   toolCall?: boolean;
   /** Shell command the tool call runs. */
   toolCommand?: string;
+  /**
+   * claude only: the tool calls of a turn, in order, instead of the one Bash call (e.g. a `Read`
+   * then an `Edit`, whose permission dialogs differ from Bash's). The n-th main request of a turn
+   * gets the n-th call; once all ran, the reply is text. Empty: the single Bash call.
+   */
+  toolCalls?: MockToolCall[];
   /** Text of every reply. */
   replyText?: string;
   /** Log each request on stderr. */
   verbose?: boolean;
+}
+
+/** A tool call the mock makes claude run (name and input as in Anthropic's `tool_use`). */
+export interface MockToolCall {
+  name: string;
+  input: Record<string, unknown>;
 }
 
 /** One request the mock saw. */
@@ -112,26 +124,25 @@ function isPromptPart(part: Json): boolean {
 }
 
 /**
- * True when the agent already made a tool call after the last prompt of an Anthropic
- * conversation (so this turn's tool call happened, answer with text now).
+ * How many tool calls the agent already made after the last prompt of an Anthropic
+ * conversation (this turn's calls so far).
  */
-function anthropicToolDone(body: Json): boolean {
+function anthropicToolsDone(body: Json): number {
   const messages = Array.isArray(body.messages) ? body.messages as Json[] : [];
-  let lastPrompt = -1;
-  let lastToolUse = -1;
-  messages.forEach((message, i) => {
+  let calls = 0;
+  for (const message of messages) {
     const parts = typeof message?.content === "string"
       ? [{ type: "text", text: message.content }]
       : Array.isArray(message?.content)
       ? message.content as Json[]
       : [];
-    if (message?.role === "user" && parts.some(isPromptPart)) lastPrompt = i;
-    if (message?.role === "assistant" && parts.some((p) => p?.type === "tool_use")) lastToolUse = i;
-  });
-  return lastToolUse > lastPrompt;
+    if (message?.role === "user" && parts.some(isPromptPart)) calls = 0;
+    if (message?.role === "assistant") calls += parts.filter((p) => p?.type === "tool_use").length;
+  }
+  return calls;
 }
 
-/** Same as {@link anthropicToolDone} for an OpenAI Responses request's input items. */
+/** True when codex already made a tool call after the last prompt of its Responses input. */
 function openaiToolDone(body: Json): boolean {
   const input = Array.isArray(body.input) ? body.input as Json[] : [];
   let lastPrompt = -1;
@@ -172,6 +183,7 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
     delayMs: options.delayMs ?? 0,
     toolCall: options.toolCall ?? false,
     toolCommand: options.toolCommand ?? "echo mock-tool-ran",
+    toolCalls: options.toolCalls ?? [] as MockToolCall[],
     replyText: options.replyText ?? "MOCK_REPLY_OK",
   };
   const requests: RecordedRequest[] = [];
@@ -199,14 +211,20 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
     const model = String(body.model ?? "claude-mock");
     const main = toolNames(body).includes("Bash");
     entry.kind = main ? "main" : "aux";
-    const useTool = main && knobs.toolCall && !anthropicToolDone(body);
+    const script: MockToolCall[] = knobs.toolCalls.length > 0 ? knobs.toolCalls : [{
+      name: "Bash",
+      input: { command: knobs.toolCommand, description: "Run the mock command" },
+    }];
+    const call = main && knobs.toolCall ? script[anthropicToolsDone(body)] : undefined;
+    const useTool = call !== undefined;
     entry.answer = useTool ? "tool" : "text";
     const text = main ? knobs.replyText : "Mock title";
     const delay = main ? knobs.delayMs : 0;
-    const toolInput = { command: knobs.toolCommand, description: "Run the mock command" };
+    const toolName = call?.name ?? "Bash";
+    const toolInput = call?.input ?? {};
     if (body.stream !== true) {
       const content = useTool
-        ? [{ type: "tool_use", id: `toolu_mock_${counter}`, name: "Bash", input: toolInput }]
+        ? [{ type: "tool_use", id: `toolu_mock_${counter}`, name: toolName, input: toolInput }]
         : [{ type: "text", text }];
       return Response.json({
         id,
@@ -247,7 +265,12 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
         push(sse("content_block_start", {
           type: "content_block_start",
           index: 0,
-          content_block: { type: "tool_use", id: `toolu_mock_${counter}`, name: "Bash", input: {} },
+          content_block: {
+            type: "tool_use",
+            id: `toolu_mock_${counter}`,
+            name: toolName,
+            input: {},
+          },
         }));
         push(sse("content_block_delta", {
           type: "content_block_delta",
@@ -439,6 +462,7 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
         if (next.delayMs !== undefined) knobs.delayMs = next.delayMs;
         if (next.toolCall !== undefined) knobs.toolCall = next.toolCall;
         if (next.toolCommand !== undefined) knobs.toolCommand = next.toolCommand;
+        if (next.toolCalls !== undefined) knobs.toolCalls = next.toolCalls;
         if (next.replyText !== undefined) knobs.replyText = next.replyText;
       },
       async close() {

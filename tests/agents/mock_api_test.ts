@@ -79,6 +79,40 @@ Deno.test("in tool mode the first reply of a turn is a Bash tool call, then text
   }
 });
 
+Deno.test("scripted tool calls run in order, one per request of the turn, then text", async () => {
+  const calls = [
+    { name: "Read", input: { file_path: "/p/app.txt" } },
+    { name: "Edit", input: { file_path: "/p/app.txt", old_string: "a", new_string: "b" } },
+  ];
+  const mock = await startMockApi({ toolCall: true, toolCalls: calls });
+  try {
+    const messages: Record<string, unknown>[] = [...anthropicTurn.messages];
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const list = events(
+        await (await fetch(`${mock.url}/v1/messages`, {
+          method: "POST",
+          body: JSON.stringify({ ...anthropicTurn, messages }),
+        })).text(),
+      );
+      const block = list[1].data.content_block as Record<string, unknown>;
+      seen.push(block.type === "tool_use" ? String(block.name) : String(block.type));
+      if (block.type !== "tool_use") break;
+      const input = JSON.parse(
+        (list[2].data.delta as Record<string, unknown>).partial_json as string,
+      );
+      deepStrictEqual(input, calls[i].input);
+      messages.push(
+        { role: "assistant", content: [{ type: "tool_use", id: block.id, name: block.name }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: block.id }] },
+      );
+    }
+    deepStrictEqual(seen, ["Read", "Edit", "text"]);
+  } finally {
+    await mock.close();
+  }
+});
+
 Deno.test("the mock streams an OpenAI Responses reply and an escalated exec_command call", async () => {
   const mock = await startMockApi({ replyText: "hi" });
   try {

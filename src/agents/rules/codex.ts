@@ -1,8 +1,21 @@
 /**
- * Codex 0.169 as measured on this machine (DESIGN §4.7). The pane title carries a spinner prefix
- * while a turn runs, the folder name while idle, and `[ ! ] Action Required | <folder>` while an
- * approval waits; the screen shows `esc to interrupt` while working and a question while it
- * needs a person.
+ * Codex 0.169 as measured on this machine (DESIGN §4.7), checked against real screens recorded
+ * through lisa (tests/fixtures/screens/real_codex_*). The pane title carries a braille spinner
+ * while a turn runs (`⠦ project`), the folder name while idle, and `[ ! ] Action Required |
+ * <folder>` while an approval waits; the `!` blinks with `.` (`[ . ] Action Required | …`).
+ *
+ * What the real screens show:
+ * - working: `• Working (2s • esc to interrupt)`.
+ * - an approval: `  Would you like to run the following command?` (the binary also has "make the
+ *   following edits", "grant these permissions", "send input to the existing terminal"), then
+ *   `› 1. Yes, proceed (y)` … `  3. No, and tell Codex what to do differently (esc)` and
+ *   `  Press enter to confirm or esc to cancel`.
+ * - after Esc at an approval: `✗ You canceled the request to run …` and
+ *   `■ Conversation interrupted …`, then the idle composer `› Ask Codex to do anything`.
+ *
+ * Anchoring: codex's answers start with `• ` and continue with a two-space indent, like the
+ * approval question, so the question rule lists the approval questions codex asks instead of
+ * any "Would you like to …?" (answers often end with such a question).
  */
 import type { AgentRules } from "./types.ts";
 
@@ -14,22 +27,33 @@ export const CODEX_RULES: AgentRules = {
       name: "codex_title_action_required",
       agent: "codex",
       source: "title",
-      pattern: "^\\[ ! \\] Action Required",
+      pattern: "^\\[ [!.] \\] Action Required",
       kind: "permission",
     },
     {
       name: "codex_permission_run_command",
       agent: "codex",
       source: "screen",
-      pattern: "Would you like to run the following command\\?",
+      pattern:
+        "^ {0,2}Would you like to (?:run the following command|make the following edits|grant these permissions|send input to (?:the existing )?terminal)\\?[ \\t]*$",
+      flags: "m",
+      kind: "permission",
+    },
+    {
+      name: "codex_permission_options",
+      agent: "codex",
+      source: "screen",
+      // `› 1. Yes, proceed (y)`: the key hint in parentheses belongs to the approval overlay.
+      pattern: "^[› ] 1\\. Yes\\b[^\\n]*\\(y\\)[ \\t]*$",
+      flags: "m",
       kind: "permission",
     },
     {
       name: "codex_permission_confirm",
       agent: "codex",
       source: "screen",
-      pattern: "Press enter to confirm or esc to cancel",
-      flags: "i",
+      pattern: "^ {0,2}Press enter to confirm or esc to cancel",
+      flags: "mi",
       kind: "permission",
     },
     {
@@ -44,7 +68,8 @@ export const CODEX_RULES: AgentRules = {
       name: "codex_esc_to_interrupt",
       agent: "codex",
       source: "screen",
-      pattern: "esc to interrupt",
+      // `• Working (2s • esc to interrupt)`.
+      pattern: "[(•] ?esc to interrupt\\)",
       flags: "i",
       kind: "working",
     },

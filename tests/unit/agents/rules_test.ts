@@ -8,6 +8,22 @@ function screen(name: string): string {
 function kinds(agent: "claude" | "codex", title: string, text: string, folder = "project") {
   return matchScreen(rulesFor(agent).rules, title, text, folder).map((m) => `${m.kind}:${m.name}`);
 }
+/**
+ * The rule kinds a real recorded screen (`real_<name>.txt`, recorded through lisa against the
+ * real CLI) matches together with its recorded pane title (`real_<name>.title`).
+ */
+function real(name: string): string[] {
+  const agent = name.startsWith("codex") ? "codex" : "claude";
+  const title = screen(`real_${name}.title`).replace(/\n$/, "");
+  return [...new Set(kinds(agent, title, screen(`real_${name}.txt`)).map((k) => k.split(":")[0]))];
+}
+/** A real screen with `lines` inserted just above claude's input box (as answer text). */
+function withAnswer(name: string, lines: string[]): string {
+  const rows = screen(`real_${name}.txt`).split("\n");
+  const box = rows.findLastIndex((r) => r === "❯" || r.startsWith("❯ ")) - 1;
+  rows.splice(box, 0, ...lines, "");
+  return rows.join("\n");
+}
 
 Deno.test("every rule has a unique name prefixed by its agent", () => {
   const names = Object.values(AGENT_RULES).flatMap((r) => r.rules.map((x) => x.name));
@@ -33,17 +49,75 @@ Deno.test("claude's braille spinner title means working, its ✳ title idle", ()
   deepStrictEqual(kinds("claude", "myhost", ""), []);
 });
 
-Deno.test("claude's screens: esc to interrupt, proceed dialog, confirm dialog, idle prompt", () => {
+Deno.test("claude's older boxed screens: spinner row, proceed dialog, trust dialog, idle", () => {
   deepStrictEqual(kinds("claude", "", screen("claude_working.txt")), [
     "working:claude_esc_to_interrupt",
+    "working:claude_spinner_row",
   ]);
   deepStrictEqual(kinds("claude", "", screen("claude_permission.txt")), [
-    "permission:claude_permission_proceed",
+    "permission:claude_permission_question",
+    "permission:claude_permission_options",
   ]);
   deepStrictEqual(kinds("claude", "", screen("claude_confirm.txt")), [
+    "permission:claude_permission_options",
     "permission:claude_permission_confirm",
   ]);
   deepStrictEqual(kinds("claude", "", screen("claude_idle.txt")), []);
+});
+
+Deno.test("real claude: idle, finished and interrupted screens match no permission or working rule", () => {
+  for (
+    const name of ["claude_idle", "claude_turn_done", "claude_after_esc", "claude_after_esc_edit"]
+  ) {
+    deepStrictEqual(real(name), ["idle"], name);
+  }
+});
+
+Deno.test("real claude: a slow reply, a mode footer and a running tool are working", () => {
+  for (const name of ["claude_working", "claude_bypass_working", "claude_tool_running"]) {
+    deepStrictEqual(real(name), ["working"], name);
+  }
+  deepStrictEqual(kinds("claude", "", screen("real_claude_bypass_working.txt")), [
+    "working:claude_esc_to_interrupt",
+    "working:claude_spinner_row",
+  ]);
+});
+
+Deno.test("real claude: Bash, Write and Edit dialogs match every dialog rule under an idle title", () => {
+  for (
+    const name of ["claude_permission_bash", "claude_permission_write", "claude_permission_edit"]
+  ) {
+    deepStrictEqual(real(name), ["permission", "idle"], name);
+    deepStrictEqual(kinds("claude", "", screen(`real_${name}.txt`)), [
+      "permission:claude_permission_question",
+      "permission:claude_permission_options",
+      "permission:claude_permission_footer",
+    ], name);
+  }
+});
+
+Deno.test("claude's dialog rules do not fire on answer text that quotes a dialog", () => {
+  const text = withAnswer("claude_idle", [
+    "❯ Do you want to proceed?",
+    "",
+    "● Do you want to proceed? The dialog reads:",
+    "  Do you want to make this edit to app.txt?",
+    "  ❯ 1. Yes",
+    "    2. Yes, allow all edits during this session (shift+tab)",
+    "    3. No",
+    "  Esc to cancel · Tab to amend, Enter to confirm · Esc to cancel",
+    "  esc to interrupt stops a turn; ✽ Thinking… is its spinner.",
+    "",
+    "❯ 1. Yes",
+  ]);
+  deepStrictEqual(kinds("claude", "✳ Claude Code", text), ["idle:claude_title_idle"]);
+});
+
+Deno.test("claude's option list matches with the cursor on any option", () => {
+  const dialog = [" Do you want to proceed?", "   1. Yes", " ❯ 2. Yes, and don't ask", "   3. No"];
+  deepStrictEqual(kinds("claude", "", dialog.slice(1).join("\n")), [
+    "permission:claude_permission_options",
+  ]);
 });
 
 Deno.test("codex's titles: spinner working, folder idle, Action Required permission", () => {
@@ -52,6 +126,10 @@ Deno.test("codex's titles: spinner working, folder idle, Action Required permiss
   deepStrictEqual(kinds("codex", "project", "", ""), []);
   deepStrictEqual(kinds("codex", "other-folder", ""), []);
   deepStrictEqual(kinds("codex", "[ ! ] Action Required | project", ""), [
+    "permission:codex_title_action_required",
+  ]);
+  // The `!` blinks: half the time the real title reads `[ . ] Action Required`.
+  deepStrictEqual(kinds("codex", "[ . ] Action Required | project", ""), [
     "permission:codex_title_action_required",
   ]);
 });
@@ -67,9 +145,51 @@ Deno.test("codex's screens: esc to interrupt and the approval question", () => {
   ]);
   deepStrictEqual(kinds("codex", "", screen("codex_approval.txt")), [
     "permission:codex_permission_run_command",
+    "permission:codex_permission_options",
     "permission:codex_permission_confirm",
   ]);
   deepStrictEqual(kinds("codex", "", screen("codex_idle.txt")), []);
+});
+
+Deno.test("real codex: idle, finished and cancelled screens show only the folder title", () => {
+  for (const name of ["codex_idle", "codex_turn_done", "codex_after_esc"]) {
+    deepStrictEqual(real(name), ["idle"], name);
+    deepStrictEqual(kinds("codex", "", screen(`real_${name}.txt`)), [], name);
+  }
+});
+
+Deno.test("real codex: a slow reply and a running command are working", () => {
+  for (const name of ["codex_working", "codex_tool_running"]) {
+    deepStrictEqual(real(name), ["working"], name);
+    deepStrictEqual(kinds("codex", "", screen(`real_${name}.txt`)), [
+      "working:codex_esc_to_interrupt",
+    ], name);
+  }
+});
+
+Deno.test("real codex: an approval matches its title and every dialog rule", () => {
+  deepStrictEqual(
+    kinds("codex", screen("real_codex_approval.title"), screen("real_codex_approval.txt")),
+    [
+      "permission:codex_title_action_required",
+      "permission:codex_permission_run_command",
+      "permission:codex_permission_options",
+      "permission:codex_permission_confirm",
+    ],
+  );
+});
+
+Deno.test("codex's dialog rules do not fire on an answer that asks a question", () => {
+  const text = [
+    "› create the file",
+    "",
+    "• I can do that. Would you like to run the tests too?",
+    "  Would you like to review the diff first?",
+    "  1. Yes, proceed",
+    "",
+    "› Ask Codex to do anything",
+  ].join("\n");
+  deepStrictEqual(kinds("codex", "project", text), ["idle:codex_title_folder_idle"]);
 });
 
 Deno.test("CPU thresholds follow the measured idle ceilings", () => {

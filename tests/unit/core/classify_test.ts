@@ -4,6 +4,7 @@ import {
   coarseStatus,
   degrade,
   paneStatusOf,
+  PERMISSION_RENDER_SECONDS,
   SESSION_GRACE_SECONDS,
   type Signals,
 } from "../../../src/core/classify.ts";
@@ -85,6 +86,40 @@ Deno.test("the signals summary names the evidence", () => {
   strictEqual(sig.agentCpu, 0);
   deepStrictEqual(sig.busyChildren, ["node"]);
   deepStrictEqual(sig.screenRules, ["claude_title_idle"]);
+});
+
+Deno.test("signals.hooksActive says whether the agent's hooks work for the session", () => {
+  const hooks = { pending: null, lastEvent: "SessionStart", lastEventAgeSeconds: 3 };
+  const none = classify(signalsOf({ name: "" })).signals;
+  strictEqual(none.hooksActive, false);
+  strictEqual(none.hooks, null);
+  const active = classify(signalsOf({ name: "", signals: { hooks: { ...hooks, active: true } } }));
+  strictEqual(active.signals.hooksActive, true);
+  strictEqual(active.signals.hooks?.lastEvent, "SessionStart");
+  const inactive = classify(
+    signalsOf({ name: "", signals: { hooks: { ...hooks, active: false } } }),
+  );
+  strictEqual(inactive.signals.hooksActive, false);
+});
+
+Deno.test("a dismissed permission turns back into one when a dialog is drawn again", () => {
+  const hooks = {
+    active: true,
+    pending: "permission",
+    lastEvent: "PermissionRequest",
+    lastEventAgeSeconds: PERMISSION_RENDER_SECONDS,
+  };
+  const s = signalsOf({ name: "", screenFile: "real_claude_after_esc.txt", signals: { hooks } });
+  strictEqual(classify(s).classificationReason, "hook:permission_dismissed");
+  strictEqual(classify(s).waitingFor, "input");
+  s.screen.text = Deno.readTextFileSync(
+    new URL("screens/real_claude_permission_bash.txt", FIXTURES),
+  );
+  strictEqual(classify(s).classificationReason, "hook:permission");
+  strictEqual(classify(s).waitingFor, "permission");
+  // Without captured screen text nothing proves the dialog is gone.
+  s.screen.text = "";
+  strictEqual(classify(s).classificationReason, "hook:permission");
 });
 
 Deno.test("pane status strings follow seed 003", () => {
