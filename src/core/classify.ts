@@ -23,8 +23,8 @@
  *    over the agent's threshold, or a changing screen → `in_progress`; otherwise interactive →
  *    `waiting_input` and exec → `in_progress` (`agent_alive_quiet`: exec agents that print
  *    nothing are usually waiting on their API).
- * 7. no agent: a non-shell process in the pane (the wrapper's heartbeat excluded) or busy shells
- *    → `in_progress`; otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the
+ * 7. no agent: a non-shell process in the pane (the wrapper's heartbeat excluded), busy shells
+ *    or a changing screen → `in_progress`; otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the
  *    wrapper lives, not that anything works (seed 003: stuck = no active process after grace).
  */
 import type { Agent, Mode } from "./identity.ts";
@@ -328,6 +328,8 @@ export function classify(s: Signals): Classification {
   if (isCpuBusy(s.command.cpu, COMMAND_CPU.busyMinPercent)) {
     return done(answer("in_progress", "command_cpu_busy"));
   }
+  // A command of shell builtins only (an echo loop) still shows its work on the screen.
+  if (changing) return done(answer("in_progress", "command_output_changing"));
   return done(answer("stuck", "no_active_process"));
 }
 

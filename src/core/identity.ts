@@ -99,7 +99,9 @@ export function sessionName(input: SessionNameInput): string {
     `${input.mode}${tag ? `-${tag}` : ""}`;
 }
 
-const NAME_RE = /^lisa-[A-Za-z0-9._-]+$/;
+// No "." (nor ":"): tmux uses them in targets and silently renames such a session ("a.b" →
+// "a_b"), after which lisa could no longer find, watch or kill it.
+const NAME_RE = /^lisa-[A-Za-z0-9_-]+$/;
 
 /** True when `name` is a valid session name (custom or generated). */
 export function isValidSessionName(name: string): boolean {
@@ -114,9 +116,16 @@ export function validateSessionName(name: string): string {
       "invalid_session_name",
     );
   }
+  if (name.includes(".") && isValidSessionName(name.replaceAll(".", "_"))) {
+    throw new UsageError(
+      `Session name "${name}" may not contain "." (tmux would rename it to ` +
+        `"${name.replaceAll(".", "_")}"); use "_" or "-"`,
+      "invalid_session_name",
+    );
+  }
   if (!isValidSessionName(name)) {
     throw new UsageError(
-      `Session name "${name}" may contain only letters, digits, ".", "_" and "-" (max 200)`,
+      `Session name "${name}" may contain only letters, digits, "_" and "-" (max 200)`,
       "invalid_session_name",
     );
   }

@@ -155,10 +155,12 @@ export async function collectVictims(options: CollectOptions): Promise<Victim[]>
   const byPid = new Map(table.map((p) => [p.pid, p]));
   const children = new Map<number, ProcRow[]>();
   for (const p of table) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
-  const skip = new Set<number>(options.exclude ?? []);
-  // This process and its ancestors: a kill run from inside the session must not kill itself.
-  for (let pid = Deno.pid; pid > 1 && !skip.has(pid);) {
-    skip.add(pid);
+  const excluded = new Set<number>(options.exclude ?? []);
+  // This process and its ancestors: a kill run from inside the session must not kill itself
+  // (but their other descendants, such as the heartbeat next to lisa, are still collected).
+  const self = new Set<number>();
+  for (let pid = Deno.pid; pid > 1 && !self.has(pid);) {
+    self.add(pid);
     pid = byPid.get(pid)?.ppid ?? 0;
   }
   const out: Victim[] = [];
@@ -170,10 +172,11 @@ export async function collectVictims(options: CollectOptions): Promise<Victim[]>
       const p = byPid.get(pid);
       if (p === undefined || seen.has(pid)) continue;
       seen.add(pid);
+      // Never descend into a tmux server (nor an excluded pid): one started from inside the
+      // session carries its run id but serves other sessions' panes.
+      if (excluded.has(pid) || p.name.startsWith("tmux")) continue;
       queue.push(...(children.get(pid) ?? []).map((c) => c.pid));
-      if (skip.has(pid) || p.state === "Z") continue;
-      // A tmux server started from inside the session carries its run id but serves others.
-      if (p.name.startsWith("tmux")) continue;
+      if (self.has(pid) || p.state === "Z") continue;
       out.push({ pid: p.pid, start: p.start, name: p.name });
     }
   };

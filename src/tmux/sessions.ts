@@ -7,6 +7,7 @@
 import { CommandFailedError } from "../core/errors.ts";
 import type { RunResult } from "../proc/runner.ts";
 import {
+  escapeFormat,
   formatOf,
   isMissingTarget,
   isNoServer,
@@ -47,7 +48,8 @@ export function newSessionCommands(spec: NewSessionSpec): string[][] {
       "-y",
       String(spec.height),
       "-c",
-      spec.cwd,
+      // tmux expands formats in -c: a `#(…)` in a directory name must not run.
+      escapeFormat(spec.cwd),
       ...env,
       "--",
       ...spec.argv,
@@ -169,7 +171,8 @@ export async function pasteText(tmux: Tmux, session: string, text: string): Prom
 export async function sendKeys(tmux: Tmux, session: string, keys: readonly string[]): Promise<
   boolean
 > {
-  const commands = [["send-keys", "-t", paneTarget(session), ...keys]];
+  // `--`: a key word starting with "-" is a key, never a send-keys flag (-t would retarget).
+  const commands = [["send-keys", "-t", paneTarget(session), "--", ...keys]];
   const r = await tmux.run(commands);
   if (r.success) return true;
   if (isNoServer(r.stderr) || isMissingTarget(r.stderr)) return false;

@@ -58,6 +58,20 @@ export function isMissingTarget(stderr: string): boolean {
     .test(stderr);
 }
 
+/**
+ * Makes a word that ends in `;` reach tmux unchanged: tmux reads a trailing `;` as a command
+ * separator and strips the backslash of a trailing `\;`, so `x;` is passed as `x\;` (and
+ * `x\;` as `x\\;`).
+ */
+export function escapeTrailingSemicolon(word: string): string {
+  return word.endsWith(";") ? `${word.slice(0, -1)}\\;` : word;
+}
+
+/** Escapes `#` for arguments tmux expands as formats (such as `new-session -c`). */
+export function escapeFormat(text: string): string {
+  return text.replaceAll("#", "##");
+}
+
 /** A tmux client bound to one socket. */
 export class Tmux {
   constructor(
@@ -66,12 +80,16 @@ export class Tmux {
     private readonly timeoutMs?: number,
   ) {}
 
-  /** The full argv for `commands` chained in one invocation. */
+  /**
+   * The full argv for `commands` chained in one invocation. tmux splits commands at any word
+   * that ends in `;`, so such words (user text: keys, paths, env values) are escaped with
+   * {@link escapeTrailingSemicolon}; only the separators lisa inserts stay bare.
+   */
   argv(commands: readonly (readonly string[])[]): string[] {
     const out = ["tmux", "-S", this.socketPath];
     commands.forEach((cmd, i) => {
       if (i > 0) out.push(";");
-      out.push(...cmd);
+      for (const word of cmd) out.push(escapeTrailingSemicolon(word));
     });
     return out;
   }

@@ -115,8 +115,8 @@ Deno.test("sanitizeTag keeps up to 16 lowercased alphanumerics", () => {
   strictEqual(sanitizeTag(""), "");
 });
 
-Deno.test("custom session names must start with lisa- and use [A-Za-z0-9._-]", () => {
-  for (const ok_ of ["lisa-a", "lisa-My.Session_1-x", `lisa-${"a".repeat(195)}`]) {
+Deno.test("custom session names must start with lisa- and use [A-Za-z0-9_-]", () => {
+  for (const ok_ of ["lisa-a", "lisa-My_Session_1-x", `lisa-${"a".repeat(195)}`]) {
     strictEqual(validateSessionName(ok_), ok_);
     strictEqual(artifactId(ok_), ok_);
   }
@@ -128,6 +128,8 @@ Deno.test("custom session names must start with lisa- and use [A-Za-z0-9._-]", (
     ["lisa-a/../b", /may contain only/],
     ["lisa-$(x)", /may contain only/],
     ["lisa-a;b", /may contain only/],
+    ["lisa-a.b", /may not contain "\." \(tmux would rename it to "lisa-a_b"\)/],
+    ["lisa-a:b", /may contain only/],
     ["lisa-ü", /may contain only/],
     [`lisa-${"a".repeat(196)}`, /max 200/],
   ];

@@ -31,6 +31,7 @@ const TABLE = [
   row(300, 1, "Ss", "sleep"), // daemon reparented to init, found by its environment
   row(301, 300, "S", "node"), // its child
   row(400, 1, "Ss", "tmux: server"), // another server started from the session
+  row(401, 400, "Ss", "bash"), // a pane of another session on that server: never collected
   row(500, 1, "S", "unrelated"),
 ].join("\n") + "\n";
 
@@ -43,7 +44,7 @@ Deno.test("ps rows parse names with spaces and space-padded start days", async (
     start: "Sun Nov 2 05:23:00 2026",
     name: "tmux: server",
   });
-  deepStrictEqual(rows.length, 12);
+  deepStrictEqual(rows.length, 13);
 });
 
 Deno.test("victims: the pane subtree breadth first, then env matches, never zombies or tmux servers", async () => {
