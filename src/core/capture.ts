@@ -6,8 +6,10 @@
  * cleaned full text, a 12-hex hash of its last {@link ANCHOR_LINES} non-empty lines, and the
  * length of its last line. A later delta finds that window again by content (so it survives
  * scrolling and history trimming) and returns what follows it, plus whatever the last anchor
- * line grew by. Trailing blank rows are trimmed before any offset is computed, so an offset
- * never points into the empty part of the screen (DESIGN §9.5).
+ * line grew by. The full text is the pane's WHOLE history: the line count is where the anchor
+ * search starts, and a count taken from a partial capture would start it too early, at an
+ * older identical window of repetitive output. Trailing blank rows are trimmed before any
+ * offset is computed, so an offset never points into the empty part of the screen (DESIGN §9.5).
  */
 import { md5Hex } from "./md5.ts";
 import { filterNoise, hideLisaMarkers } from "./capture_noise.ts";
@@ -90,7 +92,10 @@ function windowHash(lines: readonly string[], i: number, lastLen: number): strin
   return md5Hex(parts.join("\n")).slice(0, 12);
 }
 
-/** The offset token of `lines` (all of them): see the module doc. `"0"` for no text. */
+/**
+ * The offset token of `lines` (all of them, the whole history): see the module doc. `"0"` for
+ * no text.
+ */
 export function makeOffset(lines: readonly string[]): string {
   const n = lines.length;
   if (n === 0 || lines[n - 1] === "") return String(n);
@@ -179,7 +184,7 @@ export interface CaptureView {
  * Selects what a capture returns from the cleaned full text `all` ({@link cleanCapture}):
  * the last `lines` lines, or with `deltaFrom` the text since that offset (capped by `lines`
  * only when given). When the offset cannot be placed, the whole text comes back with
- * `delta.reset`. `nextOffset` always describes `all`.
+ * `delta.reset`. `nextOffset` always describes `all`, which must be the whole history.
  */
 export function captureResult(all: readonly string[], request: CaptureRequest = {}): CaptureView {
   let selected: string[];

@@ -35,6 +35,31 @@ function hasMoreThanMarkers(line: string, markers: readonly string[]): boolean {
 }
 
 /**
+ * An echo test for single lines of `lines` (see {@link echoLines}); line cores are computed on
+ * demand, so testing a few lines of a long history stays cheap.
+ */
+function echoTester(
+  lines: readonly string[],
+  prompt: string | null | undefined,
+  markers: readonly string[],
+): (i: number) => boolean {
+  const p = prompt ? normalizePrompt(prompt) : "";
+  if (p === "") return () => false;
+  const cores = new Map<number, string>();
+  const core = (i: number) => {
+    let c = cores.get(i);
+    if (c === undefined) cores.set(i, c = lineCore(lines[i]));
+    return c;
+  };
+  const fragment = (i: number) => core(i) !== "" && p.includes(core(i));
+  const joins = (a: number, b: number) =>
+    a >= 0 && b < lines.length && fragment(a) && fragment(b) &&
+    (p.includes(`${core(a)} ${core(b)}`) || p.includes(core(a) + core(b)));
+  return (i) =>
+    fragment(i) && (hasMoreThanMarkers(lines[i], markers) || joins(i - 1, i) || joins(i, i + 1));
+}
+
+/**
  * Which of `lines` are echoes of `prompt`. A line is an echo when its core ({@link lineCore})
  * is a non-empty part of the prompt and either says more than the markers alone, or continues
  * the prompt together with the line directly above or below (the prompt wrapped by the agent's
@@ -47,19 +72,8 @@ export function echoLines(
   prompt: string | null | undefined,
   markers: readonly string[] = [],
 ): boolean[] {
-  const flags = lines.map(() => false);
-  const p = prompt ? normalizePrompt(prompt) : "";
-  if (p === "") return flags;
-  const cores = lines.map(lineCore);
-  const fragment = cores.map((c) => c !== "" && p.includes(c));
-  const joins = (a: number, b: number) =>
-    a >= 0 && b < lines.length && fragment[a] && fragment[b] &&
-    (p.includes(`${cores[a]} ${cores[b]}`) || p.includes(cores[a] + cores[b]));
-  for (let i = 0; i < lines.length; i++) {
-    if (!fragment[i]) continue;
-    flags[i] = hasMoreThanMarkers(lines[i], markers) || joins(i - 1, i) || joins(i, i + 1);
-  }
-  return flags;
+  const isEcho = echoTester(lines, prompt, markers);
+  return lines.map((_, i) => isEcho(i));
 }
 
 function countOccurrences(haystack: string, needle: string): number {
@@ -84,12 +98,14 @@ export function findMarkers(
   prompt?: string | null,
 ): MarkerSummary {
   const wanted = [...new Set(markers.filter((m) => m !== ""))];
-  const echo = echoLines(lines, prompt, wanted);
+  // Only lines holding a marker are tested for echoes (monitor searches the whole history).
+  const isEcho = echoTester(lines, prompt, wanted);
   const counts: Record<string, number> = {};
   for (const m of wanted) counts[m] = 0;
   lines.forEach((line, i) => {
-    if (echo[i]) return;
-    for (const m of wanted) counts[m] += countOccurrences(line, m);
+    const found = wanted.map((m) => countOccurrences(line, m));
+    if (found.every((n) => n === 0) || isEcho(i)) return;
+    wanted.forEach((m, k) => counts[m] += found[k]);
   });
   return {
     found: wanted.filter((m) => counts[m] > 0),

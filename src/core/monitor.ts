@@ -1,9 +1,14 @@
 /**
  * `lisa session monitor`: polls a session's status until it ends or a gate opens (seed 003).
  *
- * Each poll is one status computation (same cost, same recording). Checks per poll, in order:
- * 1. `--until-marker` found in the pane (lines that only echo the prompt do not count) →
- *    `marker_found`;
+ * Each poll is one status computation (same recording, one tmux call) that captures the pane's
+ * whole history, so that the final `nextOffset` counts the lines a later delta reads (see
+ * `capture_pane.ts`), and so that a marker that scrolled far up between two polls is still seen.
+ * Checks per poll, in order:
+ * 1. `--until-marker` found anywhere in the pane's history (lines that only echo the prompt do
+ *    not count) → `marker_found`. The whole history, not the text since the previous poll: it
+ *    holds all of that, and an agent's UI redraws its bottom rows, so new text can appear above
+ *    an unchanged input box where a content-anchored delta would not look;
  * 2. `--until-state` equals the state → `state_matched`;
  * 3. a terminal state (`completed`, `crashed`, `stuck`, `not_found`) → that state;
  * 4. `waiting_input` with `--stop-on-waiting true` (default) → `waiting_input`;
@@ -90,7 +95,7 @@ export function monitorExitCode(exitReason: string): number {
   return SUCCESS_REASONS.has(exitReason) ? 0 : 2;
 }
 
-/** Marker facts and the offset of one poll's pane text. */
+/** Marker facts and the offset of one poll's pane text (its whole history). */
 function paneFacts(outcome: StatusOutcome, marker: string | undefined) {
   if (outcome.pane === null) return { nextOffset: null, markers: undefined };
   const lines = cleanCapture(outcome.pane.rawCapture, { paneDead: outcome.pane.dead });
@@ -148,6 +153,7 @@ export async function monitorSession(deps: Deps, options: MonitorOptions): Promi
     const outcome = await sessionStatus(deps, {
       session: options.session,
       projectRoot: options.projectRoot,
+      captureLines: Infinity,
     });
     polls++;
     const report = outcome.report;

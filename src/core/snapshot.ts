@@ -1,10 +1,11 @@
 /**
  * `lisa session snapshot`: status and the pane's text (with `nextOffset` and marker counts) from
- * one status computation, i.e. one tmux call.
+ * one status computation, i.e. one tmux call. That call captures the whole history, because the
+ * snapshot issues a `nextOffset` whose line count must count what a later delta reads (see
+ * `capture_pane.ts`).
  */
 import type { Deps } from "./deps.ts";
 import { UsageError } from "./errors.ts";
-import { CAPTURE_MARGIN } from "./capture_pane.ts";
 import {
   captureResult,
   cleanCapture,
@@ -58,8 +59,8 @@ export async function snapshotSession(
   const outcome = await sessionStatus(deps, {
     session: options.session,
     projectRoot: options.projectRoot,
-    // A delta is anchored on content, which may lie anywhere in the history.
-    captureLines: options.deltaFrom !== undefined ? Infinity : want + CAPTURE_MARGIN,
+    // The whole history: a delta's anchor may lie anywhere in it, and nextOffset counts it all.
+    captureLines: Infinity,
   });
   if (outcome.pane === null) {
     return { ...outcome.report, capture: null, nextOffset: null };

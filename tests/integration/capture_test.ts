@@ -313,3 +313,60 @@ Deno.test("capture of a missing session fails with session_not_found", async () 
     await world.dispose();
   }
 });
+
+Deno.test("offsets of capture, snapshot and monitor place a delta exactly in repetitive output longer than their window", async () => {
+  const world = await makeWorld();
+  try {
+    const pane = await startPane(
+      world,
+      "lisa-cap-ticks",
+      'for i in $(seq 1 400); do echo tick; done; while [ ! -e "$T" ]; do sleep 0.05; done; ' +
+        "echo tock1; exec sleep 600",
+    );
+    await waitForText(world, pane, /(^tick\n){400}/m);
+    const base = ["--session", pane.session];
+    const fromCapture = String((await captureJson(world, base)).nextOffset);
+    const snap = await world.lisaInProcess(["session", "snapshot", ...base, "--json"]);
+    strictEqual(snap.code, 0, snap.stdout + snap.stderr);
+    const fromSnapshot = String(snap.json?.nextOffset);
+    const mon = await world.lisaInProcess([
+      "session",
+      "monitor",
+      ...base,
+      "--max-polls",
+      "1",
+      "--stop-on-waiting",
+      "false",
+      "--json",
+    ]);
+    ok(mon.json, mon.stdout + mon.stderr);
+    const fromMonitor = String(mon.json.nextOffset);
+    const offsets = { capture: fromCapture, snapshot: fromSnapshot, monitor: fromMonitor };
+
+    for (const [kind, offset] of Object.entries(offsets)) {
+      const quiet = await captureJson(world, [...base, "--delta-from", offset]);
+      deepStrictEqual([kind, quiet.text, quiet.lines], [kind, "", 0]);
+    }
+    Deno.writeTextFileSync(pane.trigger, "");
+    await waitForText(world, pane, /^tock1$/m);
+    for (const [kind, offset] of Object.entries(offsets)) {
+      const after = await captureJson(world, [...base, "--delta-from", offset]);
+      deepStrictEqual([kind, after.text, after.delta], [kind, "tock1", {
+        from: offset,
+        reset: false,
+        source: "flag",
+      }]);
+      const snapDelta = await world.lisaInProcess([
+        "session",
+        "snapshot",
+        ...base,
+        "--delta-from",
+        offset,
+        "--json",
+      ]);
+      strictEqual((snapDelta.json?.capture as { text: string }).text, "tock1", kind);
+    }
+  } finally {
+    await world.dispose();
+  }
+});

@@ -178,6 +178,45 @@ Deno.test("a marker only in the echoed prompt does not count; printed by the age
   }
 });
 
+Deno.test("a marker followed by 1000 lines before the next poll is still found; poll lines carry stderrPolicy", async () => {
+  const world = await makeWorld();
+  try {
+    // The marker is computed by the shell so the command line itself never contains it.
+    const s = await spawn(world, [
+      "--command",
+      "sleep 1; echo MARK_$((4700 + 12)); seq 1 1000; sleep 60",
+    ]);
+    const r = await monitor(world, s.session, [
+      "--poll-interval",
+      "2",
+      "--until-marker",
+      "MARK_4712",
+      "--stop-on-waiting",
+      "false",
+      "--max-polls",
+      "5",
+    ]);
+    strictEqual(r.code, 0, JSON.stringify(r.final));
+    strictEqual(r.final.exitReason, "marker_found");
+    deepStrictEqual((r.final.markers as { counts: unknown }).counts, { MARK_4712: 1 });
+    ok(r.lines.every((l) => l.stderrPolicy === "diagnostic"), JSON.stringify(r.lines));
+    strictEqual(r.final.stderrPolicy, "diagnostic");
+    const delta = await world.lisaInProcess([
+      "session",
+      "capture",
+      "--session",
+      s.session,
+      "--delta-from",
+      String(r.final.nextOffset),
+      "--json",
+    ]);
+    strictEqual((delta.json?.delta as { reset: boolean }).reset, false);
+  } finally {
+    endStray();
+    await world.dispose();
+  }
+});
+
 Deno.test("monitor errors exit 1; degraded polls end as degraded_max_polls_exceeded", async () => {
   const world = await makeWorld();
   let holder: Deno.ChildProcess | undefined;

@@ -187,6 +187,21 @@ Deno.test("a marker that only appears in the echoed prompt does not count", () =
   deepStrictEqual(findMarkers(answered, ["DONE_42"], prompt).counts, { DONE_42: 1 });
 });
 
+Deno.test("in a long history a marker far up counts once, and a wrapped echo of it does not", () => {
+  const prompt = "Fix the bug and then print DONE_42 on its own line";
+  const filler = Array.from({ length: 20_000 }, (_, i) => `line ${i}`);
+  const lines = [
+    "│ > Fix the bug and then print │",
+    "│   DONE_42                    │",
+    "│   on its own line            │",
+    ...filler,
+    "⏺ DONE_42",
+    ...filler,
+  ];
+  deepStrictEqual(findMarkers(lines, ["DONE_42"], prompt).counts, { DONE_42: 1 });
+  deepStrictEqual(echoLines(lines.slice(0, 4), prompt, ["DONE_42"]), [true, true, true, false]);
+});
+
 Deno.test("a shell echo of a command does not count but its output does", () => {
   const prompt = "echo DONE_7";
   deepStrictEqual(echoLines(["$ echo DONE_7", "DONE_7"], prompt, ["DONE_7"]), [true, false]);

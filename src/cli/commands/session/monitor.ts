@@ -34,7 +34,7 @@ export function registerMonitor(session: Command, ctx: CliContext): void {
     )
     .option(
       "--until-marker <text>",
-      "stop when this text appears in the pane (prompt echoes ignored)",
+      "stop when this text appears in the pane or its history (prompt echoes ignored)",
     )
     .option(
       "--until-state <state>",
@@ -54,7 +54,7 @@ export function registerMonitor(session: Command, ctx: CliContext): void {
     .action(async (opts) => {
       const io = ctx.deps.io;
       const onPoll = (p: MonitorPoll) => {
-        if (opts.streamJson) io.out(JSON.stringify(p) + "\n");
+        if (opts.streamJson) printJson(io, { ...p });
         else if (!opts.json && !opts.jsonMin) {
           io.out(`poll ${p.poll}: ${p.sessionState} (${p.classificationReason})\n`);
         }
