@@ -7,7 +7,16 @@
  * 3. `kill-session`, checked gone;
  * 4. its runtime artifacts removed — meta, state, heartbeat, done, hooks, the last output
  *    capture, leftover startup scripts — while the event log is kept and gets a `killed`
- *    lifecycle event. Nothing can recreate them: the processes that could are gone.
+ *    lifecycle event. Nothing can recreate them: the processes that could are gone. A name
+ *    that neither tmux nor any file knew gets no event (a typo creates no file).
+ *
+ * Run from inside a session it ends (an agent killing its own session, or `kill-all` from any
+ * session), lisa and its ancestors are spared by step 2, and that session comes last: its
+ * artifacts are removed and its event appended like the others', the result is handed to the
+ * caller (`announce`, so the verb prints it while the pane's terminal still exists), and only
+ * then does `kill-session` close the pane. lisa ignores SIGHUP while it kills, so the hangup
+ * of its own terminal does not end it halfway; after its own session is gone it stays deaf to
+ * it until it exits.
  */
 import type { Deps } from "./deps.ts";
 import { LisaError } from "./errors.ts";
@@ -17,6 +26,7 @@ import { gatherSessions } from "./list.ts";
 import { resolveProject } from "./project.ts";
 import { removeSessionArtifacts } from "./session_artifacts.ts";
 import { locateSession, scanMetaFiles, tryReadMeta } from "./session_ref.ts";
+import { type Caller, callerOf, closeOwn, deafToHangup } from "./kill_own.ts";
 import { collectVictims, type Survivor, terminate } from "./terminate.ts";
 import type { SessionMeta } from "./types.ts";
 import { pruneOldEvents } from "../store/events.ts";
@@ -52,7 +62,7 @@ export interface KillResult {
   /** False when a process could not be ended. */
   ok: boolean;
   session: string;
-  /** Sessions ended, in order (descendants first, the session last). */
+  /** Sessions ended, in order (descendants first, the session last; the caller's own last). */
   killed: string[];
   processes: ProcessReport;
   projectRoot: string;
@@ -78,13 +88,22 @@ interface KillCommon {
   graceMs?: number;
 }
 
+/**
+ * Receives a kill's result (not an error) before the caller's own session, when it is among
+ * those ended, is closed: printed here, it reaches the pane's terminal while that still exists.
+ * Called once, also when no own session is involved.
+ */
+export type Announce<R> = (result: R) => void;
+
 /** Options of {@link killSessionTree}. */
 export interface KillOptions extends KillCommon {
   session: string;
+  announce?: Announce<KillResult>;
 }
 
 /** Options of {@link killAllSessions}. */
 export interface KillAllOptions extends KillCommon {
+  announce?: Announce<KillAllResult>;
   /** Only the current project's sessions (default: every lisa server in the socket dir). */
   projectOnly?: boolean;
 }
@@ -129,6 +148,28 @@ interface EndResult {
   found: boolean;
   signalled: number;
   remaining: Survivor[];
+  /** For the caller's own session: its `kill-session`, left for the very end. */
+  close: (() => Promise<void>) | null;
+}
+
+/** `kill-session`, then a check that it is gone (`kill_failed`). */
+async function closeSession(tmux: Tmux, target: Target): Promise<void> {
+  await killSession(tmux, target.session);
+  if (await hasSession(tmux, target.session)) {
+    throw new LisaError("kill_failed", `Session "${target.session}" is still there after kill`, {
+      details: { session: target.session, socketPath: target.socketPath },
+    });
+  }
+}
+
+/** True when a file of the session's event log exists (it knew the session). */
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Ends one session (steps 2–4 of the module doc). */
@@ -137,6 +178,7 @@ async function endSession(
   target: Target,
   trigger: string,
   options: KillCommon,
+  caller: Caller,
 ): Promise<EndResult> {
   const tmux = new Tmux(deps.runner, target.socketPath);
   const pids = await sessionPanePids(tmux, target.session);
@@ -153,47 +195,79 @@ async function endSession(
     graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
     sleep: deps.sleep,
   });
+  let close: (() => Promise<void>) | null = null;
   if (pids !== null) {
-    await killSession(tmux, target.session);
-    if (await hasSession(tmux, target.session)) {
-      throw new LisaError("kill_failed", `Session "${target.session}" is still there after kill`, {
-        details: { session: target.session, socketPath: target.socketPath },
-      });
-    }
+    const chain = await caller.chain();
+    const own = pids.panePids.some((pid) => chain.has(pid)) ||
+      (runId !== null && runId === caller.runId);
+    if (own) close = () => closeSession(tmux, target);
+    else await closeSession(tmux, target);
   }
   const allHashes = options.cleanupAllHashes ?? deps.config.cleanupAllHashes;
-  removeSessionArtifacts(target.runtimeDir, target.session, allHashes ? {} : { hash: target.hash });
+  const removed = removeSessionArtifacts(
+    target.runtimeDir,
+    target.session,
+    allHashes ? {} : { hash: target.hash },
+  );
   const paths = sessionPaths(target.runtimeDir, target.hash, target.session);
-  await appendLifecycle(deps, paths.events, target.session, {
-    runId,
-    state: "not_found",
-    status: "not_found",
-    reason: pids !== null ? "killed" : "kill_not_found",
-    trigger,
-    signalled: ended.signalled,
-    remaining: ended.remaining,
-  });
-  return { found: pids !== null, ...ended };
+  // A name nobody knew (a typo) gets no event log: nothing would ever read or prune it.
+  if (pids !== null || removed.length > 0 || ended.signalled > 0 || exists(paths.events)) {
+    await appendLifecycle(deps, paths.events, target.session, {
+      runId,
+      state: "not_found",
+      status: "not_found",
+      reason: pids !== null ? "killed" : "kill_not_found",
+      trigger,
+      signalled: ended.signalled,
+      remaining: ended.remaining,
+    });
+  }
+  return { found: pids !== null, ...ended, close };
+}
+
+interface Ordered {
+  target: Target;
+  trigger: string;
+}
+
+interface EndAllResult {
+  killed: string[];
+  found: Set<string>;
+  processes: ProcessReport;
+  /** `kill-session` of the caller's own session(s), to run after the result is out. */
+  closes: (() => Promise<void>)[];
+}
+
+/** The caller's own session (LISA_SESSION_NAME) moved to the end; the rest keep their order. */
+function ownLast(deps: Deps, targets: readonly Ordered[]): Ordered[] {
+  const own = deps.config.sessionName;
+  return [
+    ...targets.filter((t) => t.target.session !== own),
+    ...targets.filter((t) => t.target.session === own),
+  ];
 }
 
 async function endAll(
   deps: Deps,
-  targets: readonly { target: Target; trigger: string }[],
+  targets: readonly Ordered[],
   options: KillCommon,
-): Promise<{ killed: string[]; found: Set<string>; processes: ProcessReport }> {
+): Promise<EndAllResult> {
   const killed: string[] = [];
   const found = new Set<string>();
   const processes: ProcessReport = { signalled: 0, remaining: [] };
-  for (const { target, trigger } of targets) {
-    const r = await endSession(deps, target, trigger, options);
+  const closes: (() => Promise<void>)[] = [];
+  const caller = callerOf(deps);
+  for (const { target, trigger } of ownLast(deps, targets)) {
+    const r = await endSession(deps, target, trigger, options, caller);
     if (r.found) {
       killed.push(target.session);
       found.add(target.session);
     }
+    if (r.close) closes.push(r.close);
     processes.signalled += r.signalled;
     processes.remaining.push(...r.remaining.map((s) => ({ ...s, session: target.session })));
   }
-  return { killed, found, processes };
+  return { killed, found, processes, closes };
 }
 
 /**
@@ -218,20 +292,29 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
     })),
     { target: root, trigger: "kill" },
   ];
-  const { killed, found, processes } = await endAll(deps, targets, options);
-  pruneOldEvents(loc.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
-  if (!found.has(name)) {
-    throw new LisaError("session_not_found", `Session "${name}" was not found`, {
-      details: { session: name, killed, processes, projectRoot: loc.projectRoot },
-    });
-  }
-  return {
-    ok: processes.remaining.length === 0,
-    session: name,
-    killed,
-    processes,
-    projectRoot: loc.projectRoot,
-  };
+  return await deafToHangup(async (ownClosed) => {
+    const { killed, found, processes, closes } = await endAll(deps, targets, options);
+    try {
+      pruneOldEvents(loc.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
+      if (!found.has(name)) {
+        throw new LisaError("session_not_found", `Session "${name}" was not found`, {
+          details: { session: name, killed, processes, projectRoot: loc.projectRoot },
+        });
+      }
+      const result: KillResult = {
+        ok: processes.remaining.length === 0,
+        session: name,
+        killed,
+        processes,
+        projectRoot: loc.projectRoot,
+      };
+      options.announce?.(result);
+      return result;
+    } finally {
+      if (closes.length > 0) ownClosed();
+      await closeOwn(deps, closes);
+    }
+  });
 }
 
 /**
@@ -258,7 +341,7 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
   const rootNames = new Set(roots.map((r) => r.session));
   // Order: every descendant before its ancestors; listed sessions that are descendants of other
   // listed sessions come out of the walk already, in the right place.
-  const ordered: { target: Target; trigger: string }[] = [];
+  const ordered: Ordered[] = [];
   const placed = new Set<string>();
   for (const root of roots) {
     if (placed.has(root.session)) continue;
@@ -274,15 +357,27 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
     placed.add(root.session);
     ordered.push({ target: root, trigger: "kill_all" });
   }
-  const { killed, processes } = await endAll(deps, ordered, { ...options, cleanupAllHashes });
-  pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
-  return {
-    ok: processes.remaining.length === 0,
-    killed,
-    count: killed.length,
-    processes,
-    projectRoot: project.root,
-    projectOnly,
-    cleanupAllHashes,
-  };
+  return await deafToHangup(async (ownClosed) => {
+    const { killed, processes, closes } = await endAll(deps, ordered, {
+      ...options,
+      cleanupAllHashes,
+    });
+    try {
+      pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
+      const result: KillAllResult = {
+        ok: processes.remaining.length === 0,
+        killed,
+        count: killed.length,
+        processes,
+        projectRoot: project.root,
+        projectOnly,
+        cleanupAllHashes,
+      };
+      options.announce?.(result);
+      return result;
+    } finally {
+      if (closes.length > 0) ownClosed();
+      await closeOwn(deps, closes);
+    }
+  });
 }

@@ -3,9 +3,14 @@
  * project's server, running the startup script of `startup_script.ts`.
  *
  * Order (fail-fast, seed 000): validate → reset stale artifacts of the name (the event log
- * stays) → write the startup script (0600) → one tmux call (server options + new-session) →
- * write meta. When meta cannot be written the new session is killed and its artifacts removed.
- * Every failure after validation appends a `spawn_*_error` lifecycle event and exits 1.
+ * stays) → write the startup script (0600) → one tmux call (server options + new-session +
+ * has-session) → write meta. When meta cannot be written the new session is killed and its
+ * artifacts removed. Every failure after validation appends a `spawn_*_error` lifecycle event,
+ * removes the startup script (it holds the caller's environment) and exits 1.
+ *
+ * tmux's exit status alone is not trusted: 3.3a prints `error creating <socket> (…)` and exits
+ * 0 when its server cannot start, so anything on stderr makes spawn check that the session is
+ * really there.
  */
 import { buildAgentCommand } from "../agents/command.ts";
 import { hookExtras } from "../agents/hooks.ts";
@@ -31,6 +36,7 @@ import { resolveProject } from "./project.ts";
 import { removeSessionArtifacts } from "./session_artifacts.ts";
 import { buildStartupScript, type ScriptCommand } from "./startup_script.ts";
 import type { SessionMeta } from "./types.ts";
+import type { RunResult } from "../proc/runner.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 import { pruneOldEvents } from "../store/events.ts";
 import { cmdScriptPath, type SessionPaths, sessionPaths } from "../store/runtime_dir.ts";
@@ -41,7 +47,7 @@ import {
   killSession,
   newSessionCommands,
 } from "../tmux/sessions.ts";
-import { Tmux } from "../tmux/tmux.ts";
+import { sessionTarget, Tmux } from "../tmux/tmux.ts";
 
 /** Default pane size. */
 export const DEFAULT_WIDTH = 200;
@@ -52,6 +58,11 @@ export const DEFAULT_HEIGHT = 50;
 export interface SpawnOptions {
   /** `claude` or `codex` (validated here: `invalid_agent`). */
   agent: string;
+  /**
+   * True when the caller chose `agent` (the CLI: `--agent` given). A `--command` session
+   * without it is command-only (meta `commandOnly`). Default false.
+   */
+  explicitAgent?: boolean;
   /** `interactive` or `exec` (validated here: `invalid_mode`). */
   mode: string;
   prompt?: string;
@@ -87,6 +98,8 @@ export interface SpawnResult {
   socketPath: string;
   /** The exact command the session runs (shell syntax). */
   command: string;
+  /** A `--command` session without an explicit agent: status expects no agent in it. */
+  commandOnly: boolean;
   parentSession: string | null;
   createdAt: string;
   /** Sandbox-bypass flags the nested policy added to the agent command ([] when none). */
@@ -161,6 +174,15 @@ function clientEnv(env: Readonly<Record<string, string>>): Record<string, string
   delete out.TMUX;
   delete out.TMUX_PANE;
   return out;
+}
+
+/** True when tmux shows `session` (a failing check counts as absent). */
+async function present(tmux: Tmux, session: string): Promise<boolean> {
+  try {
+    return await hasSession(tmux, session);
+  } catch {
+    return false;
+  }
 }
 
 function scriptNanos(now: Date): string {
@@ -246,14 +268,18 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
   };
   const scriptPath = cmdScriptPath(project.runtimeDir, project.hash, session, scriptNanos(now));
   const tmux = new Tmux(deps.runner, project.socketPath);
-  const commands = newSessionCommands({
-    session,
-    width: options.width ?? DEFAULT_WIDTH,
-    height: options.height ?? DEFAULT_HEIGHT,
-    cwd: project.root,
-    env: lisaEnv,
-    argv: ["bash", scriptPath],
-  });
+  const commands = [
+    ...newSessionCommands({
+      session,
+      width: options.width ?? DEFAULT_WIDTH,
+      height: options.height ?? DEFAULT_HEIGHT,
+      cwd: project.root,
+      env: lisaEnv,
+      argv: ["bash", scriptPath],
+    }),
+    // In the same invocation: a new-session that "succeeded" without a session fails here.
+    ["has-session", "-t", sessionTarget(session)],
+  ];
   const result: SpawnResult = {
     ok: true,
     session,
@@ -264,6 +290,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     projectHash: project.hash,
     socketPath: project.socketPath,
     command,
+    commandOnly: custom && options.explicitAgent !== true,
     parentSession: deps.config.sessionName ?? null,
     createdAt: now.toISOString(),
     nestedBypass: nested.bypassArgs,
@@ -309,7 +336,30 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     );
   }
 
-  const created = await tmux.run(commands, { env: clientEnv(deps.env), clearEnv: true });
+  let created: RunResult;
+  try {
+    created = await tmux.run(commands, { env: clientEnv(deps.env), clearEnv: true });
+  } catch (error) {
+    if (error instanceof LisaError && error.code === "program_not_found") {
+      removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+      throw error;
+    }
+    // A timeout: the session may exist half-started; it is not reported, so it must not stay.
+    await killSession(tmux, session).catch(() => false);
+    return await failed(
+      "spawn_tmux_error",
+      `tmux could not create session "${session}": ${(error as Error).message}`,
+      error,
+    );
+  }
+  if (created.success && created.stderr.trim() !== "" && !(await present(tmux, session))) {
+    const first = created.stderr.trim().split("\n")[0];
+    return await failed(
+      "spawn_tmux_error",
+      `tmux could not create session "${session}": ${first}`,
+      new Error(first),
+    );
+  }
   if (!created.success) {
     if (isDuplicateSession(created.stderr)) {
       // Lost a race with another spawn of the same name: its artifacts are not ours to touch.
@@ -343,6 +393,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     agentSessionId: extras.agentSessionId,
     hooks: extras.hooks,
     nestedBypass: nested.bypassArgs,
+    commandOnly: result.commandOnly,
   };
   try {
     writeMeta(paths, meta);

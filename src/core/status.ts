@@ -193,7 +193,7 @@ async function gatherProcesses(
       procs,
       probe.panePid,
       extraMatchNames(deps.config),
-      meta?.agent ?? null,
+      meta?.commandOnly ? null : meta?.agent ?? null,
       (agent) => rulesFor(agent).idleHelpers,
     );
   } catch (error) {
@@ -308,7 +308,8 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
       }
       : null,
     done,
-    expectedAgent: meta?.agent ?? null,
+    // A command-only session's meta.agent is just the name's default: no agent is expected.
+    expectedAgent: meta?.commandOnly ? null : meta?.agent ?? null,
     mode: meta?.mode ?? null,
     sessionAgeSeconds: age,
     agent: found

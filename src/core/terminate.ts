@@ -133,6 +133,26 @@ export async function pidsCarrying(
   return out;
 }
 
+/** `pid` and its ancestors (init excluded), through a parent lookup. */
+function chainOf(pid: number, parentOf: (pid: number) => number | undefined): number[] {
+  const out: number[] = [];
+  for (let p = pid; p > 1 && !out.includes(p);) {
+    out.push(p);
+    p = parentOf(p) ?? 0;
+  }
+  return out;
+}
+
+/**
+ * This process and its ancestors: when lisa runs inside a session, that session's pane pid is
+ * among them. From `/proc` (one stat per ancestor), else from one `ps` listing.
+ */
+export async function callerChain(runner: Runner, procfs = hasProcFs()): Promise<Set<number>> {
+  if (procfs) return new Set(chainOf(Deno.pid, (pid) => readStat(pid)?.ppid));
+  const byPid = new Map((await processTable(runner)).map((p) => [p.pid, p.ppid]));
+  return new Set(chainOf(Deno.pid, (pid) => byPid.get(pid)));
+}
+
 /** Options of {@link collectVictims}. */
 export interface CollectOptions {
   panePids: readonly number[];
@@ -158,11 +178,7 @@ export async function collectVictims(options: CollectOptions): Promise<Victim[]>
   const excluded = new Set<number>(options.exclude ?? []);
   // This process and its ancestors: a kill run from inside the session must not kill itself
   // (but their other descendants, such as the heartbeat next to lisa, are still collected).
-  const self = new Set<number>();
-  for (let pid = Deno.pid; pid > 1 && !self.has(pid);) {
-    self.add(pid);
-    pid = byPid.get(pid)?.ppid ?? 0;
-  }
+  const self = new Set(chainOf(Deno.pid, (pid) => byPid.get(pid)?.ppid));
   const out: Victim[] = [];
   const seen = new Set<number>();
   const walk = (root: number) => {

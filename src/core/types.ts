@@ -22,6 +22,12 @@ export interface SessionMeta {
   hooks: boolean;
   /** Bypass flags added by the nested policy (visible in spawn --json). */
   nestedBypass?: string[];
+  /**
+   * True for a `--command` session spawned without an explicit `--agent`: `agent` then only
+   * fills the name's agent word, and status expects no agent (no agent screen rules, no
+   * preferred agent when matching processes). Absent in metas written before this field.
+   */
+  commandOnly?: boolean;
 }
 
 /** States a session can be in (seed 003). */

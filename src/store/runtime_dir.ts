@@ -1,8 +1,19 @@
 /**
  * The private runtime directory and the path of every artifact in it (DESIGN §4.4).
  */
-import { RuntimeDirUnsafeError } from "../core/errors.ts";
+import { LisaError, RuntimeDirUnsafeError } from "../core/errors.ts";
 import { joinPath } from "../core/paths.ts";
+
+/** Builds the error for an unsafe private directory. */
+type UnsafeDir = (path: string, reason: string) => LisaError;
+
+const runtimeUnsafe: UnsafeDir = (path, reason) => new RuntimeDirUnsafeError(path, reason);
+
+/** `socket_dir_unsafe`: the tmux socket directory (`LISA_TMUX_SOCKET_DIR`) cannot be used. */
+const socketUnsafe: UnsafeDir = (path, reason) =>
+  new LisaError("socket_dir_unsafe", `Socket directory "${path}" is unsafe: ${reason}`, {
+    details: { socketDir: path },
+  });
 
 /**
  * Makes sure `path` is a private directory of user `uid`: creates it 0700 when missing; refuses
@@ -10,6 +21,19 @@ import { joinPath } from "../core/paths.ts";
  * open to group/other. Returns `path`.
  */
 export function ensureRuntimeDir(path: string, uid: number): string {
+  return ensurePrivateDir(path, uid, runtimeUnsafe);
+}
+
+/**
+ * The same for the tmux socket directory (`LISA_TMUX_SOCKET_DIR`), refused with
+ * `socket_dir_unsafe`. tmux 3.3a cannot create a socket in a missing directory yet exits 0, so
+ * the directory must exist before any tmux call.
+ */
+export function ensureSocketDir(path: string, uid: number): string {
+  return ensurePrivateDir(path, uid, socketUnsafe);
+}
+
+function ensurePrivateDir(path: string, uid: number, unsafe: UnsafeDir): string {
   let info: Deno.FileInfo | undefined;
   try {
     info = Deno.lstatSync(path);
@@ -18,29 +42,36 @@ export function ensureRuntimeDir(path: string, uid: number): string {
   }
   if (info === undefined) {
     const parent = path.slice(0, path.lastIndexOf("/")) || "/";
-    Deno.mkdirSync(parent, { recursive: true });
     try {
+      Deno.mkdirSync(parent, { recursive: true });
       Deno.mkdirSync(path, { mode: 0o700 });
       Deno.chmodSync(path, 0o700);
     } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      // Created meanwhile by another lisa: checked below like any existing directory.
+      if (!(error instanceof Deno.errors.AlreadyExists)) {
+        throw unsafe(path, `it cannot be created: ${(error as Error).message}`);
+      }
     }
     info = Deno.lstatSync(path);
   }
-  checkRuntimeDir(path, info, uid);
+  checkPrivateDir(path, info, uid, unsafe);
   return path;
 }
 
 /** Throws `RuntimeDirUnsafeError` unless `info` describes a private directory of `uid`. */
 export function checkRuntimeDir(path: string, info: Deno.FileInfo, uid: number): void {
-  if (info.isSymlink) throw new RuntimeDirUnsafeError(path, "it is a symlink");
-  if (!info.isDirectory) throw new RuntimeDirUnsafeError(path, "it is not a directory");
+  checkPrivateDir(path, info, uid, runtimeUnsafe);
+}
+
+function checkPrivateDir(path: string, info: Deno.FileInfo, uid: number, unsafe: UnsafeDir): void {
+  if (info.isSymlink) throw unsafe(path, "it is a symlink");
+  if (!info.isDirectory) throw unsafe(path, "it is not a directory");
   if (info.uid !== null && info.uid !== uid) {
-    throw new RuntimeDirUnsafeError(path, `it is owned by uid ${info.uid}, not ${uid}`);
+    throw unsafe(path, `it is owned by uid ${info.uid}, not ${uid}`);
   }
   if (info.mode !== null && (info.mode & 0o077) !== 0) {
     const mode = (info.mode & 0o777).toString(8).padStart(3, "0");
-    throw new RuntimeDirUnsafeError(path, `its mode ${mode} lets group/other in (want 700)`);
+    throw unsafe(path, `its mode ${mode} lets group/other in (want 700)`);
   }
 }
 

@@ -59,7 +59,7 @@ Deno.test("text then Enter: one paste call, the agent's delay, then Enter as its
     deepStrictEqual(r, { ok: true, session: "lisa-s", textBytes: 12, keys: [], enter: true });
     strictEqual(t.runner.calls.length, 2);
     ok(t.runner.calls[0].includes("paste-buffer"));
-    deepStrictEqual(t.runner.calls[1].slice(3), ["send-keys", "-t", "=lisa-s:", "Enter"]);
+    deepStrictEqual(t.runner.calls[1].slice(3), ["send-keys", "-t", "=lisa-s:", "--", "Enter"]);
     deepStrictEqual(t.slept, [150]);
     strictEqual(readState(t.paths).lastInputAtMs, 1_700_000_000_000);
   } finally {
@@ -71,7 +71,14 @@ Deno.test("keys are tmux key names split on spaces, sent without delay", async (
   const t = await setup([ok0]);
   try {
     await sendToSession(t.deps, { session: "lisa-s", keys: " Escape  C-c " });
-    deepStrictEqual(t.runner.calls[0].slice(3), ["send-keys", "-t", "=lisa-s:", "Escape", "C-c"]);
+    deepStrictEqual(t.runner.calls[0].slice(3), [
+      "send-keys",
+      "-t",
+      "=lisa-s:",
+      "--",
+      "Escape",
+      "C-c",
+    ]);
     deepStrictEqual(t.slept, []);
     deepStrictEqual(splitKeys("Up Enter"), ["Up", "Enter"]);
   } finally {

@@ -1,5 +1,10 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { collectVictims, processTable, terminate } from "../../../src/core/terminate.ts";
+import {
+  callerChain,
+  collectVictims,
+  processTable,
+  terminate,
+} from "../../../src/core/terminate.ts";
 import type { Runner, RunOptions, RunResult } from "../../../src/proc/runner.ts";
 
 /** Answers `ps -axo …` with a fixed table and `grep -l …` with fixed environ matches. */
@@ -111,5 +116,21 @@ Deno.test("on Linux the subtree is read from /proc and ended without any subproc
       child.kill("SIGKILL");
     } catch { /* already ended */ }
     await child.status;
+  }
+});
+
+Deno.test("callerChain holds this process and its ancestors, without init", async () => {
+  const table = [
+    row(1, 0, "Ss", "init"),
+    row(4242, 1, "Ss", "bash"),
+    row(Deno.pid, 4242, "S", "deno"),
+    row(4343, Deno.pid, "S", "tmux"),
+  ].join("\n") + "\n";
+  deepStrictEqual([...await callerChain(new FakeRunner(table), false)], [Deno.pid, 4242]);
+  if (Deno.build.os === "linux") {
+    const rejecting: Runner = { run: () => Promise.reject(new Error("no subprocess")) };
+    const chain = await callerChain(rejecting, true);
+    ok(chain.has(Deno.pid) && chain.has(Deno.ppid), [...chain].join(","));
+    ok(!chain.has(1));
   }
 });

@@ -41,11 +41,13 @@ export function registerKill(session: Command, ctx: CliContext): void {
     .option("--cleanup-all-hashes", "also remove its artifacts under other project hashes")
     .option("--json", "print JSON")
     .action(async (opts) => {
-      const result = await killSessionTree(ctx.deps, {
+      // Printed through `announce`: when lisa runs inside the session, its terminal goes last.
+      await killSessionTree(ctx.deps, {
         session: opts.session,
         projectRoot: opts.projectRoot,
         cleanupAllHashes: opts.cleanupAllHashes,
+        announce: (result) =>
+          printKillOutcome(ctx, opts.json ?? false, result, `killed ${result.killed.join(", ")}`),
       });
-      printKillOutcome(ctx, opts.json ?? false, result, `killed ${result.killed.join(", ")}`);
     });
 }

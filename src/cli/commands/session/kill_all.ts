@@ -17,12 +17,15 @@ export function registerKillAll(session: Command, ctx: CliContext): void {
     .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
     .option("--json", "print JSON")
     .action(async (opts) => {
-      const result = await killAllSessions(ctx.deps, {
+      // Printed through `announce`: when lisa runs inside a session, its terminal goes last.
+      await killAllSessions(ctx.deps, {
         projectRoot: opts.projectRoot,
         projectOnly: opts.projectOnly ?? false,
         cleanupAllHashes: opts.cleanupAllHashes,
+        announce: (result) => {
+          const noun = `session${result.count === 1 ? "" : "s"}`;
+          printKillOutcome(ctx, opts.json ?? false, result, `killed ${result.count} ${noun}`);
+        },
       });
-      const noun = `session${result.count === 1 ? "" : "s"}`;
-      printKillOutcome(ctx, opts.json ?? false, result, `killed ${result.count} ${noun}`);
     });
 }

@@ -73,9 +73,11 @@ export function registerSpawn(session: Command, ctx: CliContext): void {
     )
     .option("--dry-run", "resolve and print everything, create nothing")
     .option("--json", "print JSON")
-    .action(async (opts) => {
+    .action(async (opts, cmd) => {
       const result = await spawnSession(ctx.deps, {
         agent: opts.agent,
+        // `--agent` defaults to claude for the name; with --command only a given one counts.
+        explicitAgent: cmd.getOptionValueSource("agent") === "cli",
         mode: opts.mode,
         prompt: opts.prompt,
         command: opts.command,
