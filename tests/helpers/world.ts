@@ -156,24 +156,36 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
       return { code: out.code, stdout, stderr: decoder.decode(out.stderr), json: undefined };
     },
     async dispose() {
-      for (const dir of [socketDir, runtimeDir]) {
-        let entries: Deno.DirEntry[] = [];
-        try {
-          entries = [...Deno.readDirSync(dir)];
-        } catch { /* gone */ }
-        for (const e of entries) {
-          if (!e.name.endsWith(".sock")) continue;
-          await new Deno.Command("tmux", {
-            args: ["-S", `${dir}/${e.name}`, "kill-server"],
-            stdout: "null",
-            stderr: "null",
-          }).output();
-        }
+      // Every socket anywhere under the world (tests may point LISA_TMUX_SOCKET_DIR at a
+      // nested dir of their own): its tmux server is ended before the tree is removed.
+      for (const socket of socketsUnder(base)) {
+        await new Deno.Command("tmux", {
+          args: ["-S", socket, "kill-server"],
+          stdout: "null",
+          stderr: "null",
+        }).output();
       }
       await Deno.remove(base, { recursive: true }).catch(() => {});
     },
   };
   return world;
+}
+
+/** Paths of the `.sock` files anywhere under `dir` (symlinks not followed). */
+function socketsUnder(dir: string): string[] {
+  const out: string[] = [];
+  let entries: Deno.DirEntry[] = [];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory) out.push(...socketsUnder(path));
+    else if (e.name.endsWith(".sock") && !e.isSymlink) out.push(path);
+  }
+  return out;
 }
 
 /** Polls `fn` every `intervalMs` until it returns a truthy value or `timeoutMs` passes. */
