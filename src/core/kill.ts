@@ -29,6 +29,7 @@ import { locateSession, scanMetaFiles, tryReadMeta } from "./session_ref.ts";
 import { type Caller, callerOf, closeOwn, deafToHangup } from "./kill_own.ts";
 import { collectVictims, type Survivor, terminate } from "./terminate.ts";
 import type { SessionMeta } from "./types.ts";
+import { pathExists } from "../store/atomic.ts";
 import { pruneOldEvents } from "../store/events.ts";
 import { sessionPaths } from "../store/runtime_dir.ts";
 import { hasSession, killSession, sessionPanePids } from "../tmux/sessions.ts";
@@ -162,16 +163,6 @@ async function closeSession(tmux: Tmux, target: Target): Promise<void> {
   }
 }
 
-/** True when a file of the session's event log exists (it knew the session). */
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Ends one session (steps 2–4 of the module doc). */
 async function endSession(
   deps: Deps,
@@ -211,7 +202,7 @@ async function endSession(
   );
   const paths = sessionPaths(target.runtimeDir, target.hash, target.session);
   // A name nobody knew (a typo) gets no event log: nothing would ever read or prune it.
-  if (pids !== null || removed.length > 0 || ended.signalled > 0 || exists(paths.events)) {
+  if (pids !== null || removed.length > 0 || ended.signalled > 0 || pathExists(paths.events)) {
     await appendLifecycle(deps, paths.events, target.session, {
       runId,
       state: "not_found",

@@ -74,3 +74,13 @@ export function removeIfExists(path: string): boolean {
     throw error;
   }
 }
+
+/** True when something (a file, dir or symlink, not followed) exists at `path`. */
+export function pathExists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -6,7 +6,7 @@
  */
 import type { Config } from "../core/config.ts";
 import type { EventRecord } from "../core/types.ts";
-import { writeFileAtomic } from "./atomic.ts";
+import { pathExists, writeFileAtomic } from "./atomic.ts";
 import { withLock } from "./lock.ts";
 import { lockPathFor, SESSION_ARTIFACT_RE } from "./runtime_dir.ts";
 import { completeLines, NEWLINE, readAt, readTail } from "./tail.ts";
@@ -275,15 +275,6 @@ function mtimeMsOf(path: string): number | undefined {
   }
 }
 
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function removeFile(path: string, removed: string[]): boolean {
   try {
     Deno.removeSync(path);
@@ -332,12 +323,12 @@ export function pruneOldEvents(runtimeDir: string, retentionDays: number, nowMs:
       if (removeFile(path, removed)) gone.add(path);
     } else if (kind === "hooks.jsonl" && isOld(path)) {
       const meta = joinPath(runtimeDir, `.lisa-${hash}-session-${session}-meta.json`);
-      if (!exists(meta) && removeFile(path, removed)) gone.add(path);
+      if (!pathExists(meta) && removeFile(path, removed)) gone.add(path);
     }
   }
   for (const lock of locks) {
     const data = lock.slice(0, -".lock".length);
-    if (gone.has(data) || (!exists(data) && isOld(lock))) removeFile(lock, removed);
+    if (gone.has(data) || (!pathExists(data) && isOld(lock))) removeFile(lock, removed);
   }
   return removed;
 }

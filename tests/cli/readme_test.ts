@@ -1,25 +1,13 @@
 import { ok } from "node:assert/strict";
+import { fakeDeps } from "../helpers/fake_deps.ts";
 import { VARIABLES } from "../../src/core/config.ts";
 import { buildProgram } from "../../src/cli/run.ts";
-import { MemoryIo } from "../../src/cli/io.ts";
-import { makeDeps } from "../../src/core/deps.ts";
-import { DenoRunner } from "../../src/proc/runner.ts";
 import { REPO_ROOT } from "../helpers/world.ts";
 
 const readme = Deno.readTextFileSync(`${REPO_ROOT}/README.md`);
 
 function program() {
-  const deps = makeDeps({
-    env: {},
-    cwd: "/",
-    uid: 0,
-    now: () => new Date(),
-    sleep: () => Promise.resolve(),
-    runner: new DenoRunner(1000),
-    io: new MemoryIo(),
-    selfCommand: ["lisa"],
-  });
-  return buildProgram({ deps, exitCode: 0 });
+  return buildProgram({ deps: fakeDeps(), exitCode: 0 });
 }
 
 Deno.test("the README's env table lists every variable lisa reads", () => {

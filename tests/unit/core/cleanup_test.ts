@@ -1,7 +1,6 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
-import { MemoryIo } from "../../../src/cli/io.ts";
+import { fakeDeps } from "../../helpers/fake_deps.ts";
 import { runCleanup, type SocketProbe } from "../../../src/core/cleanup.ts";
-import { makeDeps } from "../../../src/core/deps.ts";
 import type { Runner, RunOptions, RunResult } from "../../../src/proc/runner.ts";
 
 const NOW = new Date("2026-03-01T12:00:00Z");
@@ -70,15 +69,10 @@ function fixture(): Fixture {
 }
 
 function deps(dir: string, runner: Runner) {
-  return makeDeps({
+  return fakeDeps({
     env: { LISA_RUNTIME_DIR: dir, LISA_EVENT_RETENTION_DAYS: "14" },
-    cwd: "/",
-    uid: Deno.uid() ?? 0,
     now: () => NOW,
-    sleep: () => Promise.resolve(),
     runner,
-    io: new MemoryIo(),
-    selfCommand: ["lisa"],
   });
 }
 

@@ -1,6 +1,6 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
-import { MemoryIo } from "../../../src/cli/io.ts";
-import { makeDeps } from "../../../src/core/deps.ts";
+import { fakeDeps } from "../../helpers/fake_deps.ts";
+import type { MemoryIo } from "../../../src/cli/io.ts";
 import { ProgramNotFoundError } from "../../../src/core/errors.ts";
 import {
   assessCommand,
@@ -31,16 +31,7 @@ function ok(stdout: string): RunResult {
 }
 
 function depsWith(runner: Runner, env: Record<string, string> = {}) {
-  return makeDeps({
-    env: { PATH: "/usr/bin", ...env },
-    cwd: "/",
-    uid: 1000,
-    now: () => new Date(0),
-    sleep: () => Promise.resolve(),
-    runner,
-    io: new MemoryIo(),
-    selfCommand: ["lisa"],
-  });
+  return fakeDeps({ env: { PATH: "/usr/bin", ...env }, uid: 1000, runner });
 }
 
 const BUSY: DefaultServerInfo = {

@@ -1,6 +1,5 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
-import { MemoryIo } from "../../../src/cli/io.ts";
-import { makeDeps } from "../../../src/core/deps.ts";
+import { fakeDeps } from "../../helpers/fake_deps.ts";
 import { LisaError } from "../../../src/core/errors.ts";
 import { projectHash } from "../../../src/core/identity.ts";
 import { sendToSession, splitKeys } from "../../../src/core/send.ts";
@@ -32,18 +31,12 @@ async function setup(answers: RunResult[], agent: "claude" | "codex" = "claude")
   Deno.mkdirSync(project);
   const runner = new ScriptedRunner(answers);
   const slept: number[] = [];
-  const deps = makeDeps({
+  const deps = fakeDeps({
     env: { LISA_RUNTIME_DIR: runtimeDir },
     cwd: project,
-    uid: Deno.uid() ?? 0,
     now: () => new Date(1_700_000_000_000),
-    sleep: (ms) => {
-      slept.push(ms);
-      return Promise.resolve();
-    },
     runner,
-    io: new MemoryIo(),
-    selfCommand: ["lisa"],
+    slept,
   });
   const hash = projectHash(project);
   const paths = sessionPaths(runtimeDir, hash, "lisa-s");

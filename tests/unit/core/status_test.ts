@@ -1,7 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { MemoryIo } from "../../../src/cli/io.ts";
-import { loadConfig } from "../../../src/core/config.ts";
-import { type Deps, makeDeps } from "../../../src/core/deps.ts";
+import { fakeDeps } from "../../helpers/fake_deps.ts";
+import type { Deps } from "../../../src/core/deps.ts";
 import { projectHash } from "../../../src/core/identity.ts";
 import { sessionStatus, SIGCHLD_SETTLE_MS } from "../../../src/core/status.ts";
 import type { SessionMeta } from "../../../src/core/types.ts";
@@ -46,20 +45,7 @@ function fixture(runner: Runner): Fixture {
   const root = Deno.realPathSync(`${base}/project`);
   const env = { LISA_RUNTIME_DIR: runtimeDir, LISA_TMUX_SOCKET_DIR: runtimeDir };
   const slept: number[] = [];
-  const deps = makeDeps({
-    env,
-    config: loadConfig(env, Deno.uid() ?? 0).config,
-    cwd: root,
-    uid: Deno.uid() ?? 0,
-    now: () => new Date(),
-    sleep: (ms) => {
-      slept.push(ms);
-      return Promise.resolve();
-    },
-    runner,
-    io: new MemoryIo(),
-    selfCommand: ["lisa"],
-  });
+  const deps = fakeDeps({ env, cwd: root, now: () => new Date(), runner, slept });
   const hash = projectHash(root);
   const paths = sessionPaths(runtimeDir, hash, "lisa-unit");
   const meta: SessionMeta = {
