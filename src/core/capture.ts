@@ -1,27 +1,30 @@
 /**
  * Pure capture logic shared by `capture`, `snapshot`, `monitor` and `status`: cleaning pane
- * text, content-anchored offsets (`nextOffset` / `--delta-from`), and marker search.
+ * text, selecting what a capture returns, and marker search. Offsets (`nextOffset` /
+ * `--delta-from`) are made and placed by `capture_offset.ts`.
  *
- * Offsets are opaque tokens `"<lineCount>:<anchor>:<lastLen>"`: the number of lines of the
- * cleaned full text, a 12-hex hash of its last {@link ANCHOR_LINES} non-empty lines, and the
- * length of its last line. A later delta finds that window again by content (so it survives
- * scrolling and history trimming) and returns what follows it, plus whatever the last anchor
- * line grew by. The full text is the pane's WHOLE history: the line count is where the anchor
- * search starts, and a count taken from a partial capture would start it too early, at an
- * older identical window of repetitive output. Trailing blank rows are trimmed before any
- * offset is computed, so an offset never points into the empty part of the screen (DESIGN §9.5).
+ * The text offsets count is the pane's WHOLE history, cleaned the same way each time, with
+ * trailing blank rows trimmed, so an offset never points into the empty part of the screen
+ * (DESIGN §9.5); a count taken from a partial capture would misplace it.
  */
-import { md5Hex } from "./md5.ts";
 import { filterNoise, hideLisaMarkers } from "./capture_noise.ts";
 import { findMarkers, type MarkerSummary } from "./capture_markers.ts";
+import {
+  computeDelta,
+  type OffsetMode,
+  offsetOf,
+  type PaneGeometry,
+  parseOffset,
+  type ResetReason,
+  UNKNOWN_GEOMETRY,
+} from "./capture_offset.ts";
 
 export { echoLines, findMarkers, lineCore, type MarkerSummary } from "./capture_markers.ts";
 export { filterNoise, hideLisaMarkers } from "./capture_noise.ts";
+export { type PaneGeometry, parseOffset, UNKNOWN_GEOMETRY } from "./capture_offset.ts";
 
 /** Lines returned by a plain capture when `--lines` is not given. */
 export const DEFAULT_CAPTURE_LINES = 200;
-/** Non-empty lines hashed into an offset's anchor. */
-export const ANCHOR_LINES = 3;
 
 /** How to clean raw `capture-pane -p -J` output. */
 export interface CleanOptions {
@@ -59,90 +62,55 @@ export function cleanCapture(rawText: string, options: CleanOptions): string[] {
   return trimTrailingBlank(lines);
 }
 
-/** A parsed offset token. */
-export interface Offset {
-  /** Lines of the cleaned full text when the offset was issued. */
-  lineCount: number;
-  /** Anchor hash and last-line length; absent for a plain line count. */
-  anchor?: { hash: string; lastLen: number };
-}
-
-/** Parses an offset token (or a plain line count); returns undefined when it is neither. */
-export function parseOffset(token: string): Offset | undefined {
-  const t = token.trim();
-  if (/^\d+$/.test(t)) {
-    const lineCount = Number(t);
-    return Number.isSafeInteger(lineCount) ? { lineCount } : undefined;
-  }
-  const m = /^(\d+):([0-9a-f]{12}):(\d+)$/.exec(t);
-  if (m === null) return undefined;
-  const lineCount = Number(m[1]);
-  const lastLen = Number(m[3]);
-  if (!Number.isSafeInteger(lineCount) || lineCount < 1 || lastLen < 1) return undefined;
-  return { lineCount, anchor: { hash: m[2], lastLen } };
-}
-
-/** Hash of the window ending at line `i` (its first `lastLen` chars), or undefined. */
-function windowHash(lines: readonly string[], i: number, lastLen: number): string | undefined {
-  if (lines[i].length < lastLen) return undefined;
-  const parts = [lines[i].slice(0, lastLen)];
-  for (let j = i - 1; j >= 0 && parts.length < ANCHOR_LINES; j--) {
-    if (lines[j] !== "") parts.unshift(lines[j]);
-  }
-  return md5Hex(parts.join("\n")).slice(0, 12);
-}
-
 /**
- * The offset token of `lines` (all of them, the whole history): see the module doc. `"0"` for
- * no text.
+ * True when the cursor stands on the last non-blank row of the raw capture (every screen row
+ * below it blank) and that row is the last cleaned line: a line still being written, which a
+ * delta keeps in its live region. `cursorY` counts from the top of a screen of `height` rows.
  */
-export function makeOffset(lines: readonly string[]): string {
-  const n = lines.length;
-  if (n === 0 || lines[n - 1] === "") return String(n);
-  return `${n}:${windowHash(lines, n - 1, lines[n - 1].length)}:${lines[n - 1].length}`;
+export function cursorOnLastLine(
+  rawText: string,
+  cleaned: readonly string[],
+  cursorY: number,
+  height: number,
+): boolean {
+  if (height <= 0 || cursorY < 0 || cursorY >= height || cleaned.length === 0) return false;
+  const rows = (rawText.endsWith("\n") ? rawText.slice(0, -1) : rawText).split("\n");
+  const below = height - 1 - cursorY;
+  const at = rows.length - 1 - below;
+  if (at < 0) return false;
+  for (let i = at + 1; i < rows.length; i++) if (rows[i].trim() !== "") return false;
+  const row = rows[at].replace(/\s+$/, "");
+  return row !== "" && row === cleaned[cleaned.length - 1];
 }
 
-/** Where a delta starts in the current lines. */
-export type DeltaStart =
-  | { found: true; line: number; column: number }
-  | { found: false; reason: "anchor_not_found" | "offset_beyond_end" | "invalid_offset" };
-
-/**
- * Finds where the text after `offset` starts in `lines`: the line after the anchor, or the grown
- * part of the anchor's last line (`column` > 0 on that line). The anchor is looked for first
- * where the line count says it should be, then at earlier lines (history trimmed at the top),
- * then at later ones; the nearest match wins, so repeated identical windows resolve to the
- * expected position.
- */
-export function findDeltaStart(lines: readonly string[], offset: Offset | undefined): DeltaStart {
-  if (offset === undefined) return { found: false, reason: "invalid_offset" };
-  const { lineCount, anchor } = offset;
-  if (anchor === undefined) {
-    return lineCount <= lines.length
-      ? { found: true, line: lineCount, column: 0 }
-      : { found: false, reason: "offset_beyond_end" };
-  }
-  const matches = (i: number) => windowHash(lines, i, anchor.lastLen) === anchor.hash;
-  const hint = Math.min(lineCount - 1, lines.length - 1);
-  for (let i = hint; i >= 0; i--) {
-    if (matches(i)) return startAfter(lines, i, anchor.lastLen);
-  }
-  for (let i = hint + 1; i < lines.length; i++) {
-    if (matches(i)) return startAfter(lines, i, anchor.lastLen);
-  }
-  return { found: false, reason: "anchor_not_found" };
+/** What tmux says about a pane that offsets need (see {@link paneGeometry}). */
+export interface PaneFacts {
+  dead: boolean;
+  height: number;
+  cursorY: number;
+  historySize: number;
+  historyLimit: number;
 }
 
-function startAfter(lines: readonly string[], i: number, lastLen: number): DeltaStart {
-  return lines[i].length > lastLen
-    ? { found: true, line: i, column: lastLen }
-    : { found: true, line: i + 1, column: 0 };
+/** The geometry offsets use, from the pane's facts, its raw capture and the cleaned lines. */
+export function paneGeometry(
+  facts: PaneFacts,
+  rawText: string,
+  cleaned: readonly string[],
+): PaneGeometry {
+  return {
+    dead: facts.dead,
+    height: facts.height,
+    historySize: facts.historySize,
+    historyLimit: facts.historyLimit,
+    cursorOnLastLine: !facts.dead &&
+      cursorOnLastLine(rawText, cleaned, facts.cursorY, facts.height),
+  };
 }
 
-/** The lines from a {@link DeltaStart} on (the grown part of a line first). */
-function linesFrom(lines: readonly string[], line: number, column: number): string[] {
-  if (column === 0) return lines.slice(line);
-  return [lines[line].slice(column), ...lines.slice(line + 1)];
+/** The offset mode of a cleaning (a token of one mode does not place in another's text). */
+export function offsetMode(options: Pick<CleanOptions, "raw" | "keepNoise">): OffsetMode {
+  return options.raw ? "r" : options.keepNoise ? "n" : "c";
 }
 
 /** What to return from cleaned lines. */
@@ -151,10 +119,14 @@ export interface CaptureRequest {
   lines?: number;
   /** Offset token: return only what appeared since it was issued. */
   deltaFrom?: string;
-  /** Markers to look for in the returned lines. */
+  /** Markers to look for in the returned lines (and, for a delta, the live region). */
   markers?: readonly string[];
   /** The session's prompt: lines echoing it do not count for markers. */
   prompt?: string | null;
+  /** The pane's facts (height, history, cursor); unknown ones make offsets less precise. */
+  geometry?: PaneGeometry;
+  /** How the lines were cleaned (default `c`). */
+  mode?: OffsetMode;
 }
 
 /** Delta facts of a capture. */
@@ -163,8 +135,8 @@ export interface DeltaInfo {
   from: string;
   /** True when the offset could not be placed and the whole text was returned instead. */
   reset: boolean;
-  /** Why it reset: `anchor_not_found`, `offset_beyond_end` or `invalid_offset`. */
-  reason?: string;
+  /** Why it reset (`anchor_not_found`, `history_trimmed`, `mode_changed`, …). */
+  reason?: ResetReason;
 }
 
 /** The result of {@link captureResult}. */
@@ -174,30 +146,44 @@ export interface CaptureView {
   lines: string[];
   /** True when older lines were left out to honour `lines`. */
   truncated: boolean;
-  /** Offset token of the full text, for the next `--delta-from`. */
+  /** Offset token for the next `--delta-from`. */
   nextOffset: string;
   delta?: DeltaInfo;
+  /**
+   * For a delta: the bottom lines still being redrawn (an input box, a spinner, a `\r`
+   * progress line), which the delta does not return until they stop changing.
+   */
+  live?: string[];
   markers?: MarkerSummary;
 }
 
 /**
  * Selects what a capture returns from the cleaned full text `all` ({@link cleanCapture}):
- * the last `lines` lines, or with `deltaFrom` the text since that offset (capped by `lines`
- * only when given). When the offset cannot be placed, the whole text comes back with
- * `delta.reset`. `nextOffset` always describes `all`, which must be the whole history.
+ * the last `lines` lines, or with `deltaFrom` what appeared since that offset (capped by
+ * `lines` only when given) with the live region apart. When the offset cannot be placed, the
+ * whole text comes back with `delta.reset` and a reason. `all` must be the whole history.
  */
 export function captureResult(all: readonly string[], request: CaptureRequest = {}): CaptureView {
+  const geometry = request.geometry ?? UNKNOWN_GEOMETRY;
+  const mode = request.mode ?? "c";
   let selected: string[];
   let delta: DeltaInfo | undefined;
+  let live: string[] | undefined;
+  let nextOffset: string | undefined;
   let limit = request.lines;
   if (request.deltaFrom !== undefined) {
-    const start = findDeltaStart(all, parseOffset(request.deltaFrom));
-    if (start.found) {
-      selected = linesFrom(all, start.line, start.column);
+    const offset = parseOffset(request.deltaFrom);
+    const d = offset === undefined
+      ? { reset: true as const, reason: "invalid_offset" as const }
+      : computeDelta(all, offset, geometry, mode);
+    if (!d.reset) {
+      selected = d.returned.map((i) => all[i]);
+      live = all.slice(d.liveStart);
+      nextOffset = d.nextOffset;
       delta = { from: request.deltaFrom, reset: false };
     } else {
       selected = [...all];
-      delta = { from: request.deltaFrom, reset: true, reason: start.reason };
+      delta = { from: request.deltaFrom, reset: true, reason: d.reason };
     }
   } else {
     selected = [...all];
@@ -209,11 +195,12 @@ export function captureResult(all: readonly string[], request: CaptureRequest = 
     text: selected.join("\n"),
     lines: selected,
     truncated,
-    nextOffset: makeOffset(all),
+    nextOffset: nextOffset ?? offsetOf(all, geometry, mode),
   };
   if (delta !== undefined) view.delta = delta;
+  if (live !== undefined) view.live = live;
   if (request.markers !== undefined && request.markers.length > 0) {
-    view.markers = findMarkers(selected, request.markers, request.prompt);
+    view.markers = findMarkers([...selected, ...(live ?? [])], request.markers, request.prompt);
   }
   return view;
 }

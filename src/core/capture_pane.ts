@@ -17,6 +17,9 @@ import {
   cleanCapture,
   type DeltaInfo,
   type MarkerSummary,
+  offsetMode,
+  type PaneFacts,
+  paneGeometry,
   parseOffset,
 } from "./capture.ts";
 import { locateSession } from "./session_ref.ts";
@@ -31,7 +34,14 @@ import {
 import { writeFileAtomic } from "../store/atomic.ts";
 
 /** Pane facts read with the capture. */
-export const PANE_INFO_FIELDS = ["pane_dead", "pane_dead_status", "history_size"] as const;
+export const PANE_INFO_FIELDS = [
+  "pane_dead",
+  "pane_dead_status",
+  "history_size",
+  "history_limit",
+  "pane_height",
+  "cursor_y",
+] as const;
 
 /**
  * argv of `capture-pane` for the session's active pane: joined lines (`-J`), from `start` rows
@@ -62,7 +72,12 @@ export interface PaneRead {
   paneDead: boolean;
   /** tmux's exit status of a dead pane (null while alive or when tmux lost it). */
   deadStatus: number | null;
-  historySize: number;
+  /** What offsets need to know about the pane. */
+  facts: PaneFacts;
+}
+
+function count(text: string | undefined): number {
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : 0;
 }
 
 /**
@@ -75,11 +90,18 @@ export function parsePaneRead(stdout: string): PaneRead {
   const cut = body.lastIndexOf("\n");
   const info = parseFormat(body.slice(cut + 1), PANE_INFO_FIELDS)[0];
   const status = info?.pane_dead_status ?? "";
+  const paneDead = info?.pane_dead === "1";
   return {
     text: cut < 0 ? "" : body.slice(0, cut + 1),
-    paneDead: info?.pane_dead === "1",
+    paneDead,
     deadStatus: /^\d+$/.test(status) ? Number(status) : null,
-    historySize: Number(info?.history_size ?? 0) || 0,
+    facts: {
+      dead: paneDead,
+      height: count(info?.pane_height),
+      cursorY: count(info?.cursor_y),
+      historySize: count(info?.history_size),
+      historyLimit: count(info?.history_limit),
+    },
   };
 }
 
@@ -134,6 +156,11 @@ export interface CaptureOutcome {
   paneDead: boolean;
   truncated: boolean;
   delta?: DeltaInfo & { source: "flag" | "cursor_file" };
+  /**
+   * With a delta: the bottom lines still being redrawn (joined by "\n"), which the delta
+   * leaves out until they stop changing; "" when none.
+   */
+  live?: string;
   markers?: MarkerSummary;
   cursorFile?: string;
 }
@@ -221,6 +248,8 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
     deltaFrom,
     markers: options.markers,
     prompt: located.meta?.prompt ?? null,
+    geometry: paneGeometry(read.facts, read.text, all),
+    mode: offsetMode(options),
   });
   if (cursorPath !== undefined) writeCursor(cursorPath, view.nextOffset);
   const outcome: CaptureOutcome = {
@@ -232,6 +261,7 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
     truncated: view.truncated,
   };
   if (view.delta !== undefined) outcome.delta = { ...view.delta, source };
+  if (view.live !== undefined) outcome.live = view.live.join("\n");
   if (view.markers !== undefined) outcome.markers = view.markers;
   if (cursorPath !== undefined) outcome.cursorFile = cursorPath;
   return outcome;

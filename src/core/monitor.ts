@@ -28,7 +28,14 @@ import type { Deps } from "./deps.ts";
 import { UsageError } from "./errors.ts";
 import type { SessionStateName } from "./types.ts";
 import { TERMINAL_STATES } from "./types.ts";
-import { cleanCapture, findMarkers, makeOffset, type MarkerSummary } from "./capture.ts";
+import {
+  cleanCapture,
+  findMarkers,
+  type MarkerSummary,
+  offsetMode,
+  paneGeometry,
+} from "./capture.ts";
+import { offsetOf } from "./capture_offset.ts";
 import { sessionStatus, type StatusOutcome, type StatusReport } from "./status.ts";
 
 /** `--expect` values. */
@@ -98,9 +105,11 @@ export function monitorExitCode(exitReason: string): number {
 /** Marker facts and the offset of one poll's pane text (its whole history). */
 function paneFacts(outcome: StatusOutcome, marker: string | undefined) {
   if (outcome.pane === null) return { nextOffset: null, markers: undefined };
-  const lines = cleanCapture(outcome.pane.rawCapture, { paneDead: outcome.pane.dead });
+  const { rawCapture, dead, facts } = outcome.pane;
+  const lines = cleanCapture(rawCapture, { paneDead: dead });
   const markers = marker === undefined ? undefined : findMarkers(lines, [marker], outcome.prompt);
-  return { nextOffset: makeOffset(lines), markers };
+  const geometry = paneGeometry(facts, rawCapture, lines);
+  return { nextOffset: offsetOf(lines, geometry, offsetMode({})), markers };
 }
 
 /**

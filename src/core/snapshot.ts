@@ -12,6 +12,8 @@ import {
   DEFAULT_CAPTURE_LINES,
   type DeltaInfo,
   type MarkerSummary,
+  offsetMode,
+  paneGeometry,
   parseOffset,
 } from "./capture.ts";
 import { sessionStatus, type StatusReport } from "./status.ts";
@@ -36,6 +38,8 @@ export interface SnapshotResult extends StatusReport {
     truncated: boolean;
     nextOffset: string;
     delta?: DeltaInfo;
+    /** With a delta: the bottom lines still being redrawn, left out of `text` ("" when none). */
+    live?: string;
   } | null;
   /** Offset token for the next `capture --delta-from` (null when the session is gone). */
   nextOffset: string | null;
@@ -74,6 +78,8 @@ export async function snapshotSession(
     deltaFrom: options.deltaFrom,
     markers: options.markers,
     prompt: outcome.prompt,
+    geometry: paneGeometry(outcome.pane.facts, outcome.pane.rawCapture, all),
+    mode: offsetMode(options),
   });
   return {
     ...outcome.report,
@@ -83,6 +89,7 @@ export async function snapshotSession(
       truncated: view.truncated,
       nextOffset: view.nextOffset,
       ...(view.delta ? { delta: view.delta } : {}),
+      ...(view.live ? { live: view.live.join("\n") } : {}),
     },
     nextOffset: view.nextOffset,
     ...(view.markers ? { markers: view.markers } : {}),

@@ -14,6 +14,7 @@
  */
 import type { Deps } from "./deps.ts";
 import { LisaError } from "./errors.ts";
+import type { PaneFacts } from "./capture.ts";
 import type { Agent, Mode } from "./identity.ts";
 import { baseName } from "./paths.ts";
 import { locateSession, type SessionLocation } from "./session_ref.ts";
@@ -94,7 +95,7 @@ export interface StatusOutcome {
   report: StatusReport;
   location: SessionLocation;
   /** The pane as captured in this call (raw rows), null when the session is gone. */
-  pane: { rawCapture: string; dead: boolean } | null;
+  pane: { rawCapture: string; dead: boolean; facts: PaneFacts } | null;
   /** The session's prompt (its echoes do not count as markers). */
   prompt: string | null;
 }
@@ -386,7 +387,19 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
   return {
     report,
     location: loc,
-    pane: probe.exists ? { rawCapture: probe.rawCapture, dead: probe.dead } : null,
+    pane: probe.exists
+      ? {
+        rawCapture: probe.rawCapture,
+        dead: probe.dead,
+        facts: {
+          dead: probe.dead,
+          height: probe.height,
+          cursorY: probe.cursorY,
+          historySize: probe.historySize,
+          historyLimit: probe.historyLimit,
+        },
+      }
+      : null,
     prompt: meta?.prompt ?? null,
   };
 }

@@ -36,6 +36,9 @@ export const STATUS_PANE_FIELDS = [
   "pid",
   "session_created",
   "pane_height",
+  "cursor_y",
+  "history_size",
+  "history_limit",
   "pane_current_command",
   "pane_title",
 ] as const;
@@ -72,6 +75,10 @@ export interface PaneProbe {
   /** tmux's session_created (epoch seconds), null when unknown. */
   createdAtSeconds: number | null;
   height: number;
+  /** Cursor row on the screen, and tmux's history size and limit (for capture offsets). */
+  cursorY: number;
+  historySize: number;
+  historyLimit: number;
   currentCommand: string;
   title: string;
   /** Raw `capture-pane -p -J` output (history rows then the screen). */
@@ -105,6 +112,9 @@ export function missingProbe(): PaneProbe {
     serverPid: null,
     createdAtSeconds: null,
     height: 0,
+    cursorY: 0,
+    historySize: 0,
+    historyLimit: 0,
     currentCommand: "",
     title: "",
     rawCapture: "",
@@ -135,6 +145,9 @@ export function parseProbe(
     serverPid: intOrNull(row.pid),
     createdAtSeconds: intOrNull(row.session_created),
     height: intOrNull(row.pane_height) ?? 0,
+    cursorY: intOrNull(row.cursor_y) ?? 0,
+    historySize: intOrNull(row.history_size) ?? 0,
+    historyLimit: intOrNull(row.history_limit) ?? 0,
     currentCommand: row.pane_current_command,
     title: row.pane_title,
     rawCapture: cut < 0 ? "" : body.slice(0, cut + 1),

@@ -1,13 +1,11 @@
-import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import {
   captureResult,
   cleanCapture,
+  cursorOnLastLine,
   echoLines,
   filterNoise,
-  findDeltaStart,
   findMarkers,
-  makeOffset,
-  parseOffset,
 } from "../../../src/core/capture.ts";
 import { capturePaneArgs, parsePaneRead } from "../../../src/core/capture_pane.ts";
 
@@ -87,77 +85,6 @@ Deno.test("an unfinished banner box is shown, not swallowed", () => {
   deepStrictEqual(filterNoise(lines), lines);
 });
 
-Deno.test("makeOffset of no text is 0 and parses back as a line count", () => {
-  strictEqual(makeOffset([]), "0");
-  deepStrictEqual(parseOffset("0"), { lineCount: 0 });
-  deepStrictEqual(parseOffset(" 12 "), { lineCount: 12 });
-  strictEqual(parseOffset("nope"), undefined);
-  strictEqual(parseOffset("3:abc:1"), undefined);
-});
-
-Deno.test("an offset token carries line count, anchor hash and last line length", () => {
-  const token = makeOffset(["a", "", "bb", "ccc"]);
-  ok(/^4:[0-9a-f]{12}:3$/.test(token), token);
-  deepStrictEqual(parseOffset(token)?.lineCount, 4);
-});
-
-Deno.test("a delta returns exactly the lines printed since the offset", () => {
-  const before = numbered(1, 50);
-  const token = makeOffset(before);
-  const view = captureResult(numbered(1, 80), { deltaFrom: token });
-  deepStrictEqual(view.lines, numbered(51, 80));
-  deepStrictEqual(view.delta, { from: token, reset: false });
-});
-
-Deno.test("a delta survives history trimmed at the top (the anchor moved up)", () => {
-  const token = makeOffset(numbered(1, 100));
-  const view = captureResult(numbered(40, 130), { deltaFrom: token });
-  deepStrictEqual(view.lines, numbered(101, 130));
-});
-
-Deno.test("a delta with nothing new is empty and keeps the same nextOffset", () => {
-  const lines = numbered(1, 10);
-  const token = makeOffset(lines);
-  const view = captureResult(lines, { deltaFrom: token });
-  strictEqual(view.text, "");
-  strictEqual(view.nextOffset, token);
-});
-
-Deno.test("a delta resolves repeated identical lines at the expected position", () => {
-  const same = (n: number) => Array.from({ length: n }, () => "x");
-  const token = makeOffset(same(3));
-  deepStrictEqual(captureResult(same(303), { deltaFrom: token }).lines.length, 300);
-  const token2 = makeOffset(["start", ...same(5)]);
-  deepStrictEqual(captureResult(["start", ...same(8)], { deltaFrom: token2 }).lines, same(3));
-});
-
-Deno.test("a delta returns the grown part of the last anchor line, then the new lines", () => {
-  const token = makeOffset(["one", "two", "$ ech"]);
-  const view = captureResult(["one", "two", "$ echo hi", "hi", "$"], { deltaFrom: token });
-  deepStrictEqual(view.lines, ["o hi", "hi", "$"]);
-});
-
-Deno.test("blank rows after the offset are not skipped when text lands in them", () => {
-  // The screen showed "a" and blank rows; the offset must not count those rows.
-  const token = makeOffset(cleanCapture("a\n\n\n\n\n", { paneDead: false }));
-  const later = cleanCapture("a\nb\n\n\n\n", { paneDead: false });
-  strictEqual(captureResult(later, { deltaFrom: token }).text, "b");
-});
-
-Deno.test("a lost anchor resets to the whole text with a reason", () => {
-  const token = makeOffset(["old", "text", "gone"]);
-  const view = captureResult(["fresh", "screen"], { deltaFrom: token });
-  deepStrictEqual(view.lines, ["fresh", "screen"]);
-  deepStrictEqual(view.delta, { from: token, reset: true, reason: "anchor_not_found" });
-});
-
-Deno.test("a plain line count offset returns the lines after it, or resets past the end", () => {
-  deepStrictEqual(captureResult(["a", "b", "c"], { deltaFrom: "1" }).lines, ["b", "c"]);
-  const past = captureResult(["a"], { deltaFrom: "5" });
-  deepStrictEqual(past.delta, { from: "5", reset: true, reason: "offset_beyond_end" });
-  deepStrictEqual(findDeltaStart(["a"], undefined), { found: false, reason: "invalid_offset" });
-});
-
 Deno.test("a plain capture returns the last N lines and a delta is uncapped unless asked", () => {
   const all = numbered(1, 500);
   const plain = captureResult(all, {});
@@ -214,7 +141,7 @@ Deno.test("without a prompt no line is an echo", () => {
 });
 
 Deno.test("captureResult checks markers in the returned lines only", () => {
-  const token = makeOffset(["MARK", "x"]);
+  const token = captureResult(["MARK", "x"]).nextOffset;
   const view = captureResult(["MARK", "x", "y"], { deltaFrom: token, markers: ["MARK"] });
   deepStrictEqual(view.markers?.missing, ["MARK"]);
 });
@@ -233,14 +160,23 @@ Deno.test("capture-pane argv joins lines and starts in history", () => {
 });
 
 Deno.test("parsePaneRead splits the pane text from the chained display-message line", () => {
-  const read = parsePaneRead("hello\nworld\n\n1\x1f3\x1f12\n");
+  const read = parsePaneRead("hello\nworld\n\n1\x1f3\x1f12\x1f2000\x1f10\x1f4\n");
   deepStrictEqual(read, {
     text: "hello\nworld\n\n",
     paneDead: true,
     deadStatus: 3,
-    historySize: 12,
+    facts: { dead: true, height: 10, cursorY: 4, historySize: 12, historyLimit: 2000 },
   });
   const alive = parsePaneRead("x\n0\x1f\x1f0\n");
   strictEqual(alive.paneDead, false);
   strictEqual(alive.deadStatus, null);
+});
+
+Deno.test("the cursor is on the last line only when every row below it is blank", () => {
+  const raw = "one\ntwo....\n\n\n"; // a 4-row screen, cursor on row 1
+  strictEqual(cursorOnLastLine(raw, ["one", "two...."], 1, 4), true);
+  strictEqual(cursorOnLastLine(raw, ["one", "two...."], 2, 4), false); // on a blank row
+  strictEqual(cursorOnLastLine(raw, ["one", "two...."], 0, 4), false); // text below it
+  strictEqual(cursorOnLastLine(raw, ["one"], 1, 4), false); // the row was cleaned away
+  strictEqual(cursorOnLastLine(raw, ["one", "two...."], 1, 0), false); // height unknown
 });

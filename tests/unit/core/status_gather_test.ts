@@ -42,8 +42,10 @@ Deno.test("status chains the capture and the pane facts in one tmux invocation",
 });
 
 Deno.test("the probe splits the capture from the facts line, title last", () => {
-  const facts = ["0", "", "", "4242", "4000", "1700000000", "3", "claude", "⠐ Claude Code"]
-    .join(SEP);
+  const facts = [
+    ...["0", "", "", "4242", "4000", "1700000000", "3", "2", "120", "50000"],
+    ...["claude", "⠐ Claude Code"],
+  ].join(SEP);
   const p = parseProbe({
     success: true,
     code: 0,
@@ -57,13 +59,14 @@ Deno.test("the probe splits the capture from the facts line, title last", () => 
   strictEqual(p.serverPid, 4000);
   strictEqual(p.createdAtSeconds, 1700000000);
   strictEqual(p.height, 3);
+  deepStrictEqual([p.cursorY, p.historySize, p.historyLimit], [2, 120, 50000]);
   strictEqual(p.title, "⠐ Claude Code");
   strictEqual(p.rawCapture, "line one\nline two\n\n");
 });
 
 Deno.test("a dead pane's status and signal are parsed, empty ones are null", () => {
   const line = (st: string, sig: string) =>
-    ["1", st, sig, "1", "2", "3", "24", "bash", "t"].join(SEP) + "\n";
+    ["1", st, sig, "1", "2", "3", "24", "0", "0", "2000", "bash", "t"].join(SEP) + "\n";
   const p = parseProbe({ success: true, code: 0, stdout: line("3", ""), stderr: "" });
   strictEqual(p.dead, true);
   strictEqual(p.deadStatus, 3);

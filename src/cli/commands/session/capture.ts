@@ -37,7 +37,7 @@ export function registerCapture(session: Command, ctx: CliContext): void {
     )
     .option("--markers <list>", "comma-separated markers to look for in the returned text", listArg)
     .option("--json", "print JSON")
-    .option("--json-min", "print compact JSON (session, text, nextOffset, delta, markers)")
+    .option("--json-min", "print compact JSON (session, text, live, nextOffset, delta, markers)")
     .action(async (opts) => {
       const outcome = await capture(ctx.deps, {
         session: opts.session,
@@ -51,8 +51,8 @@ export function registerCapture(session: Command, ctx: CliContext): void {
       });
       const io = ctx.deps.io;
       if (opts.jsonMin) {
-        const { session, text, nextOffset, delta, markers } = outcome;
-        printJson(io, { session, text, nextOffset, delta, markers });
+        const { session, text, live, nextOffset, delta, markers } = outcome;
+        printJson(io, { session, text, live, nextOffset, delta, markers });
       } else if (opts.json) {
         printJson(io, { ...outcome });
       } else {
