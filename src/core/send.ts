@@ -109,13 +109,23 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     if (!(await ok)) throw new SessionNotFoundError(loc.session);
   };
   const deliver = async () => {
-    if (text !== "") await present(pasteText(tmux, loc.session, text));
-    if (keys.length > 0) await present(sendKeys(tmux, loc.session, keys));
-    if (enter) {
-      if (text !== "") {
-        await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
+    try {
+      if (text !== "") await present(pasteText(tmux, loc.session, text));
+      if (keys.length > 0) await present(sendKeys(tmux, loc.session, keys));
+      if (enter) {
+        if (text !== "") {
+          await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
+        }
+        await present(sendKeys(tmux, loc.session, ["Enter"]));
       }
-      await present(sendKeys(tmux, loc.session, ["Enter"]));
+    } catch (error) {
+      // No session, no lock file left behind for it (sends to a wrong name must not litter).
+      if (error instanceof SessionNotFoundError && loc.meta === undefined) {
+        try {
+          Deno.removeSync(loc.paths.inputLock);
+        } catch { /* already gone */ }
+      }
+      throw error;
     }
   };
   // The one lock lisa holds across tmux calls (state files never are, DESIGN §4.4): it exists

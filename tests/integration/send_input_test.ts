@@ -182,7 +182,7 @@ Deno.test("200 KB of text arrives complete through --text-file and through --tex
   }
 });
 
-Deno.test("--text with --text-file is conflicting_options and a missing file is file_not_found", async () => {
+Deno.test("--text with --text-file is conflicting_options, a missing file is file_not_found, a missing session leaves nothing", async () => {
   const world = await makeWorld();
   try {
     const { s } = await recording(world);
@@ -192,6 +192,12 @@ Deno.test("--text with --text-file is conflicting_options and a missing file is 
     const missing = await world.lisaInProcess([...base, "--text-file", `${world.base}/nope`]);
     strictEqual(missing.code, 1);
     strictEqual(missing.json?.errorCode, "file_not_found");
+    // A send to a name nobody spawned leaves no input lock behind.
+    const nobody = await world.lisaInProcess(
+      ["session", "send", "--session", "lisa-nope", "--text", "x", "--enter", "--json"],
+    );
+    strictEqual(nobody.json?.errorCode, "session_not_found");
+    deepStrictEqual(artifactsOf(world, "lisa-nope"), []);
   } finally {
     await endStray();
     await world.dispose();
