@@ -27,9 +27,10 @@ export const ENTER_DELAY_MS: Readonly<Record<string, number>> = { claude: 150, c
 export const DEFAULT_ENTER_DELAY_MS = 50;
 /**
  * How long a send waits for the session's input lock. A send holds it for its Enter delay
- * (≤ 150 ms) plus two or three tmux calls, so 30 s lets well over a hundred parallel sends to
- * one session through on a loaded machine; past it the send fails with `lock_busy` and sends
- * nothing.
+ * (≤ 150 ms) plus two or three tmux calls (about 180 ms in all, measured), so some 150 sends
+ * queued on one session fit; past it the send fails with `lock_busy` and sends nothing. Longer
+ * than one tmux call's own timeout (LISA_CMD_TIMEOUT_SECONDS, 20 s), so a waiter does not give
+ * up before a holder stuck in tmux does.
  */
 export const SEND_LOCK_TIMEOUT_MS = 30_000;
 
