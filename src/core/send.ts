@@ -28,9 +28,9 @@ export const DEFAULT_ENTER_DELAY_MS = 50;
 /**
  * How long a send waits for the session's input lock. A send holds it for its Enter delay
  * (≤ 150 ms) plus two or three tmux calls (about 180 ms in all, measured), so some 150 sends
- * queued on one session fit; past it the send fails with `lock_busy` and sends nothing. Longer
- * than one tmux call's own timeout (LISA_CMD_TIMEOUT_SECONDS, 20 s), so a waiter does not give
- * up before a holder stuck in tmux does.
+ * queued on one session fit; past it the send fails with `lock_busy` and sends nothing. It is
+ * longer than one tmux call's own timeout (LISA_CMD_TIMEOUT_SECONDS, default 20 s), so a single
+ * hung tmux call in the holder does not fail the sends waiting behind it.
  */
 export const SEND_LOCK_TIMEOUT_MS = 30_000;
 
