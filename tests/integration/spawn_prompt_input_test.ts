@@ -61,8 +61,12 @@ Deno.test("--prompt - reads stdin, and a prompt under the cap stays one argument
       { stdin: prompt, env: { FAKE_ARGS_FILE: argsFile } },
     );
     strictEqual(r.code, 0, r.stdout + r.stderr);
-    const args = await waitFor(() => readIf(argsFile), 30_000);
-    ok(args !== undefined, "the agent never started");
+    // The fake writes its argv in several chunks: wait for the whole prompt word.
+    const args = await waitFor(() => {
+      const text = readIf(argsFile);
+      return text?.endsWith(`${prompt}\0`) ? text : undefined;
+    }, 30_000);
+    ok(args !== undefined, `the agent never got the prompt: ${readIf(argsFile)?.length} bytes`);
     const argv = args.split("\0").slice(0, -1);
     deepStrictEqual(argv.slice(-2), ["--", prompt]);
   } finally {
