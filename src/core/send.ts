@@ -84,10 +84,11 @@ export function checkKeys(keys: readonly string[]): void {
 
 /**
  * Sends text and/or keys to `session`. Throws `missing_argument` when there is nothing to send,
- * the input errors of {@link readTextInput}, `invalid_key` for an unknown key name, `invalid_session_name`, `session_not_found` (exit 1)
- * when the session is absent, and `lock_busy` when another send to the session holds its input
- * lock past {@link SEND_LOCK_TIMEOUT_MS}. Only `session_not_found` or a tmux failure can leave a
- * send half-done; every other error comes before the first tmux call.
+ * the input errors of {@link readTextInput}, `invalid_key` for an unknown key name,
+ * `invalid_session_name`, `session_not_found` (exit 1) when the session is absent, and
+ * `lock_busy` when another send to the session holds its input lock past
+ * {@link SEND_LOCK_TIMEOUT_MS}. Only `session_not_found` or a tmux failure can leave a send
+ * half-done; every other error comes before the first tmux call.
  */
 export async function sendToSession(deps: Deps, options: SendOptions): Promise<SendResult> {
   const keys = splitKeys(options.keys ?? "");
@@ -129,7 +130,7 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
       throw error;
     }
   };
-  // The one lock lisa holds across tmux calls (state files never are, DESIGN §4.4): it exists
+  // The one lock lisa holds across tmux calls (state-file locks never are, DESIGN §4.4): it exists
   // to serialize them, so a paste is never followed by another send's paste before its Enter.
   // A session without meta (not spawned by lisa) gets the same lock path under the current
   // project, which is also the server lisa sends to, so it is serialized too.

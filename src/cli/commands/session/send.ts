@@ -25,6 +25,11 @@ export function registerSend(session: Command, ctx: CliContext): void {
         keys: opts.keys,
         enter: opts.enter ?? false,
       });
+      if (result.removedChars > 0) {
+        ctx.deps.io.err(
+          `lisa: warning: ${result.removedChars} control characters were removed from the text\n`,
+        );
+      }
       if (opts.json) printJson(ctx.deps.io, { ...result });
       else ctx.deps.io.out("ok\n");
     });
