@@ -1,3 +1,5 @@
+import { readCapped } from "../core/text_input.ts";
+
 /** Output channels. Data goes to `out` (stdout), diagnostics to `err` (stderr). */
 export interface Io {
   out(text: string): void;
@@ -6,6 +8,11 @@ export interface Io {
   readonly isTty: boolean;
   /** True when colour must not be used (`NO_COLOR` set or not a TTY). */
   readonly noColor: boolean;
+  /**
+   * Reads standard input to its end, but never more than `maxBytes + 1` bytes (so a caller
+   * can tell "too large" from "exactly the limit" without holding an endless stream).
+   */
+  readStdin(maxBytes: number): Promise<Uint8Array>;
 }
 
 const encoder = new TextEncoder();
@@ -18,7 +25,7 @@ function writeAll(file: { writeSync(p: Uint8Array): number }, text: string): voi
   }
 }
 
-/** The real terminal: stdout and stderr of this process. */
+/** The real terminal: stdin, stdout and stderr of this process. */
 export function realIo(env: Readonly<Record<string, string>>): Io {
   const isTty = Deno.stdout.isTerminal();
   return {
@@ -26,6 +33,7 @@ export function realIo(env: Readonly<Record<string, string>>): Io {
     err: (text) => writeAll(Deno.stderr, text),
     isTty,
     noColor: !isTty || env.NO_COLOR !== undefined,
+    readStdin: (maxBytes) => readCapped(Deno.stdin, maxBytes),
   };
 }
 
@@ -35,6 +43,12 @@ export class MemoryIo implements Io {
   stderr = "";
   readonly isTty = false;
   readonly noColor = true;
+  /** What `readStdin` returns (empty by default, like /dev/null). */
+  constructor(private readonly stdin: string | Uint8Array = "") {}
+  readStdin(maxBytes: number): Promise<Uint8Array> {
+    const bytes = typeof this.stdin === "string" ? encoder.encode(this.stdin) : this.stdin;
+    return Promise.resolve(bytes.slice(0, maxBytes + 1));
+  }
   out(text: string): void {
     this.stdout += text;
   }

@@ -26,3 +26,12 @@ export function shellJoin(argv: readonly string[]): string {
 export function isShellName(name: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
 }
+
+/**
+ * A command line whose stdin is exactly `text` (no newline added): `printf '%s' <text> | line`.
+ * `printf` is a bash builtin, so `text` is bounded by memory, not by the kernel's cap on one
+ * argv word.
+ */
+export function feedStdin(text: string, line: string): string {
+  return `printf '%s' ${shellQuote(text)} | ${line}`;
+}

@@ -12,7 +12,7 @@
  * 0 when its server cannot start, so anything on stderr makes spawn check that the session is
  * really there.
  */
-import { buildAgentCommand } from "../agents/command.ts";
+import { buildAgentCommand, renderCommand } from "../agents/command.ts";
 import { hookExtras } from "../agents/hooks.ts";
 import type { Deps } from "./deps.ts";
 import { LisaError } from "./errors.ts";
@@ -35,6 +35,7 @@ import {
 import { resolveProject } from "./project.ts";
 import { removeSessionArtifacts } from "./session_artifacts.ts";
 import { buildStartupScript, type ScriptCommand } from "./startup_script.ts";
+import { readTextInput } from "./text_input.ts";
 import type { SessionMeta } from "./types.ts";
 import type { RunResult } from "../proc/runner.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
@@ -65,7 +66,10 @@ export interface SpawnOptions {
   explicitAgent?: boolean;
   /** `interactive` or `exec` (validated here: `invalid_mode`). */
   mode: string;
+  /** The prompt (one argv word, or stdin in exec mode when too long); `-` reads stdin. */
   prompt?: string;
+  /** File holding the prompt (`-` reads stdin); excludes `prompt`. */
+  promptFile?: string;
   /** Shell syntax that replaces the agent command. */
   command?: string;
   /** Shell syntax inserted into the agent command. */
@@ -192,12 +196,19 @@ function scriptNanos(now: Date): string {
 
 /**
  * Spawns a session (or, with `dryRun`, only resolves everything and creates nothing). Throws
- * `invalid_agent`, `invalid_mode`, `invalid_session_name`, `missing_argument`,
- * `session_already_exists`, `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`.
+ * `invalid_agent`, `invalid_mode`, `invalid_session_name`, `missing_argument`, the prompt input
+ * errors of {@link readTextInput}, `prompt_too_large` (an interactive prompt over one argv
+ * word), `session_already_exists`, `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`.
  */
 export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<SpawnResult> {
   const agent = parseAgent(options.agent);
   const mode = parseMode(options.mode);
+  const prompt = await readTextInput(deps, {
+    value: options.prompt,
+    file: options.promptFile,
+    valueFlag: "--prompt",
+    fileFlag: "--prompt-file",
+  });
   const project = resolveProject(deps, options.projectRoot);
   const now = deps.now();
   const session = options.session !== undefined
@@ -218,7 +229,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
   const nested = resolveNestedPolicy({
     agent,
     mode,
-    prompt: options.prompt,
+    prompt,
     policy: options.nestedPolicy,
     intent: options.nestingIntent,
     customCommand: custom,
@@ -233,7 +244,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     const built = buildAgentCommand({
       agent,
       mode,
-      prompt: options.prompt,
+      prompt,
       model: options.model,
       agentArgs: options.agentArgs,
       skipPermissions: options.skipPermissions ?? true,
@@ -242,7 +253,11 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     command = built.command;
     // Agent-args are shell text: the whole line then runs under `bash -c`, so even a syntax
     // error in them ends as an exit status in the done file instead of killing the wrapper.
-    run = built.agentArgs === null ? { argv: built.argv } : { shell: built.command };
+    // A prompt on stdin stays out of that `bash -c` word (it is one argv word too).
+    const stdin = built.stdin === null ? {} : { stdin: built.stdin };
+    run = built.agentArgs === null
+      ? { argv: built.argv, ...stdin }
+      : { shell: renderCommand(built.argv, built.agentArgs, built.agentArgsIndex), ...stdin };
   }
 
   const lisaEnv = lisaEnvOf({
@@ -387,7 +402,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     projectHash: project.hash,
     socketPath: project.socketPath,
     startCmd: command,
-    prompt: options.prompt ?? null,
+    prompt: prompt ?? null,
     createdAt: result.createdAt,
     runId,
     agentSessionId: extras.agentSessionId,

@@ -21,7 +21,7 @@
  * There is no EXIT trap: a TERM/HUP/KILL from `lisa session kill` ends the script on the spot,
  * so nothing writes artifacts after a kill.
  */
-import { isShellName, shellJoin, shellQuote } from "./shell_quote.ts";
+import { feedStdin, isShellName, shellJoin, shellQuote } from "./shell_quote.ts";
 
 /** Variables tmux sets for the pane itself; the caller's values would be wrong there. */
 const TMUX_OWNED = [
@@ -61,10 +61,19 @@ export function forwardedEnv(env: Readonly<Record<string, string>>): [string, st
 
 /** How the session's command is run. */
 export type ScriptCommand =
-  /** Argv words, run directly (each word quoted). */
-  | { argv: readonly string[] }
-  /** Shell text, run by `bash -c` as a child (so `exit N` / `set -e` give its real status). */
-  | { shell: string };
+  & (
+    /** Argv words, run directly (each word quoted). */
+    | { argv: readonly string[] }
+    /** Shell text, run by `bash -c` as a child (so `exit N` / `set -e` give its real status). */
+    | { shell: string }
+  )
+  & {
+    /**
+     * Text the command reads on stdin (a prompt too long for argv). It is written into the
+     * script and fed by the `printf` builtin, never as an argv word of a program.
+     */
+    stdin?: string;
+  };
 
 /** Inputs of {@link buildStartupScript}. */
 export interface StartupScriptInput {
@@ -87,7 +96,8 @@ export interface StartupScriptInput {
 
 /** The command line the script runs for `command`. */
 export function scriptCommandLine(command: ScriptCommand): string {
-  return "argv" in command ? shellJoin(command.argv) : `bash -c ${shellQuote(command.shell)}`;
+  const line = "argv" in command ? shellJoin(command.argv) : `bash -c ${shellQuote(command.shell)}`;
+  return command.stdin === undefined ? line : feedStdin(command.stdin, line);
 }
 
 function exportLine(name: string, value: string): string {

@@ -1,6 +1,7 @@
 /**
- * Advisory file locks over `Deno.FsFile.tryLock`, retried until a timeout. A lock is never held
- * across a tmux or agent call (callers keep `fn` to file I/O).
+ * Advisory file locks over `Deno.FsFile.tryLock`, retried until a timeout. A state-file lock is
+ * never held across a tmux or agent call (callers keep `fn` to file I/O). The one exception is
+ * `send`'s per-session input lock (src/core/send.ts), which exists to serialize tmux calls.
  */
 import { LockBusyError } from "../core/errors.ts";
 

@@ -83,6 +83,8 @@ export interface SessionPaths {
   done: string;
   hooks: string;
   events: string;
+  /** Lock that serializes `send` to the session (held from its paste to its Enter). */
+  inputLock: string;
   output: string;
 }
 
@@ -96,6 +98,7 @@ export function sessionPaths(runtimeDir: string, hash: string, session: string):
     done: `${base}-done.txt`,
     hooks: `${base}-hooks.jsonl`,
     events: `${base}-events.jsonl`,
+    inputLock: `${base}-input.lock`,
     output: joinPath(runtimeDir, `lisa-${hash}-output-${session}.txt`),
   };
 }
@@ -127,7 +130,7 @@ export function treeDeltaPath(runtimeDir: string, hash: string): string {
 
 /** Matches artifact file names; groups: hash, session, kind. */
 export const SESSION_ARTIFACT_RE =
-  /^\.lisa-([0-9a-f]{8})-session-(lisa-[A-Za-z0-9._-]+)-(meta\.json|state\.json|heartbeat\.txt|done\.txt|hooks\.jsonl|events\.jsonl)(\.lock)?$/;
+  /^\.lisa-([0-9a-f]{8})-session-(lisa-[A-Za-z0-9._-]+)-(meta\.json|state\.json|heartbeat\.txt|done\.txt|hooks\.jsonl|events\.jsonl|input)(\.lock)?$/;
 /** Matches output file names; groups: hash, session. */
 export const OUTPUT_ARTIFACT_RE = /^lisa-([0-9a-f]{8})-output-(lisa-[A-Za-z0-9._-]+)\.txt$/;
 /** Matches startup script names; groups: hash, session-and-nanos. */

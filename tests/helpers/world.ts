@@ -49,10 +49,10 @@ export interface World {
   projectRoot: string;
   home: string;
   env: Record<string, string>;
-  /** Runs this checkout's lisa as a subprocess in the world. */
+  /** Runs this checkout's lisa as a subprocess in the world (`stdin`: fed to it, else null). */
   lisa(
     args: string[],
-    options?: { cwd?: string; env?: Record<string, string> },
+    options?: { cwd?: string; env?: Record<string, string>; stdin?: string },
   ): Promise<LisaResult>;
   /** Runs lisa's `main()` in this process (faster; same code path as the binary's full CLI). */
   lisaInProcess(
@@ -112,13 +112,21 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
     home,
     env,
     async lisa(args, opts = {}) {
-      const out = await new Deno.Command(LISA_ARGV[0], {
+      const child = new Deno.Command(LISA_ARGV[0], {
         args: [...LISA_ARGV.slice(1), ...args],
         cwd: opts.cwd ?? projectRoot,
         env: { ...env, ...opts.env },
         clearEnv: true,
-        stdin: "null",
-      }).output();
+        stdin: opts.stdin === undefined ? "null" : "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      if (opts.stdin !== undefined) {
+        const writer = child.stdin.getWriter();
+        await writer.write(new TextEncoder().encode(opts.stdin));
+        await writer.close();
+      }
+      const out = await child.output();
       const stdout = decoder.decode(out.stdout);
       return {
         code: out.code,

@@ -1,6 +1,6 @@
 /**
- * User text never steers tmux: a key word ending in ";" is not a command separator, a key word
- * starting with "-" is not a flag, a `#(…)` in the project path is not run, and a name tmux
+ * User text never steers tmux: the key ";" is not a command separator, the key "-" is not a
+ * flag, a word that is no key name is refused before tmux, a `#(…)` in the project path is not run, and a name tmux
  * would rename is refused.
  */
 import { ok, strictEqual } from "node:assert/strict";
@@ -12,7 +12,7 @@ async function exists(world: Awaited<ReturnType<typeof makeWorld>>, s: Spawned, 
   return (await world.lisaInProcess(root ? [...args, "--project-root", root] : args)).code === 0;
 }
 
-Deno.test("send --keys types a word ending in ';' and a word starting with '-' literally", async () => {
+Deno.test("send --keys types the keys ';' and '-' literally, and refuses words that are no keys", async () => {
   const world = await makeWorld();
   try {
     const a = await spawn(world, ["--command", "cat", "--session", "lisa-esc-a"]);
@@ -20,14 +20,18 @@ Deno.test("send --keys types a word ending in ';' and a word starting with '-' l
     await waitPane(world, a, "__LISA_SESSION_START__");
     const send = (keys: string) =>
       world.lisaInProcess(["session", "send", "--session", a.session, "--keys", keys, "--json"]);
-    // Each word is a key; "abc;" must not end the send-keys command and start `kill-server`.
-    strictEqual((await send("abc; kill-server")).code, 0);
-    await waitPane(world, a, "abc;kill-server");
+    // Each word is a key; the key ";" must not end the send-keys command (tmux splits commands
+    // at a word ending in ";"), nor may the key "-" be read as a flag.
+    strictEqual((await send("x ; y ; - z")).code, 0);
+    await waitPane(world, a, "x;y;-z");
+    ok(await exists(world, a), "the server survived");
+    // Words that are no key names never reach tmux: no `kill-server`, no `-t` retargeting.
+    for (const keys of ["abc; kill-server", `-t =${b.session}: hello`]) {
+      const r = await send(keys);
+      strictEqual(r.json?.errorCode, "invalid_key", keys);
+    }
     ok(await exists(world, a), "the server survived");
     ok(await exists(world, b));
-    // "-t" must not retarget send-keys to session b.
-    strictEqual((await send(`-t =${b.session}: hello`)).code, 0);
-    await waitPane(world, a, `-t=${b.session}:hello`);
     const paneB = await world.lisaInProcess(["session", "capture", "--session", b.session]);
     ok(!paneB.stdout.includes("hello"), paneB.stdout);
   } finally {

@@ -1,5 +1,5 @@
-import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
-import { buildAgentCommand } from "../../../src/agents/command.ts";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import { buildAgentCommand, MAX_ARG_WORD_BYTES } from "../../../src/agents/command.ts";
 import { LisaError } from "../../../src/core/errors.ts";
 
 Deno.test("claude interactive skips permissions by default and puts the prompt last", () => {
@@ -104,4 +104,44 @@ Deno.test("exec mode without a prompt is a usage error", () => {
     () => buildAgentCommand({ agent: "codex", mode: "exec" }),
     (e) => e instanceof LisaError && e.code === "missing_argument" && e.exitCode === 1,
   );
+});
+
+Deno.test("an exec prompt too long for one argv word goes to the agent's stdin", () => {
+  // Multi-byte characters count as bytes: the kernel's cap is on bytes.
+  const fits = "é".repeat((MAX_ARG_WORD_BYTES - 1) / 2) + "x";
+  strictEqual(new TextEncoder().encode(fits).length, MAX_ARG_WORD_BYTES);
+  const inArgv = buildAgentCommand({ agent: "claude", mode: "exec", prompt: fits });
+  strictEqual(inArgv.stdin, null);
+  strictEqual(inArgv.argv[2], fits);
+  const long = fits + "y";
+  const claude = buildAgentCommand({ agent: "claude", mode: "exec", prompt: long, model: "m" });
+  deepStrictEqual(claude.argv, ["claude", "-p", "--dangerously-skip-permissions", "--model", "m"]);
+  strictEqual(claude.stdin, long);
+  ok(claude.command.startsWith("printf '%s' 'éé"));
+  ok(claude.command.endsWith("y' | claude -p --dangerously-skip-permissions --model m"));
+  const codex = buildAgentCommand({
+    agent: "codex",
+    mode: "exec",
+    prompt: `-${long}`,
+    agentArgs: "-c x=1",
+  });
+  deepStrictEqual(codex.argv.slice(-1), ["-"]);
+  strictEqual(codex.stdin, `-${long}`);
+  ok(
+    codex.command.endsWith("| codex exec --sandbox workspace-write --skip-git-repo-check -c x=1 -"),
+  );
+});
+
+Deno.test("an interactive prompt too long for one argv word is prompt_too_large", () => {
+  for (const agent of ["claude", "codex"] as const) {
+    throws(
+      () =>
+        buildAgentCommand({
+          agent,
+          mode: "interactive",
+          prompt: "a".repeat(MAX_ARG_WORD_BYTES + 1),
+        }),
+      (e) => e instanceof LisaError && e.code === "prompt_too_large" && e.usage,
+    );
+  }
 });

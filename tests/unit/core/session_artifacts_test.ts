@@ -10,6 +10,7 @@ const FILES = [
   ".lisa-aaaaaaaa-session-lisa-x-hooks.jsonl",
   ".lisa-aaaaaaaa-session-lisa-x-events.jsonl",
   ".lisa-aaaaaaaa-session-lisa-x-events.jsonl.lock",
+  ".lisa-aaaaaaaa-session-lisa-x-input.lock",
   "lisa-aaaaaaaa-output-lisa-x.txt",
   "lisa-cmd-aaaaaaaa-lisa-x-123456.sh",
   ".lisa-bbbbbbbb-session-lisa-x-meta.json",

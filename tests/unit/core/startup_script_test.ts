@@ -86,3 +86,16 @@ Deno.test("scripts with hostile prompts, newlines and multi-line commands are va
     true,
   );
 });
+
+Deno.test("text for stdin is fed by the printf builtin, never as a program's argv word", async () => {
+  const text = `'; rm -rf ~; '\n$(touch x) -n %s\n\n`;
+  const argv = buildStartupScript(input({ command: { argv: ["cat"], stdin: text } }));
+  ok(argv.includes(`\nprintf '%s' ${`'${text.replaceAll("'", `'\\''`)}'`} | cat\n`));
+  const shell = buildStartupScript(input({ command: { shell: "cat -A", stdin: text } }));
+  ok(shell.includes(" | bash -c 'cat -A'\n"));
+  // What the command reads is the text, byte for byte (trailing newlines, `%s`, quotes).
+  const out = await new Deno.Command("bash", {
+    args: ["-c", `printf '%s' ${`'${text.replaceAll("'", `'\\''`)}'`} | cat`],
+  }).output();
+  strictEqual(new TextDecoder().decode(out.stdout), text);
+});

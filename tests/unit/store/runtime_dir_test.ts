@@ -103,6 +103,7 @@ Deno.test("sessionPaths follows the artifact names of the design", () => {
     done: `/run/.lisa-0123abcd-session-${s}-done.txt`,
     hooks: `/run/.lisa-0123abcd-session-${s}-hooks.jsonl`,
     events: `/run/.lisa-0123abcd-session-${s}-events.jsonl`,
+    inputLock: `/run/.lisa-0123abcd-session-${s}-input.lock`,
     output: `/run/lisa-0123abcd-output-${s}.txt`,
   });
   strictEqual(lockPathFor("/run/x.json"), "/run/x.json.lock");
@@ -119,6 +120,11 @@ Deno.test("artifact regexes match what the path helpers produce", () => {
     const name = path.slice("/run/".length);
     const m = SESSION_ARTIFACT_RE.exec(name);
     ok(m, name);
+    if (kind === "inputLock") {
+      // A lock of its own (send's), not the lock of a data file.
+      deepStrictEqual(m.slice(1), ["0123abcd", s, "input", ".lock"]);
+      continue;
+    }
     deepStrictEqual([m[1], m[2], m[4]], ["0123abcd", s, undefined]);
     strictEqual(SESSION_ARTIFACT_RE.exec(`${name}.lock`)?.[4], ".lock");
   }

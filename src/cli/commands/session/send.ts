@@ -10,8 +10,9 @@ export function registerSend(session: Command, ctx: CliContext): void {
     .command("send")
     .description("send text (bracketed paste) and/or keys to a session")
     .requiredOption("--session <name>", "session name")
-    .option("--text <text>", "text to paste verbatim (multi-line allowed)")
-    .option("--keys <keys>", "tmux key names separated by spaces (e.g. 'Escape', 'C-c')")
+    .option("--text <text>", "text to paste (multi-line allowed; '-' reads stdin)")
+    .option("--text-file <path>", "paste the content of this file ('-' reads stdin)")
+    .option("--keys <keys>", "tmux key names separated by spaces (e.g. 'Escape', 'C-c', 'y')")
     .option("--enter", "press Enter afterwards (after a short per-agent delay)")
     .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
     .option("--json", "print JSON")
@@ -20,9 +21,15 @@ export function registerSend(session: Command, ctx: CliContext): void {
         session: opts.session,
         projectRoot: opts.projectRoot,
         text: opts.text,
+        textFile: opts.textFile,
         keys: opts.keys,
         enter: opts.enter ?? false,
       });
+      if (result.removedChars > 0) {
+        ctx.deps.io.err(
+          `lisa: warning: ${result.removedChars} control characters were removed from the text\n`,
+        );
+      }
       if (opts.json) printJson(ctx.deps.io, { ...result });
       else ctx.deps.io.out("ok\n");
     });

@@ -45,7 +45,8 @@ export function registerSpawn(session: Command, ctx: CliContext): void {
     .description("start an agent (or any command) in a new tmux session")
     .option("--agent <agent>", "claude|codex", "claude")
     .option("--mode <mode>", "interactive|exec", "interactive")
-    .option("--prompt <text>", "the prompt (one argument, never read by a shell)")
+    .option("--prompt <text>", "the prompt (never read by a shell; '-' reads stdin)")
+    .option("--prompt-file <path>", "read the prompt from this file ('-' reads stdin)")
     .option("--command <shell>", "run this shell command instead of the agent (shell syntax)")
     .option("--agent-args <shell>", "extra agent arguments (shell syntax, inserted as-is)")
     .option("--model <model>", "model for the agent")
@@ -80,6 +81,7 @@ export function registerSpawn(session: Command, ctx: CliContext): void {
         explicitAgent: cmd.getOptionValueSource("agent") === "cli",
         mode: opts.mode,
         prompt: opts.prompt,
+        promptFile: opts.promptFile,
         command: opts.command,
         agentArgs: opts.agentArgs,
         model: opts.model,

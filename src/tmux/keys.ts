@@ -1,0 +1,178 @@
+/**
+ * tmux key names as `send-keys` understands them (tmux 3.3a, `key_string_lookup_string`), so
+ * lisa can refuse a word tmux would not read as a key: `send-keys` types an unknown name out as
+ * text (`Escpe` arrives as five letters), which is never what `--keys` meant.
+ *
+ * Grammar, checked against tmux 3.3a (`bind-key` and `send-keys` on a private server):
+ * - an optional leading `^` (Ctrl), then any number of modifiers `C-` (Ctrl), `M-` (Meta/Alt),
+ *   `S-` (Shift), case-insensitive (`c-c` is `C-c`);
+ * - then either a named key, case-insensitive like tmux (`enter` is `Enter`): {@link NAMED_KEYS};
+ * - or exactly one character (one Unicode code point: `y`, `1`, `q`, `-`, `é`, `日`), which is
+ *   case-sensitive as any character is; with Ctrl, tmux refuses the ASCII characters
+ *   `"$%&*{|}~` (it has no control code for them).
+ *
+ * Refused although tmux reads them: mouse and wheel names, `Any`, `User0`…, and `0x…` codes
+ * (nothing an agent's input needs; a typo there would otherwise type text), and control
+ * characters as single characters (use `C-x`, `Enter`, `Tab`, `BSpace`, `Escape`).
+ */
+
+/** Named keys tmux 3.3a accepts, spelled as tmux prints them (matching is case-insensitive). */
+export const NAMED_KEYS: readonly string[] = [
+  "Enter",
+  "Escape",
+  "Tab",
+  "BTab",
+  "Space",
+  "BSpace",
+  "Up",
+  "Down",
+  "Left",
+  "Right",
+  "Home",
+  "End",
+  "PageUp",
+  "PgUp",
+  "PPage",
+  "PageDown",
+  "PgDn",
+  "NPage",
+  "Insert",
+  "IC",
+  "Delete",
+  "DC",
+  ...Array.from({ length: 12 }, (_, i) => `F${i + 1}`),
+  ...Array.from({ length: 10 }, (_, i) => `KP${i}`),
+  "KP/",
+  "KP*",
+  "KP-",
+  "KP+",
+  "KP.",
+  "KPEnter",
+];
+
+const NAMED_LOWER = new Set(NAMED_KEYS.map((k) => k.toLowerCase()));
+
+/** Names other tools use, mapped to tmux's (lowercase keys). */
+const ALIASES: Readonly<Record<string, string>> = {
+  esc: "Escape",
+  return: "Enter",
+  ret: "Enter",
+  cr: "Enter",
+  lf: "Enter",
+  newline: "Enter",
+  backspace: "BSpace",
+  bs: "BSpace",
+  del: "Delete",
+  ins: "Insert",
+  pagedn: "PageDown",
+  pgdown: "PageDown",
+  arrowup: "Up",
+  arrowdown: "Down",
+  arrowleft: "Left",
+  arrowright: "Right",
+  spacebar: "Space",
+  backtab: "BTab",
+};
+
+/** Modifier spellings of other tools (`Ctrl+c`, `alt-x`), mapped to tmux's prefixes. */
+const MODIFIER_ALIASES: readonly [RegExp, string][] = [
+  [/^(?:ctrl|control|ctl)[-+_]/i, "C-"],
+  [/^(?:alt|meta|opt|option)[-+_]/i, "M-"],
+  [/^shift[-+_]/i, "S-"],
+  [/^([CMS])\+/i, "$1-"],
+];
+
+/** True for C0/C1 control characters and DEL. */
+function isControl(ch: string): boolean {
+  const c = ch.codePointAt(0)!;
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f);
+}
+
+/** The key part of `word` after its `^`/modifier prefix, or null when a prefix is malformed. */
+function splitModifiers(word: string): { prefix: string; base: string } | null {
+  let rest = word;
+  if (rest.length > 1 && rest[0] === "^") rest = rest.slice(1);
+  while (rest.length >= 2 && rest[1] === "-") {
+    if (!/^[CMScms]$/.test(rest[0])) return null;
+    rest = rest.slice(2);
+  }
+  return { prefix: word.slice(0, word.length - rest.length), base: rest };
+}
+
+/** ASCII characters tmux cannot combine with Ctrl (`C-~` is an unknown key in tmux 3.3a). */
+const NO_CTRL = new Set('"$%&*{|}~');
+
+function isKeyBase(base: string, ctrl: boolean): boolean {
+  if (NAMED_LOWER.has(base.toLowerCase())) return true;
+  const chars = [...base];
+  return chars.length === 1 && !isControl(chars[0]) && !(ctrl && NO_CTRL.has(chars[0]));
+}
+
+/** True when a prefix of {@link splitModifiers} holds Ctrl (`^` or a `C-`). */
+function hasCtrl(prefix: string): boolean {
+  if (prefix.startsWith("^")) return true;
+  for (let i = 0; i < prefix.length; i += 2) {
+    if (prefix[i] === "C" || prefix[i] === "c") return true;
+  }
+  return false;
+}
+
+/** True when tmux reads `word` as one key lisa may send. */
+export function isValidKey(word: string): boolean {
+  const parts = splitModifiers(word);
+  return parts !== null && parts.base !== "" && isKeyBase(parts.base, hasCtrl(parts.prefix));
+}
+
+/** Edit distance with adjacent transpositions (`Escpe` → `Escape` is 1). */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.length][b.length];
+}
+
+function suggestBase(base: string): string | null {
+  const lower = base.toLowerCase();
+  if (ALIASES[lower] !== undefined) return ALIASES[lower];
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const name of NAMED_KEYS) {
+    const dist = distance(lower, name.toLowerCase());
+    if (dist < bestDistance) [best, bestDistance] = [name, dist];
+  }
+  // Close enough to be a typo, and not a short word that merely shares length with a name.
+  return bestDistance <= 2 && bestDistance < lower.length - 1 ? best : null;
+}
+
+/** The valid key `word` most likely meant (`Escpe` → `Escape`, `Ctrl+c` → `C-c`), or null. */
+export function suggestKey(word: string): string | null {
+  let rest = word;
+  let prefix = "";
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [re, to] of MODIFIER_ALIASES) {
+      const m = re.exec(rest);
+      if (m !== null) {
+        prefix += m[0].replace(re, to).toUpperCase();
+        rest = rest.slice(m[0].length);
+        changed = true;
+      }
+    }
+  }
+  const parts = splitModifiers(rest);
+  if (parts === null || parts.base === "") return null;
+  const ctrl = hasCtrl(prefix) || hasCtrl(parts.prefix);
+  prefix += parts.prefix;
+  const base = isKeyBase(parts.base, ctrl) ? parts.base : suggestBase(parts.base);
+  if (base === null) return null;
+  const suggestion = `${prefix}${base}`;
+  return suggestion !== word && isValidKey(suggestion) ? suggestion : null;
+}
