@@ -24,7 +24,6 @@ import {
   classify,
   type CoarseStatus,
   type HookSignal,
-  SESSION_GRACE_SECONDS,
   type Signals,
   type SignalSummary,
   type WaitingFor,
@@ -149,10 +148,23 @@ async function readHooks(
   return readHookSignal(hooksPath, meta.runId, nowMs, deps.config);
 }
 
-/** Screen change bookkeeping: when the screen last changed (null: not since lisa first looked). */
-function outputChangedAt(prev: SessionStateFile, hash: string, nowMs: number): number | null {
-  if (prev.outputHash === null) return null;
-  return prev.outputHash === hash ? prev.outputChangedAtMs : nowMs;
+/**
+ * When the visible screen last changed (epoch ms; null when unknown). The screen lisa stored
+ * last time: unchanged since the stored time. Another screen (or lisa's first look) changed at
+ * the latest when the pane last printed, which tmux measures (`lastOutputSeconds`, whole
+ * seconds: the end of that second is taken, so the quiet time is never overstated). A stale
+ * stored sample is no evidence of a recent change: the change happened anywhere since that
+ * sample (issue 9, defect 7). Pure.
+ */
+export function outputChangedAt(
+  prev: Pick<SessionStateFile, "outputHash" | "outputChangedAtMs">,
+  hash: string,
+  nowMs: number,
+  lastOutputSeconds: number | null,
+): number | null {
+  if (prev.outputHash === hash) return prev.outputChangedAtMs;
+  if (lastOutputSeconds === null) return prev.outputHash === null ? null : nowMs;
+  return Math.min(nowMs, (lastOutputSeconds + 1) * 1000);
 }
 
 /** What the process and CPU pass found. */
@@ -212,7 +224,12 @@ async function gatherProcesses(
  * without a recent sample wait for a second one. Hooks, dialogs, spinners, busy children and
  * terminal facts decide without it, so such polls never wait.
  */
-const CPU_DEPENDENT_REASONS = new Set(["agent_quiet", "agent_alive_quiet", "no_active_process"]);
+const CPU_DEPENDENT_REASONS = new Set([
+  "agent_quiet",
+  "agent_alive_quiet",
+  "no_active_process",
+  "grace_period",
+]);
 
 /** Takes a second CPU sample {@link CPU_SECOND_SAMPLE_MS} after the first (bounded wait). */
 async function secondSample(deps: Deps, facts: ProcessFacts): Promise<void> {
@@ -280,7 +297,6 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
 
   const nowMs = deps.now().getTime();
   const age = sessionAgeSeconds(meta, probe, nowMs);
-  const inGrace = age !== null && age < SESSION_GRACE_SECONDS;
   const facts = await gatherProcesses(
     deps,
     probe,
@@ -291,7 +307,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
   );
   const visible = visibleScreen(probe.rawCapture, probe.height);
   const hash = screenHash(visible);
-  const changedAt = outputChangedAt(prev, hash, nowMs);
+  const changedAt = outputChangedAt(prev, hash, nowMs, probe.lastOutputSeconds);
   const found = facts.view?.found ?? null;
   const hooks = await readHooks(deps, paths.hooks, meta, nowMs);
 
@@ -337,7 +353,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
   };
   let c: Classification = classify(signals);
   if (
-    facts.cpu === null && !inGrace && done === null &&
+    facts.cpu === null && done === null &&
     CPU_DEPENDENT_REASONS.has(c.classificationReason)
   ) {
     // No recent sample and the answer hinges on CPU: measure it now (once, ~150 ms).
@@ -353,6 +369,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
       view: facts.view,
       readings: facts.readings,
       hash,
+      changedAtMs: changedAt,
       nowMs,
       runId: meta?.runId ?? null,
     });

@@ -35,6 +35,8 @@ export const STATUS_PANE_FIELDS = [
   "pane_pid",
   "pid",
   "session_created",
+  // Last output to the window (whole seconds; one pane per lisa session): the screen's freshness.
+  "window_activity",
   "pane_height",
   "pane_current_command",
   "pane_title",
@@ -71,6 +73,11 @@ export interface PaneProbe {
   serverPid: number | null;
   /** tmux's session_created (epoch seconds), null when unknown. */
   createdAtSeconds: number | null;
+  /**
+   * tmux's window_activity (epoch seconds): when the pane last printed anything, whatever the
+   * `monitor-activity` option; null when unknown.
+   */
+  lastOutputSeconds: number | null;
   height: number;
   currentCommand: string;
   title: string;
@@ -104,6 +111,7 @@ export function missingProbe(): PaneProbe {
     panePid: null,
     serverPid: null,
     createdAtSeconds: null,
+    lastOutputSeconds: null,
     height: 0,
     currentCommand: "",
     title: "",
@@ -134,6 +142,7 @@ export function parseProbe(
     panePid: intOrNull(row.pane_pid),
     serverPid: intOrNull(row.pid),
     createdAtSeconds: intOrNull(row.session_created),
+    lastOutputSeconds: intOrNull(row.window_activity),
     height: intOrNull(row.pane_height) ?? 0,
     currentCommand: row.pane_current_command,
     title: row.pane_title,
@@ -175,7 +184,7 @@ export interface ProcessView {
   busyChildren: string[];
   /** Without an agent: non-shell processes of the pane other than the wrapper and heartbeat. */
   commandProcesses: string[];
-  /** Processes whose CPU is sampled: the agent family, else every non-heartbeat process. */
+  /** Processes whose CPU is sampled: the agent family, else the pane's processes below the root. */
   sampled: ProcInfo[];
 }
 
@@ -189,6 +198,17 @@ export function withoutHeartbeat(procs: readonly ProcInfo[]): ProcInfo[] {
     }
   }
   return procs.filter((p) => !drop.has(p.pid));
+}
+
+/**
+ * The wrapper's own housekeeping: the `rm -f -- "$0"` by which the startup script deletes itself
+ * in its first milliseconds (a child of the pane's root naming the root's script file, or with
+ * no argv left while it exits). It is not the session's work, and inside the grace window it
+ * would read as a running command.
+ */
+export function isWrapperHousekeeping(p: ProcInfo, root: ProcInfo | undefined): boolean {
+  if (root === undefined || p.ppid !== root.pid || p.name !== "rm") return false;
+  return p.argv.length === 0 || (root.argv.length >= 2 && p.argv.at(-1) === root.argv[1]);
 }
 
 function isWork(p: ProcInfo, idleHelpers: readonly string[]): boolean {
@@ -213,7 +233,8 @@ export function inspectProcesses(
   prefer: Agent | null,
   idleHelpersOf: (agent: Agent) => readonly string[],
 ): ProcessView {
-  const live = withoutHeartbeat(procs);
+  const root = procs.find((p) => p.pid === rootPid);
+  const live = withoutHeartbeat(procs).filter((p) => !isWrapperHousekeeping(p, root));
   const found = findAgent(live, extra, prefer);
   if (found !== null) {
     const family = new Set(found.family.map((p) => p.pid));
@@ -226,7 +247,9 @@ export function inspectProcesses(
   const commandProcesses = live
     .filter((p) => p.pid !== rootPid && isWork(p, []) && !SHELL_NAMES.has(p.name.toLowerCase()))
     .map((p) => p.name);
-  const sampled = live.filter((p) => p.state !== "Z" && p.state !== "X");
+  // The pane's root is lisa's wrapper: the session's command always runs as its child, so the
+  // root's own CPU (its start-up, seconds before any command runs) is never the session's work.
+  const sampled = live.filter((p) => p.pid !== rootPid && p.state !== "Z" && p.state !== "X");
   return { found: null, busyChildren: [], commandProcesses, sampled };
 }
 

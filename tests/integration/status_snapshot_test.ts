@@ -20,7 +20,9 @@ Deno.test("snapshot returns status, text, nextOffset and markers from one tmux c
     strictEqual(r.code, 0, r.stderr);
     strictEqual(runner.calls.length, 1);
     const j = r.json!;
-    strictEqual(j.sessionState, "just_started");
+    // A running command is busy evidence, inside the grace window too.
+    strictEqual(j.sessionState, "in_progress");
+    strictEqual(j.classificationReason, "command_running:sleep");
     const capture = j.capture as { text: string; nextOffset: string };
     ok(capture.text.includes("alpha\nMARK_1"), capture.text);
     strictEqual(j.nextOffset, capture.nextOffset);

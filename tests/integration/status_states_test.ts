@@ -5,7 +5,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { SESSION_GRACE_SECONDS } from "../../src/core/classify.ts";
 import { makeWorld } from "../helpers/world.ts";
-import { endStray, spawn, waitDone } from "./lifecycle_helpers.ts";
+import { endStray, spawn, waitDone, waitPane } from "./lifecycle_helpers.ts";
 import { status, statusUntil } from "./status_helpers.ts";
 
 const pastGrace = (r: { signals: Record<string, unknown> }) => r.signals.inGrace === false;
@@ -14,8 +14,10 @@ Deno.test("a session polled right after spawn is just_started", async () => {
   const world = await makeWorld();
   try {
     const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "idle" });
+    // Once it has started (its SessionStart hook run, its prompt drawn) the agent is quiet.
+    await waitPane(world, s, "> ");
     const r = await status(world, s.session);
-    strictEqual(r.sessionState, "just_started");
+    strictEqual(r.sessionState, "just_started", JSON.stringify(r.signals));
     strictEqual(r.status, "active");
     strictEqual(r.classificationReason, "grace_period");
     strictEqual(r.exitCode, null);
