@@ -4,7 +4,9 @@
  * related arrives as ages in {@link Signals}, so recorded fixtures drive it in unit tests.
  *
  * Order (first decisive answer wins):
- * 1. tmux: session missing → `not_found` (or the done file's verdict when one matches the run);
+ * 1. tmux: session missing → `not_found` (`server_gone` when no server runs on the socket of a
+ *    session lisa spawned there, else `session_missing`), or the done file's verdict when one
+ *    matches the run;
  *    pane dead → `completed`/`crashed` with `exitCode` (dead status, dead signal, done file).
  * 2. done file of this run while the pane still lives → `completed`/`crashed`.
  * 3. read failures → `degraded`.
@@ -101,6 +103,11 @@ export interface AgentSignals {
 export interface Signals {
   /** False when tmux has no such session (or no server). */
   sessionExists: boolean;
+  /**
+   * True when no tmux server runs on the socket of a session lisa spawned there: the whole
+   * server is gone, not just this session (`not_found` with reason `server_gone`).
+   */
+  serverGone?: boolean;
   pane: PaneSignals | null;
   /** The done file, when present; `matchesRun` says its runId is this spawn's. */
   done: { runId: string; exitCode: number; matchesRun: boolean } | null;
@@ -247,7 +254,7 @@ function terminal(s: Signals): Omit<Classification, "signals"> | null {
   if (!s.sessionExists || s.pane === null) {
     return done
       ? exited(done.exitCode, `done_file:${done.exitCode}`)
-      : answer("not_found", "session_missing");
+      : answer("not_found", s.serverGone ? "server_gone" : "session_missing");
   }
   const p = s.pane;
   if (p.dead) {

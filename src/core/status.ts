@@ -313,6 +313,8 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
 
   const signals: Signals = {
     sessionExists: probe.exists,
+    // Only a session lisa spawned on that socket can have lost its server.
+    serverGone: probe.serverGone && meta !== undefined,
     pane: probe.exists
       ? {
         dead: probe.dead,

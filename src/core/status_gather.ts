@@ -66,6 +66,8 @@ export const SHELL_NAMES: ReadonlySet<string> = new Set([
 export interface PaneProbe {
   /** False when tmux has no such session (or no server at all). */
   exists: boolean;
+  /** True when no tmux server answers on the socket at all (killed, crashed, never started). */
+  serverGone: boolean;
   dead: boolean;
   deadStatus: number | null;
   deadSignal: number | null;
@@ -101,10 +103,11 @@ function intOrNull(text: string | undefined): number | null {
   return text !== undefined && /^\d+$/.test(text) ? Number(text) : null;
 }
 
-/** The probe of a session tmux does not have. */
-export function missingProbe(): PaneProbe {
+/** The probe of a session tmux does not have (`serverGone`: because no server runs). */
+export function missingProbe(serverGone = false): PaneProbe {
   return {
     exists: false,
+    serverGone,
     dead: false,
     deadStatus: null,
     deadSignal: null,
@@ -120,14 +123,15 @@ export function missingProbe(): PaneProbe {
 }
 
 /**
- * Parses the result of {@link statusTmuxCommands}. A missing session or server gives
- * `exists: false`; any other tmux failure throws `tmux_failed`.
+ * Parses the result of {@link statusTmuxCommands}. A missing session gives `exists: false`, a
+ * missing server also `serverGone: true`; any other tmux failure throws `tmux_failed`.
  */
 export function parseProbe(
   res: { success: boolean; code: number; stdout: string; stderr: string },
 ): PaneProbe {
   if (!res.success) {
-    if (isMissingTarget(res.stderr) || isNoServer(res.stderr)) return missingProbe();
+    if (isNoServer(res.stderr)) return missingProbe(true);
+    if (isMissingTarget(res.stderr)) return missingProbe();
     throw new LisaError("tmux_failed", `tmux failed: ${res.stderr.trim() || `exit ${res.code}`}`);
   }
   const body = res.stdout.endsWith("\n") ? res.stdout.slice(0, -1) : res.stdout;
@@ -136,6 +140,7 @@ export function parseProbe(
   if (row === undefined) return missingProbe();
   return {
     exists: true,
+    serverGone: false,
     dead: row.pane_dead === "1",
     deadStatus: intOrNull(row.pane_dead_status),
     deadSignal: intOrNull(row.pane_dead_signal),

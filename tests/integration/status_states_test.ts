@@ -183,3 +183,40 @@ Deno.test("a state lock held by another process makes status degraded (exit 0)",
     await world.dispose();
   }
 });
+
+Deno.test("sessions of a tmux server that died are not_found with server_gone", async () => {
+  const world = await makeWorld();
+  try {
+    const a = await spawn(world, ["--command", "sleep 60"]);
+    const b = await spawn(world, ["--command", "sleep 60"]);
+    const c = await spawn(world, ["--command", "sleep 60"]);
+    // One session gone from a live server: only that session is missing.
+    await world.tmux(c.socketPath, ["kill-session", "-t", `=${c.session}`]);
+    const one = await status(world, c.session);
+    strictEqual(one.sessionState, "not_found");
+    strictEqual(one.classificationReason, "session_missing");
+
+    await world.tmux(a.socketPath, ["kill-server"]);
+    for (const s of [a, b]) {
+      const r = await status(world, s.session);
+      strictEqual(r.sessionState, "not_found", JSON.stringify(r));
+      strictEqual(r.status, "not_found");
+      strictEqual(r.classificationReason, "server_gone");
+    }
+    // A name lisa never spawned says nothing about a server.
+    strictEqual(
+      (await status(world, "lisa-never-spawned")).classificationReason,
+      "session_missing",
+    );
+    const m = await world.lisaInProcess(["session", "monitor", "--session", a.session, "--json"]);
+    strictEqual(m.code, 2);
+    strictEqual(m.json?.exitReason, "not_found");
+    strictEqual(
+      (m.json?.finalStatus as Record<string, unknown>).classificationReason,
+      "server_gone",
+    );
+  } finally {
+    endStray();
+    await world.dispose();
+  }
+});

@@ -99,6 +99,16 @@ Deno.test("a missing session or server is exists=false; other tmux failures thro
   throws(() => parseProbe(fail("server version is too old")), /tmux failed/);
 });
 
+Deno.test("a missing server is told apart from a missing session", () => {
+  const fail = (stderr: string) => ({ success: false, code: 1, stdout: "", stderr });
+  strictEqual(parseProbe(fail("can't find session: lisa-x")).serverGone, false);
+  strictEqual(parseProbe(fail("no server running on /tmp/s.sock")).serverGone, true);
+  strictEqual(
+    parseProbe(fail("error connecting to /tmp/s.sock (Connection refused)")).serverGone,
+    true,
+  );
+});
+
 Deno.test("the visible screen is the last pane-height rows of the capture", () => {
   strictEqual(visibleScreen("old\na\nb  \nc\n", 3), "a\nb\nc");
   strictEqual(visibleScreen("a\nb\n", 0), "a\nb");
