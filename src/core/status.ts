@@ -16,7 +16,7 @@ import type { Deps } from "./deps.ts";
 import { LisaError } from "./errors.ts";
 import type { Agent, Mode } from "./identity.ts";
 import { baseName } from "./paths.ts";
-import { locateSession, type SessionLocation } from "./session_ref.ts";
+import { locateSession, type SessionLocation, shownAgent } from "./session_ref.ts";
 import type { CpuSample, SessionMeta, SessionStateFile, SessionStateName } from "./types.ts";
 import { TERMINAL_STATES } from "./types.ts";
 import {
@@ -68,7 +68,8 @@ export interface StatusOptions {
 /** The `status --json` payload (without `stderrPolicy`, which printJson adds). */
 export interface StatusReport {
   session: string;
-  agent: Agent | null;
+  /** `"command"` for a `--command` session without `--agent` (see `shownAgent`). */
+  agent: Agent | "command" | null;
   mode: Mode | null;
   status: CoarseStatus;
   sessionState: SessionStateName;
@@ -386,7 +387,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
 
   const report: StatusReport = {
     session: loc.session,
-    agent: meta?.agent ?? found?.agent ?? null,
+    agent: meta ? shownAgent(meta) : found?.agent ?? null,
     mode: meta?.mode ?? null,
     status: c.status,
     sessionState: c.sessionState,

@@ -9,7 +9,7 @@
  */
 import type { Deps } from "./deps.ts";
 import { resolveProject } from "./project.ts";
-import { scanMetaFiles, tryReadMeta } from "./session_ref.ts";
+import { scanMetaFiles, shownAgent, tryReadMeta } from "./session_ref.ts";
 import {
   buildTree,
   filterTree,
@@ -105,7 +105,7 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
   const inputs: TreeInput[] = metas.map((m) => ({
     session: m.session,
     parentSession: m.parentSession ?? null,
-    agent: m.agent,
+    agent: shownAgent(m),
     mode: m.mode,
     createdAt: m.createdAt,
     projectHash: m.projectHash,
