@@ -31,7 +31,7 @@ export function registerTree(session: Command, ctx: CliContext): void {
   session
     .command("tree")
     .description("show sessions as a tree of parent/child links (from metadata)")
-    .option("--project-root <dir>", "project root (default: cwd)")
+    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
     .option("--all-hashes", "include sessions of every project in the runtime dir")
     .option("--active-only", "only sessions tmux still has")
     .option("--with-state", "add each session's state")
