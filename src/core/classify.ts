@@ -23,8 +23,8 @@
  *    idle helper; `sleep` and `cat` count: defect 4), recent CPU over the agent's threshold, or a
  *    changing screen → `in_progress`; otherwise interactive → `waiting_input` and exec →
  *    `in_progress` (`agent_alive_quiet`: exec agents that print nothing are usually waiting on
- *    their API). While the session is younger than {@link SESSION_GRACE_SECONDS}, every
- *    `waiting_input` answer here is `just_started` instead.
+ *    their API). While the session is younger than {@link SESSION_GRACE_SECONDS}, the quiet
+ *    answers (idle title, quiet agent) are `just_started` instead.
  * 6. no agent: a non-shell process in the pane (the wrapper's heartbeat excluded), busy shells
  *    or a changing screen → `in_progress`; then, inside the grace window, → `just_started`;
  *    otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the wrapper lives,
@@ -45,7 +45,7 @@ import { type CpuReading, isCpuBusy } from "./cpu.ts";
 import { COMMAND_CPU, matchScreen, rulesFor, type ScreenMatch } from "../agents/rules/index.ts";
 import type { HookSignal } from "../agents/hooks.ts";
 
-/** Seconds after spawn during which an undecided session is `just_started`. */
+/** Seconds after spawn during which a quiet session is `just_started`. */
 export const SESSION_GRACE_SECONDS = 8;
 /** An interactive agent quiet (no CPU, unchanged screen) this long is waiting for input. */
 export const QUIET_SECONDS = 3;
