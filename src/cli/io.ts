@@ -13,6 +13,11 @@ export interface Io {
    * can tell "too large" from "exactly the limit" without holding an endless stream).
    */
   readStdin(maxBytes: number): Promise<Uint8Array>;
+  /**
+   * True once a write found stdout closed by its reader (`lisa … | head -3`): later output is
+   * dropped, and commands that only stream (monitor) stop.
+   */
+  readonly outClosed: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -25,15 +30,39 @@ function writeAll(file: { writeSync(p: Uint8Array): number }, text: string): voi
   }
 }
 
+/**
+ * A channel whose reader may leave: a broken pipe (Deno ignores SIGPIPE, so a write fails with
+ * EPIPE) marks it closed and drops what follows, instead of an uncaught error and a stack trace.
+ * The command still finishes its work and exits with its own code.
+ */
+class Channel {
+  closed = false;
+  constructor(private readonly file: { writeSync(p: Uint8Array): number }) {}
+  write(text: string): void {
+    if (this.closed) return;
+    try {
+      writeAll(this.file, text);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+      this.closed = true;
+    }
+  }
+}
+
 /** The real terminal: stdin, stdout and stderr of this process. */
 export function realIo(env: Readonly<Record<string, string>>): Io {
   const isTty = Deno.stdout.isTerminal();
+  const stdout = new Channel(Deno.stdout);
+  const stderr = new Channel(Deno.stderr);
   return {
-    out: (text) => writeAll(Deno.stdout, text),
-    err: (text) => writeAll(Deno.stderr, text),
+    out: (text) => stdout.write(text),
+    err: (text) => stderr.write(text),
     isTty,
     noColor: !isTty || env.NO_COLOR !== undefined,
     readStdin: (maxBytes) => readCapped(Deno.stdin, maxBytes),
+    get outClosed() {
+      return stdout.closed;
+    },
   };
 }
 
@@ -49,8 +78,10 @@ export class MemoryIo implements Io {
     const bytes = typeof this.stdin === "string" ? encoder.encode(this.stdin) : this.stdin;
     return Promise.resolve(bytes.slice(0, maxBytes + 1));
   }
+  /** Tests set this to act as a reader that went away. */
+  outClosed = false;
   out(text: string): void {
-    this.stdout += text;
+    if (!this.outClosed) this.stdout += text;
   }
   err(text: string): void {
     this.stderr += text;

@@ -4,7 +4,9 @@
  * related arrives as ages in {@link Signals}, so recorded fixtures drive it in unit tests.
  *
  * Order (first decisive answer wins):
- * 1. tmux: session missing → `not_found` (or the done file's verdict when one matches the run);
+ * 1. tmux: session missing → `not_found` (`server_gone` when no server runs on the socket of a
+ *    session lisa spawned there, else `session_missing`), or the done file's verdict when one
+ *    matches the run;
  *    pane dead → `completed`/`crashed` with `exitCode` (dead status, dead signal, done file).
  * 2. done file of this run while the pane still lives → `completed`/`crashed`.
  * 3. read failures → `degraded`.
@@ -16,16 +18,26 @@
  *    a finished turn → `waiting_input`/`input` unless activity
  *    contradicts it (or the agent runs in exec mode, where it is about to exit); a running turn → `in_progress` only while it is recent or confirmed by
  *    activity; a working spinner on screen → `in_progress`.
- * 5. grace: while the session is younger than {@link SESSION_GRACE_SECONDS} and nothing above
- *    decided → `just_started`. The clock is the session's age, never a poll count (defect 7).
- * 6. agent alive: input sent moments ago, an idle title, a busy child (any non-agent descendant
- *    that is not a zombie or a listed idle helper; `sleep` and `cat` count: defect 4), recent CPU
- *    over the agent's threshold, or a changing screen → `in_progress`; otherwise interactive →
- *    `waiting_input` and exec → `in_progress` (`agent_alive_quiet`: exec agents that print
- *    nothing are usually waiting on their API).
- * 7. no agent: a non-shell process in the pane (the wrapper's heartbeat excluded), busy shells
- *    or a changing screen → `in_progress`; otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the
- *    wrapper lives, not that anything works (seed 003: stuck = no active process after grace).
+ * 5. agent alive: input sent moments ago → `in_progress`; an idle title (interactive) →
+ *    `waiting_input`; a busy child (any non-agent descendant that is not a zombie or a listed
+ *    idle helper; `sleep` and `cat` count: defect 4), recent CPU over the agent's threshold, or a
+ *    changing screen → `in_progress`; otherwise interactive → `waiting_input` and exec →
+ *    `in_progress` (`agent_alive_quiet`: exec agents that print nothing are usually waiting on
+ *    their API). While the session is younger than {@link SESSION_GRACE_SECONDS}, the quiet
+ *    answers (idle title, quiet agent) are `just_started` instead.
+ * 6. no agent: a non-shell process in the pane (the wrapper's heartbeat excluded), busy shells
+ *    or a changing screen → `in_progress`; then, inside the grace window, → `just_started`;
+ *    otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the wrapper lives,
+ *    not that anything works (seed 003: stuck = no active process after grace).
+ *
+ * The grace window (seed 003: `just_started` is the grace period while idle) only holds back
+ * the answers a quiet fresh session could get wrongly (`waiting_input`, `stuck`); it never hides
+ * work. Its clock is the session's age, never a poll count (DESIGN §9 defect 7). Busy evidence
+ * wins inside it (issue 9, defect 8): an agent burning CPU, running a child or printing seconds
+ * after spawn is `in_progress`. That includes codex's start-up burst (20–24 % CPU for ~5 s,
+ * DESIGN §4.7): the agent is working (loading) then, and once the burst ends a quiet session is
+ * `just_started` again until the window closes. Output of the first
+ * {@link STARTUP_OUTPUT_SECONDS} after spawn is start-up drawing and does not count as changing.
  */
 import type { Agent, Mode } from "./identity.ts";
 import type { SessionStateName } from "./types.ts";
@@ -33,10 +45,15 @@ import { type CpuReading, isCpuBusy } from "./cpu.ts";
 import { COMMAND_CPU, matchScreen, rulesFor, type ScreenMatch } from "../agents/rules/index.ts";
 import type { HookSignal } from "../agents/hooks.ts";
 
-/** Seconds after spawn during which an undecided session is `just_started`. */
+/** Seconds after spawn during which a quiet session is `just_started`. */
 export const SESSION_GRACE_SECONDS = 8;
 /** An interactive agent quiet (no CPU, unchanged screen) this long is waiting for input. */
 export const QUIET_SECONDS = 3;
+/**
+ * Output within this many seconds of spawn is the session's start-up drawing (banner, UI), not
+ * work: inside the grace window it does not count as a changing screen.
+ */
+export const STARTUP_OUTPUT_SECONDS = 3;
 /** A hook saying "turn running" counts on its own only while younger than this. */
 export const HOOK_RUNNING_FRESH_SECONDS = 10;
 /**
@@ -86,6 +103,11 @@ export interface AgentSignals {
 export interface Signals {
   /** False when tmux has no such session (or no server). */
   sessionExists: boolean;
+  /**
+   * True when no tmux server runs on the socket of a session lisa spawned there: the whole
+   * server is gone, not just this session (`not_found` with reason `server_gone`).
+   */
+  serverGone?: boolean;
   pane: PaneSignals | null;
   /** The done file, when present; `matchesRun` says its runId is this spawn's. */
   done: { runId: string; exitCode: number; matchesRun: boolean } | null;
@@ -232,7 +254,7 @@ function terminal(s: Signals): Omit<Classification, "signals"> | null {
   if (!s.sessionExists || s.pane === null) {
     return done
       ? exited(done.exitCode, `done_file:${done.exitCode}`)
-      : answer("not_found", "session_missing");
+      : answer("not_found", s.serverGone ? "server_gone" : "session_missing");
   }
   const p = s.pane;
   if (p.dead) {
@@ -271,7 +293,10 @@ export function classify(s: Signals): Classification {
   const busyChild = agent?.busyChildren[0];
   const cpuBusy = agent !== null && rules !== null &&
     isCpuBusy(agent.cpu, rules.cpu.busyMinPercent);
-  const changing = s.screen.quietSeconds !== null && s.screen.quietSeconds < QUIET_SECONDS;
+  const quiet = s.screen.quietSeconds;
+  const startupOutput = inGrace && quiet !== null &&
+    (s.sessionAgeSeconds ?? 0) - quiet < STARTUP_OUTPUT_SECONDS;
+  const changing = quiet !== null && quiet < QUIET_SECONDS && !startupOutput;
   const inputRecent = s.lastInputAgeSeconds !== null && s.lastInputAgeSeconds < QUIET_SECONDS;
 
   // Step 4: hooks and screen. A person-facing answer wins when sources disagree.
@@ -305,24 +330,29 @@ export function classify(s: Signals): Classification {
   }
   if (working) return done(answer("in_progress", `screen:${working.name}`));
 
-  // Step 5: the session's own grace window.
-  if (inGrace) return done(answer("just_started", "grace_period"));
-
-  // Step 6: the agent process.
+  // Step 5: the agent process. Busy evidence wins even inside the grace window.
   if (agent !== null) {
     const interactive = s.mode !== "exec";
     if (inputRecent) return done(answer("in_progress", "input_sent_recently"));
-    if (interactive && idle) return done(answer("waiting_input", `screen:${idle.name}`, "input"));
+    // The agent's own idle screen is surer than CPU or children, inside the grace window too.
+    if (interactive && idle) {
+      return done(
+        inGrace
+          ? answer("just_started", "grace_period")
+          : answer("waiting_input", `screen:${idle.name}`, "input"),
+      );
+    }
     if (busyChild !== undefined) {
       return done(answer("in_progress", `agent_child_busy:${busyChild}`));
     }
     if (cpuBusy) return done(answer("in_progress", "agent_cpu_busy"));
     if (changing) return done(answer("in_progress", "agent_output_changing"));
+    if (inGrace) return done(answer("just_started", "grace_period"));
     if (interactive) return done(answer("waiting_input", "agent_quiet", "input"));
     return done(answer("in_progress", "agent_alive_quiet"));
   }
 
-  // Step 7: no agent process.
+  // Step 6: no agent process.
   const proc = s.command.processes[0];
   if (proc !== undefined) return done(answer("in_progress", `command_running:${proc}`));
   if (isCpuBusy(s.command.cpu, COMMAND_CPU.busyMinPercent)) {
@@ -330,6 +360,7 @@ export function classify(s: Signals): Classification {
   }
   // A command of shell builtins only (an echo loop) still shows its work on the screen.
   if (changing) return done(answer("in_progress", "command_output_changing"));
+  if (inGrace) return done(answer("just_started", "grace_period"));
   return done(answer("stuck", "no_active_process"));
 }
 

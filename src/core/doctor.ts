@@ -20,6 +20,8 @@ export interface DoctorReport {
   tools: ToolCheck[];
   runtimeDir: { path: string; ok: boolean; error?: string };
   variables: ConfigEntry[];
+  /** What is wrong, one sentence each ([] when `ok`). */
+  problems: string[];
 }
 
 async function checkTool(deps: Deps, name: string, args: string[]): Promise<ToolCheck> {
@@ -36,7 +38,10 @@ async function checkTool(deps: Deps, name: string, args: string[]): Promise<Tool
   }
 }
 
-/** Checks tmux, claude, codex, the runtime dir and every variable. Never throws. */
+/**
+ * Checks tmux, claude, codex, the runtime dir and every variable; `problems` says what is
+ * wrong. Never throws.
+ */
 export async function runDoctor(deps: Deps): Promise<DoctorReport> {
   const tools = await Promise.all([
     checkTool(deps, "tmux", ["-V"]),
@@ -52,7 +57,10 @@ export async function runDoctor(deps: Deps): Promise<DoctorReport> {
     runtimeDir = { path: deps.config.runtimeDir, ok: false, error: (error as Error).message };
   }
   const [tmux, claude, codex] = tools;
-  const ok = tmux.found && tmux.version !== null && (claude.found || codex.found) &&
-    runtimeDir.ok;
-  return { ok, tools, runtimeDir, variables: entries };
+  const problems: string[] = [];
+  if (!tmux.found) problems.push("tmux is not on PATH");
+  else if (tmux.version === null) problems.push(`tmux does not run: ${tmux.error}`);
+  if (!claude.found && !codex.found) problems.push("neither claude nor codex is on PATH");
+  if (!runtimeDir.ok) problems.push(runtimeDir.error ?? `runtime dir ${runtimeDir.path} is unsafe`);
+  return { ok: problems.length === 0, tools, runtimeDir, variables: entries, problems };
 }

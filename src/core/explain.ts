@@ -43,8 +43,9 @@ export function parseSince(text: string, nowMs: number): number {
 }
 
 /**
- * Status of `options.session` plus its newest events (oldest first). Throws what status throws
- * and `lock_busy` when the event log stays locked.
+ * Status of `options.session` plus its newest events (oldest first). Throws what status throws,
+ * `lock_busy` when the event log stays locked, and `events_file_unsafe` when the log is a
+ * symlink or not a regular file.
  */
 export async function explainSession(deps: Deps, options: ExplainOptions): Promise<ExplainResult> {
   const { report, location } = await sessionStatus(deps, {

@@ -7,7 +7,7 @@ import type { Deps } from "./deps.ts";
 import { AGENTS, MODES } from "./identity.ts";
 import { baseName, joinPath } from "./paths.ts";
 import { type Project, resolveProject } from "./project.ts";
-import { scanMetaFiles, tryReadMeta } from "./session_ref.ts";
+import { scanMetaFiles, shownAgent, tryReadMeta } from "./session_ref.ts";
 import type { SessionMeta, SessionStateName } from "./types.ts";
 import { sessionPaths, SOCKET_RE } from "../store/runtime_dir.ts";
 import { readState } from "../store/session_store.ts";
@@ -18,7 +18,10 @@ import { Tmux } from "../tmux/tmux.ts";
 /** One live lisa session. */
 export interface ListedSession {
   session: string;
-  /** From meta, else from the session name; null when neither tells. */
+  /**
+   * From meta (`"command"` for a `--command` session without `--agent`), else from the session
+   * name; null when neither tells.
+   */
   agent: string | null;
   mode: string | null;
   projectRoot: string | null;
@@ -122,7 +125,7 @@ function toListed(
   const done = paths === null ? null : doneExit(meta, paths.done);
   return {
     session: row.session,
-    agent: meta?.agent ?? fromName?.[1] ?? null,
+    agent: meta ? shownAgent(meta) : fromName?.[1] ?? null,
     mode: meta?.mode ?? fromName?.[2] ?? null,
     projectRoot: meta?.projectRoot ?? null,
     projectHash: meta?.projectHash ?? hash,

@@ -12,7 +12,8 @@
  * 2. `--until-state` equals the state → `state_matched`;
  * 3. a terminal state (`completed`, `crashed`, `stuck`, `not_found`) → that state;
  * 4. `waiting_input` with `--stop-on-waiting true` (default) → `waiting_input`;
- * 5. `--max-polls` reached → `max_polls_exceeded` (`degraded_max_polls_exceeded` when the last
+ * 5. stdout closed by its reader (after a poll line could not be written) → `stdout_closed`;
+ * 6. `--max-polls` reached → `max_polls_exceeded` (`degraded_max_polls_exceeded` when the last
  *    poll was degraded); `--timeout-seconds` passed → `timeout`.
  * `--expect terminal` turns a non-terminal stop (waiting_input, marker_found, a non-terminal
  * matched state) into `expected_terminal`; `--expect marker` turns any stop without the marker
@@ -21,7 +22,7 @@
  * Exit codes: 0 for completed, waiting_input, marker_found, state_matched; 2 for crashed,
  * stuck, not_found, max_polls_exceeded, degraded_max_polls_exceeded, expected_* and timeout
  * (the wait ended without the session reaching a success state, like max_polls_exceeded);
- * 1 for errors (thrown). The grace window is the session's own (counted from spawn), so a new
+ * 141 for stdout_closed; 1 for errors (thrown). The grace window is the session's own (counted from spawn), so a new
  * monitor of an idle session reports waiting_input on its first poll past that window.
  */
 import type { Deps } from "./deps.ts";
@@ -97,8 +98,15 @@ export interface MonitorResult {
 
 const SUCCESS_REASONS = new Set(["completed", "waiting_input", "marker_found", "state_matched"]);
 
+/**
+ * Exit code of a monitor whose stdout reader went away (`monitor --stream-json | head -1`):
+ * 128 + SIGPIPE, what a shell reports for a writer killed by a closed pipe.
+ */
+export const STDOUT_CLOSED_EXIT_CODE = 141;
+
 /** The exit code of a monitor that ended with `exitReason`. */
 export function monitorExitCode(exitReason: string): number {
+  if (exitReason === "stdout_closed") return STDOUT_CLOSED_EXIT_CODE;
   return SUCCESS_REASONS.has(exitReason) ? 0 : 2;
 }
 
@@ -181,6 +189,8 @@ export async function monitorSession(deps: Deps, options: MonitorOptions): Promi
       ...(options.untilMarker !== undefined ? { markerFound } : {}),
     });
     let reason = stopReason(report, markerFound, options);
+    // Nobody reads the poll lines any more: polling on would only keep the pipeline waiting.
+    if (reason === null && deps.io.outClosed) reason = "stdout_closed";
     if (reason === null && polls >= maxPolls) {
       reason = report.sessionState === "degraded"
         ? "degraded_max_polls_exceeded"

@@ -4,12 +4,21 @@
  * and socketPath then decide where it lives.
  */
 import type { Deps } from "./deps.ts";
-import { validateSessionName } from "./identity.ts";
+import { type Agent, validateSessionName } from "./identity.ts";
 import { joinPath } from "./paths.ts";
 import { type Project, resolveProject } from "./project.ts";
 import type { SessionMeta } from "./types.ts";
 import { SESSION_ARTIFACT_RE, type SessionPaths, sessionPaths } from "../store/runtime_dir.ts";
 import { readMeta } from "../store/session_store.ts";
+
+/**
+ * The agent list, status and tree show for a session: `"command"` for a `--command` session
+ * spawned without `--agent` (its meta's `agent` only fills the name's agent word), else the
+ * meta's agent.
+ */
+export function shownAgent(meta: Pick<SessionMeta, "agent" | "commandOnly">): Agent | "command" {
+  return meta.commandOnly ? "command" : meta.agent;
+}
 
 /** Where a session's artifacts and tmux server are. */
 export interface SessionLocation {

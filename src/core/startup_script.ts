@@ -132,7 +132,8 @@ export function buildStartupScript(input: StartupScriptInput): string {
     }) &`,
     "__lisa_hb=$!",
     "trap : INT",
-    `printf '${START_MARKER}:%s:%s\\n' ${runId} "$(date +%s)"`,
+    // bash ≥ 5 has the clock built in: no `date` process in the pane's first milliseconds.
+    `printf '${START_MARKER}:%s:%s\\n' ${runId} "\${EPOCHSECONDS:-$(date +%s)}"`,
     `if cd -- ${shellQuote(input.projectRoot)}; then`,
     scriptCommandLine(input.command),
     "__lisa_exit=$?",

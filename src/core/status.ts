@@ -17,7 +17,7 @@ import { LisaError } from "./errors.ts";
 import type { PaneFacts } from "./capture.ts";
 import type { Agent, Mode } from "./identity.ts";
 import { baseName } from "./paths.ts";
-import { locateSession, type SessionLocation } from "./session_ref.ts";
+import { locateSession, type SessionLocation, shownAgent } from "./session_ref.ts";
 import type { CpuSample, SessionMeta, SessionStateFile, SessionStateName } from "./types.ts";
 import { TERMINAL_STATES } from "./types.ts";
 import {
@@ -25,7 +25,6 @@ import {
   classify,
   type CoarseStatus,
   type HookSignal,
-  SESSION_GRACE_SECONDS,
   type Signals,
   type SignalSummary,
   type WaitingFor,
@@ -70,7 +69,8 @@ export interface StatusOptions {
 /** The `status --json` payload (without `stderrPolicy`, which printJson adds). */
 export interface StatusReport {
   session: string;
-  agent: Agent | null;
+  /** `"command"` for a `--command` session without `--agent` (see `shownAgent`). */
+  agent: Agent | "command" | null;
   mode: Mode | null;
   status: CoarseStatus;
   sessionState: SessionStateName;
@@ -150,10 +150,23 @@ async function readHooks(
   return readHookSignal(hooksPath, meta.runId, nowMs, deps.config);
 }
 
-/** Screen change bookkeeping: when the screen last changed (null: not since lisa first looked). */
-function outputChangedAt(prev: SessionStateFile, hash: string, nowMs: number): number | null {
-  if (prev.outputHash === null) return null;
-  return prev.outputHash === hash ? prev.outputChangedAtMs : nowMs;
+/**
+ * When the visible screen last changed (epoch ms; null when unknown). The screen lisa stored
+ * last time: unchanged since the stored time. Another screen (or lisa's first look) changed at
+ * the latest when the pane last printed, which tmux measures (`lastOutputSeconds`, whole
+ * seconds: the end of that second is taken, so the quiet time is never overstated). A stale
+ * stored sample is no evidence of a recent change: the change happened anywhere since that
+ * sample (issue 9, defect 7). Pure.
+ */
+export function outputChangedAt(
+  prev: Pick<SessionStateFile, "outputHash" | "outputChangedAtMs">,
+  hash: string,
+  nowMs: number,
+  lastOutputSeconds: number | null,
+): number | null {
+  if (prev.outputHash === hash) return prev.outputChangedAtMs;
+  if (lastOutputSeconds === null) return prev.outputHash === null ? null : nowMs;
+  return Math.min(nowMs, (lastOutputSeconds + 1) * 1000);
 }
 
 /** What the process and CPU pass found. */
@@ -213,7 +226,12 @@ async function gatherProcesses(
  * without a recent sample wait for a second one. Hooks, dialogs, spinners, busy children and
  * terminal facts decide without it, so such polls never wait.
  */
-const CPU_DEPENDENT_REASONS = new Set(["agent_quiet", "agent_alive_quiet", "no_active_process"]);
+const CPU_DEPENDENT_REASONS = new Set([
+  "agent_quiet",
+  "agent_alive_quiet",
+  "no_active_process",
+  "grace_period",
+]);
 
 /** Takes a second CPU sample {@link CPU_SECOND_SAMPLE_MS} after the first (bounded wait). */
 async function secondSample(deps: Deps, facts: ProcessFacts): Promise<void> {
@@ -281,7 +299,6 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
 
   const nowMs = deps.now().getTime();
   const age = sessionAgeSeconds(meta, probe, nowMs);
-  const inGrace = age !== null && age < SESSION_GRACE_SECONDS;
   const facts = await gatherProcesses(
     deps,
     probe,
@@ -292,12 +309,14 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
   );
   const visible = visibleScreen(probe.rawCapture, probe.height);
   const hash = screenHash(visible);
-  const changedAt = outputChangedAt(prev, hash, nowMs);
+  const changedAt = outputChangedAt(prev, hash, nowMs, probe.lastOutputSeconds);
   const found = facts.view?.found ?? null;
   const hooks = await readHooks(deps, paths.hooks, meta, nowMs);
 
   const signals: Signals = {
     sessionExists: probe.exists,
+    // Only a session lisa spawned on that socket can have lost its server.
+    serverGone: probe.serverGone && meta !== undefined,
     pane: probe.exists
       ? {
         dead: probe.dead,
@@ -338,7 +357,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
   };
   let c: Classification = classify(signals);
   if (
-    facts.cpu === null && !inGrace && done === null &&
+    facts.cpu === null && done === null &&
     CPU_DEPENDENT_REASONS.has(c.classificationReason)
   ) {
     // No recent sample and the answer hinges on CPU: measure it now (once, ~150 ms).
@@ -354,6 +373,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
       view: facts.view,
       readings: facts.readings,
       hash,
+      changedAtMs: changedAt,
       nowMs,
       runId: meta?.runId ?? null,
     });
@@ -368,7 +388,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
 
   const report: StatusReport = {
     session: loc.session,
-    agent: meta?.agent ?? found?.agent ?? null,
+    agent: meta ? shownAgent(meta) : found?.agent ?? null,
     mode: meta?.mode ?? null,
     status: c.status,
     sessionState: c.sessionState,

@@ -35,6 +35,8 @@ export const STATUS_PANE_FIELDS = [
   "pane_pid",
   "pid",
   "session_created",
+  // Last output to the window (whole seconds; one pane per lisa session): the screen's freshness.
+  "window_activity",
   "pane_height",
   "cursor_y",
   "history_size",
@@ -67,6 +69,8 @@ export const SHELL_NAMES: ReadonlySet<string> = new Set([
 export interface PaneProbe {
   /** False when tmux has no such session (or no server at all). */
   exists: boolean;
+  /** True when no tmux server answers on the socket at all (killed, crashed, never started). */
+  serverGone: boolean;
   dead: boolean;
   deadStatus: number | null;
   deadSignal: number | null;
@@ -74,6 +78,11 @@ export interface PaneProbe {
   serverPid: number | null;
   /** tmux's session_created (epoch seconds), null when unknown. */
   createdAtSeconds: number | null;
+  /**
+   * tmux's window_activity (epoch seconds): when the pane last printed anything, whatever the
+   * `monitor-activity` option; null when unknown.
+   */
+  lastOutputSeconds: number | null;
   height: number;
   /** Cursor row on the screen, and tmux's history size and limit (for capture offsets). */
   cursorY: number;
@@ -101,16 +110,18 @@ function intOrNull(text: string | undefined): number | null {
   return text !== undefined && /^\d+$/.test(text) ? Number(text) : null;
 }
 
-/** The probe of a session tmux does not have. */
-export function missingProbe(): PaneProbe {
+/** The probe of a session tmux does not have (`serverGone`: because no server runs). */
+export function missingProbe(serverGone = false): PaneProbe {
   return {
     exists: false,
+    serverGone,
     dead: false,
     deadStatus: null,
     deadSignal: null,
     panePid: null,
     serverPid: null,
     createdAtSeconds: null,
+    lastOutputSeconds: null,
     height: 0,
     cursorY: 0,
     historySize: 0,
@@ -122,14 +133,15 @@ export function missingProbe(): PaneProbe {
 }
 
 /**
- * Parses the result of {@link statusTmuxCommands}. A missing session or server gives
- * `exists: false`; any other tmux failure throws `tmux_failed`.
+ * Parses the result of {@link statusTmuxCommands}. A missing session gives `exists: false`, a
+ * missing server also `serverGone: true`; any other tmux failure throws `tmux_failed`.
  */
 export function parseProbe(
   res: { success: boolean; code: number; stdout: string; stderr: string },
 ): PaneProbe {
   if (!res.success) {
-    if (isMissingTarget(res.stderr) || isNoServer(res.stderr)) return missingProbe();
+    if (isNoServer(res.stderr)) return missingProbe(true);
+    if (isMissingTarget(res.stderr)) return missingProbe();
     throw new LisaError("tmux_failed", `tmux failed: ${res.stderr.trim() || `exit ${res.code}`}`);
   }
   const body = res.stdout.endsWith("\n") ? res.stdout.slice(0, -1) : res.stdout;
@@ -138,12 +150,14 @@ export function parseProbe(
   if (row === undefined) return missingProbe();
   return {
     exists: true,
+    serverGone: false,
     dead: row.pane_dead === "1",
     deadStatus: intOrNull(row.pane_dead_status),
     deadSignal: intOrNull(row.pane_dead_signal),
     panePid: intOrNull(row.pane_pid),
     serverPid: intOrNull(row.pid),
     createdAtSeconds: intOrNull(row.session_created),
+    lastOutputSeconds: intOrNull(row.window_activity),
     height: intOrNull(row.pane_height) ?? 0,
     cursorY: intOrNull(row.cursor_y) ?? 0,
     historySize: intOrNull(row.history_size) ?? 0,
@@ -188,7 +202,7 @@ export interface ProcessView {
   busyChildren: string[];
   /** Without an agent: non-shell processes of the pane other than the wrapper and heartbeat. */
   commandProcesses: string[];
-  /** Processes whose CPU is sampled: the agent family, else every non-heartbeat process. */
+  /** Processes whose CPU is sampled: the agent family, else the pane's processes below the root. */
   sampled: ProcInfo[];
 }
 
@@ -202,6 +216,17 @@ export function withoutHeartbeat(procs: readonly ProcInfo[]): ProcInfo[] {
     }
   }
   return procs.filter((p) => !drop.has(p.pid));
+}
+
+/**
+ * The wrapper's own housekeeping: the `rm -f -- "$0"` by which the startup script deletes itself
+ * in its first milliseconds (a child of the pane's root naming the root's script file, or with
+ * no argv left while it exits). It is not the session's work, and inside the grace window it
+ * would read as a running command.
+ */
+export function isWrapperHousekeeping(p: ProcInfo, root: ProcInfo | undefined): boolean {
+  if (root === undefined || p.ppid !== root.pid || p.name !== "rm") return false;
+  return p.argv.length === 0 || (root.argv.length >= 2 && p.argv.at(-1) === root.argv[1]);
 }
 
 function isWork(p: ProcInfo, idleHelpers: readonly string[]): boolean {
@@ -226,7 +251,8 @@ export function inspectProcesses(
   prefer: Agent | null,
   idleHelpersOf: (agent: Agent) => readonly string[],
 ): ProcessView {
-  const live = withoutHeartbeat(procs);
+  const root = procs.find((p) => p.pid === rootPid);
+  const live = withoutHeartbeat(procs).filter((p) => !isWrapperHousekeeping(p, root));
   const found = findAgent(live, extra, prefer);
   if (found !== null) {
     const family = new Set(found.family.map((p) => p.pid));
@@ -239,7 +265,9 @@ export function inspectProcesses(
   const commandProcesses = live
     .filter((p) => p.pid !== rootPid && isWork(p, []) && !SHELL_NAMES.has(p.name.toLowerCase()))
     .map((p) => p.name);
-  const sampled = live.filter((p) => p.state !== "Z" && p.state !== "X");
+  // The pane's root is lisa's wrapper: the session's command always runs as its child, so the
+  // root's own CPU (its start-up, seconds before any command runs) is never the session's work.
+  const sampled = live.filter((p) => p.pid !== rootPid && p.state !== "Z" && p.state !== "X");
   return { found: null, busyChildren: [], commandProcesses, sampled };
 }
 

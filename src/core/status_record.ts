@@ -28,6 +28,8 @@ export interface PollFacts {
   /** CPU readings of this poll, oldest first. */
   readings: { samples: CpuSample[]; atMs: number }[];
   hash: string;
+  /** When the screen last changed as this poll measured it (null: unknown). */
+  changedAtMs: number | null;
   nowMs: number;
   runId: string | null;
 }
@@ -84,7 +86,7 @@ export function applyPoll(st: SessionStateFile, c: Classification, facts: PollFa
     st.lastScanAtMs = nowMs;
   }
   if (facts.probe.exists && st.outputHash !== facts.hash) {
-    if (st.outputHash !== null) st.outputChangedAtMs = nowMs;
+    st.outputChangedAtMs = facts.changedAtMs;
     st.outputHash = facts.hash;
   }
   if (st.lastState !== c.sessionState || st.lastReason !== c.classificationReason) {

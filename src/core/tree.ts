@@ -31,11 +31,13 @@ export interface TreeNode {
   parentMissing?: true;
   /** Present (true) when this node's parent link was dropped to break a cycle. */
   cycleBroken?: true;
-  /** Whether tmux has the session (set by the I/O layer). */
+  /** Whether tmux has the session (set by the I/O layer); a finished pane kept by tmux counts. */
   active?: boolean;
+  /** Whether the session's command still runs: tmux has it, its pane lives, no done file. */
+  alive?: boolean;
   /** Session state (set by the I/O layer with `--with-state`). */
   state?: string;
-  /** Exit code of a finished session (with `--with-state`, when known). */
+  /** Exit code of a finished session, when known. */
   exitCode?: number;
   children: TreeNode[];
 }

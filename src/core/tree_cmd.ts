@@ -9,7 +9,7 @@
  */
 import type { Deps } from "./deps.ts";
 import { resolveProject } from "./project.ts";
-import { scanMetaFiles, tryReadMeta } from "./session_ref.ts";
+import { scanMetaFiles, shownAgent, tryReadMeta } from "./session_ref.ts";
 import {
   buildTree,
   filterTree,
@@ -105,7 +105,7 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
   const inputs: TreeInput[] = metas.map((m) => ({
     session: m.session,
     parentSession: m.parentSession ?? null,
-    agent: m.agent,
+    agent: shownAgent(m),
     mode: m.mode,
     createdAt: m.createdAt,
     projectHash: m.projectHash,
@@ -118,12 +118,18 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
     const rows = live.get(meta.socketPath);
     if (rows === null) return; // server unreachable: leave active/state unset
     const row = rows?.get(n.session);
+    const done = doneExitOf(project.runtimeDir, meta);
     n.active = row !== undefined;
+    n.alive = row !== undefined && !row.paneDead && done === null;
     if (n.active) activeCount++;
     if (options.withState) {
-      const s = sessionStateOf(project.runtimeDir, meta, row);
+      const s = sessionStateOf(project.runtimeDir, meta, row, done);
       n.state = s.state;
       if (s.exitCode !== null) n.exitCode = s.exitCode;
+    } else if (!n.alive) {
+      // The exit is at hand either way; plain labels show it ("exited 3").
+      const exit = row?.paneDead ? (row.paneDeadStatus ?? done) : done;
+      if (exit !== null) n.exitCode = exit;
     }
   });
 
@@ -155,27 +161,34 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
   return result;
 }
 
+/** The exit status in the done file of `meta`'s run; null when absent, unreadable or stale. */
+export function doneExitOf(runtimeDir: string, meta: SessionMeta): number | null {
+  const paths = sessionPaths(runtimeDir, meta.projectHash, meta.session);
+  try {
+    const text = readTextIfExists(paths.done)?.trim() ?? "";
+    const m = /^(.+):(-?\d+)$/.exec(text);
+    if (m && m[1] === meta.runId) return Number(m[2]);
+  } catch { /* unreadable: no evidence */ }
+  return null;
+}
+
 /**
- * A session's state from facts already at hand: tmux's row (absent → not_found; dead pane →
- * completed/crashed by its status or the done file), else the done file of this run, else the
- * last state status/monitor classified, else in_progress (its pane's command still runs).
+ * A session's state from facts already at hand, as `status` decides it without a process scan:
+ * the done file of this run (`done`, see {@link doneExitOf}) or a dead pane's status →
+ * completed/crashed, whether or not tmux still has the session; no tmux row → not_found; else
+ * the last state status/monitor classified, else in_progress (its pane's command still runs).
  */
 export function sessionStateOf(
   runtimeDir: string,
   meta: SessionMeta,
   row: SessionRow | undefined,
+  done: number | null,
 ): { state: string; exitCode: number | null } {
-  if (row === undefined) return { state: "not_found", exitCode: null };
-  const paths = sessionPaths(runtimeDir, meta.projectHash, meta.session);
-  let done: number | null = null;
-  try {
-    const text = readTextIfExists(paths.done)?.trim() ?? "";
-    const m = /^(.+):(-?\d+)$/.exec(text);
-    if (m && m[1] === meta.runId) done = Number(m[2]);
-  } catch { /* unreadable: no evidence */ }
-  const exit = row.paneDead ? (row.paneDeadStatus ?? done) : done;
+  const exit = row?.paneDead ? (row.paneDeadStatus ?? done) : done;
   if (exit !== null) return { state: exit === 0 ? "completed" : "crashed", exitCode: exit };
+  if (row === undefined) return { state: "not_found", exitCode: null };
   if (row.paneDead) return { state: "crashed", exitCode: null };
+  const paths = sessionPaths(runtimeDir, meta.projectHash, meta.session);
   let last: string | null = null;
   try {
     last = readState(paths).lastState;

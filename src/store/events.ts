@@ -5,6 +5,7 @@
  * Every read is bounded by a tail window, so a huge file never costs a whole-file read.
  */
 import type { Config } from "../core/config.ts";
+import { LisaError } from "../core/errors.ts";
 import type { EventRecord } from "../core/types.ts";
 import { pathExists, writeFileAtomic } from "./atomic.ts";
 import { withLock } from "./lock.ts";
@@ -41,6 +42,18 @@ export interface JsonlReadOptions {
   lockTimeoutMs: number;
   /** Read at most this many bytes from the end of the file (default 2 MB). */
   maxBytes?: number;
+}
+
+/**
+ * `events_file_unsafe`: a log lisa reads is a symlink or not a regular file (planted, or
+ * tampered with). Refused with a clear message, never followed.
+ */
+export class EventsFileUnsafeError extends LisaError {
+  constructor(path: string, reason: string) {
+    super("events_file_unsafe", `Refusing to read the log "${path}": ${reason}`, {
+      details: { eventsFile: path },
+    });
+  }
 }
 
 function refuseSymlink(path: string): void {
@@ -181,17 +194,21 @@ export async function appendJsonl(
  * Reads the newest complete lines of `path` under the shared lock, at most `maxBytes` from its
  * end, and returns the ones that parse as JSON, oldest first, at most `limit`. A missing file
  * gives []. Invalid lines are skipped (fewer than `limit` come back only when the window holds
- * too few valid lines). Throws `LockBusyError` when a writer holds the lock past `lockTimeoutMs`.
+ * too few valid lines). Throws `LockBusyError` when a writer holds the lock past `lockTimeoutMs`,
+ * and `events_file_unsafe` when `path` is a symlink or not a regular file.
  */
 export async function readJsonlTail<T>(path: string, options: JsonlReadOptions): Promise<T[]> {
   const limit = options.limit ?? Infinity;
   if (limit <= 0) return [];
+  let info: Deno.FileInfo;
   try {
-    if (Deno.lstatSync(path).isSymlink) throw new Error(`Refusing "${path}": it is a symlink`);
+    info = Deno.lstatSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return [];
     throw error;
   }
+  if (info.isSymlink) throw new EventsFileUnsafeError(path, "it is a symlink");
+  if (!info.isFile) throw new EventsFileUnsafeError(path, "it is not a regular file");
   return await withLock(
     lockPathFor(path),
     { exclusive: false, timeoutMs: options.lockTimeoutMs },

@@ -25,15 +25,41 @@ export function ensureRuntimeDir(path: string, uid: number): string {
 }
 
 /**
- * The same for the tmux socket directory (`LISA_TMUX_SOCKET_DIR`), refused with
- * `socket_dir_unsafe`. tmux 3.3a cannot create a socket in a missing directory yet exits 0, so
- * the directory must exist before any tmux call.
+ * The tmux socket directory (`LISA_TMUX_SOCKET_DIR`): created 0700 when missing; refused with
+ * `socket_dir_unsafe` when it is a symlink, not a directory, owned by another user, or writable
+ * by group or other ({@link checkSocketDir}). Unlike the runtime dir it may be readable by
+ * others (the user's own 0755 directory): tmux makes its sockets private itself. tmux 3.3a
+ * cannot create a socket in a missing directory yet exits 0, so the directory must exist before
+ * any tmux call. Returns `path`.
  */
 export function ensureSocketDir(path: string, uid: number): string {
-  return ensurePrivateDir(path, uid, socketUnsafe);
+  return ensureDir(path, uid, socketUnsafe, checkSocketDir);
+}
+
+/**
+ * Throws `socket_dir_unsafe` unless `info` describes a directory of `uid` that no one else can
+ * write to. The sticky bit does not make a writable directory safe: socket names are
+ * predictable, and whoever may create entries can plant a socket under lisa's name before lisa
+ * does, so that lisa's commands (prompts, text, keys) would go to a server someone else runs.
+ */
+export function checkSocketDir(path: string, info: Deno.FileInfo, uid: number): void {
+  checkOwnDir(path, info, uid, socketUnsafe);
+  if (info.mode !== null && (info.mode & 0o022) !== 0) {
+    const mode = (info.mode & 0o7777).toString(8).padStart(3, "0");
+    throw socketUnsafe(path, `its mode ${mode} makes it writable by group or other`);
+  }
 }
 
 function ensurePrivateDir(path: string, uid: number, unsafe: UnsafeDir): string {
+  return ensureDir(path, uid, unsafe, (p, info, u) => checkPrivateDir(p, info, u, unsafe));
+}
+
+function ensureDir(
+  path: string,
+  uid: number,
+  unsafe: UnsafeDir,
+  check: (path: string, info: Deno.FileInfo, uid: number) => void,
+): string {
   let info: Deno.FileInfo | undefined;
   try {
     info = Deno.lstatSync(path);
@@ -54,7 +80,7 @@ function ensurePrivateDir(path: string, uid: number, unsafe: UnsafeDir): string 
     }
     info = Deno.lstatSync(path);
   }
-  checkPrivateDir(path, info, uid, unsafe);
+  check(path, info, uid);
   return path;
 }
 
@@ -63,12 +89,17 @@ export function checkRuntimeDir(path: string, info: Deno.FileInfo, uid: number):
   checkPrivateDir(path, info, uid, runtimeUnsafe);
 }
 
-function checkPrivateDir(path: string, info: Deno.FileInfo, uid: number, unsafe: UnsafeDir): void {
+/** A real directory (not a symlink) owned by `uid`, else `unsafe`. */
+function checkOwnDir(path: string, info: Deno.FileInfo, uid: number, unsafe: UnsafeDir): void {
   if (info.isSymlink) throw unsafe(path, "it is a symlink");
   if (!info.isDirectory) throw unsafe(path, "it is not a directory");
   if (info.uid !== null && info.uid !== uid) {
     throw unsafe(path, `it is owned by uid ${info.uid}, not ${uid}`);
   }
+}
+
+function checkPrivateDir(path: string, info: Deno.FileInfo, uid: number, unsafe: UnsafeDir): void {
+  checkOwnDir(path, info, uid, unsafe);
   if (info.mode !== null && (info.mode & 0o077) !== 0) {
     const mode = (info.mode & 0o777).toString(8).padStart(3, "0");
     throw unsafe(path, `its mode ${mode} lets group/other in (want 700)`);

@@ -34,9 +34,55 @@ Deno.test("a --command session without --agent is classified as a command, not b
     const r = await statusUntil(world, plain.session, (x) => x.signals.inGrace === false);
     strictEqual(r.sessionState, "in_progress", JSON.stringify(r.signals));
     strictEqual(r.classificationReason, "command_running:sleep");
-    strictEqual(r.agent, "claude", "the agent field still shows meta.agent");
+    strictEqual(r.agent, "command", "a command session is shown as one, not as claude");
+    strictEqual(r.mode, "interactive");
     const explicit = await status(world, claude.session);
     strictEqual(explicit.classificationReason, "screen:claude_esc_to_interrupt");
+    strictEqual(explicit.agent, "claude");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("list, list --json, status --json and tree show a --command session as a command", async () => {
+  const world = await makeWorld();
+  try {
+    const plain = await spawn(world, ["--command", "sleep 60", "--mode", "exec"]);
+    const claude = await spawn(world, ["--agent", "codex", "--command", "sleep 60"]);
+
+    const list = await world.lisaInProcess(["session", "list", "--json"]);
+    const rows = new Map(
+      (list.json!.sessions as { session: string; agent: string; mode: string }[]).map((x) => [
+        x.session,
+        x,
+      ]),
+    );
+    strictEqual(rows.get(plain.session)?.agent, "command");
+    strictEqual(rows.get(plain.session)?.mode, "exec");
+    strictEqual(rows.get(claude.session)?.agent, "codex");
+
+    const table = await world.lisaInProcess(["session", "list"]);
+    const row = table.stdout.split("\n").find((l) => l.startsWith(plain.session)) ?? "";
+    ok(/^\S+\s+command\s+exec\s/.test(row), row);
+
+    const st = await status(world, plain.session);
+    strictEqual(st.agent, "command");
+    strictEqual(st.mode, "exec");
+    const text = await world.lisaInProcess(["session", "status", "--session", plain.session]);
+    ok(/^agent\s+command exec$/m.test(text.stdout), text.stdout);
+
+    const tree = await world.lisaInProcess(["session", "tree", "--json"]);
+    const nodes = new Map(
+      (tree.json!.roots as { session: string; agent: string; mode: string }[]).map((x) => [
+        x.session,
+        x,
+      ]),
+    );
+    strictEqual(nodes.get(plain.session)?.agent, "command");
+    strictEqual(nodes.get(claude.session)?.agent, "codex");
+    const drawn = await world.lisaInProcess(["session", "tree"]);
+    ok(drawn.stdout.includes(`${plain.session} (command/exec,`), drawn.stdout);
   } finally {
     await endStray();
     await world.dispose();

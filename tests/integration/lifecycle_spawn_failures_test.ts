@@ -29,7 +29,8 @@ Deno.test("an unsafe socket dir is refused with socket_dir_unsafe and nothing is
   const open = `${world.base}/open`;
   try {
     Deno.mkdirSync(open);
-    Deno.chmodSync(open, 0o755);
+    // Others may create entries here (and plant a socket under lisa's predictable name).
+    Deno.chmodSync(open, 0o777);
     const link = `${world.base}/link`;
     Deno.symlinkSync(world.socketDir, link);
     for (const dir of [open, link]) {
@@ -46,6 +47,31 @@ Deno.test("an unsafe socket dir is refused with socket_dir_unsafe and nothing is
   } finally {
     // Had spawn accepted the dir, its server would live outside the world's socket dir.
     for (const e of Deno.readDirSync(open)) await world.tmux(`${open}/${e.name}`, ["kill-server"]);
+    await world.dispose();
+  }
+});
+
+Deno.test("the user's own 0755 socket dir is accepted: tmux's socket in it is private anyway", async () => {
+  const world = await makeWorld();
+  const shared = `${world.base}/sock755`;
+  try {
+    Deno.mkdirSync(shared);
+    Deno.chmodSync(shared, 0o755);
+    const env = { LISA_TMUX_SOCKET_DIR: shared };
+    const r = await world.lisaInProcess(
+      ["session", "spawn", "--session", "lisa-own-755", "--command", "sleep 60", "--json"],
+      { env },
+    );
+    strictEqual(r.code, 0, r.stdout);
+    ok(String(r.json?.socketPath).startsWith(`${shared}/`), r.stdout);
+    const mode = (Deno.lstatSync(String(r.json?.socketPath)).mode ?? 0) & 0o077;
+    strictEqual(mode & 0o007, 0, "others have no access to tmux's socket");
+    const has = await world.lisaInProcess(["session", "exists", "--session", "lisa-own-755"], {
+      env,
+    });
+    strictEqual(has.code, 0, has.stdout);
+  } finally {
+    await endStray();
     await world.dispose();
   }
 });

@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld } from "../helpers/world.ts";
-import { endStray, spawn, waitDone } from "./lifecycle_helpers.ts";
+import { endStray, spawn, waitDone, waitPane } from "./lifecycle_helpers.ts";
 import { CountingRunner, status, statusUntil } from "./status_helpers.ts";
 
 function eventsOf(path: string): Record<string, unknown>[] {
@@ -20,6 +20,7 @@ Deno.test("status of a live idle session runs one tmux subprocess and no ps", as
   const world = await makeWorld();
   try {
     const s = await spawn(world, ["--agent", "codex"], { FAKE_BEHAVIOR: "idle" });
+    await waitPane(world, s, "> ");
     for (let i = 0; i < 3; i++) {
       const runner = new CountingRunner();
       const r = await status(world, s.session, { runner });
@@ -54,20 +55,22 @@ Deno.test("status of a finished session also runs one tmux subprocess and no ps"
 Deno.test("unchanged polls append no events; a change appends one transition", async () => {
   const world = await makeWorld();
   try {
-    const s = await spawn(world, ["--command", "sleep 2; exit 0"]);
+    // A shell builtin waiting for a line: quiet, no process of its own (just_started).
+    const s = await spawn(world, ["--command", "read -r line; exit 0"]);
     const events = `${world.runtimeDir}/.lisa-${s.projectHash}-session-${s.session}-events.jsonl`;
     for (let i = 0; i < 5; i++) await status(world, s.session);
     const early = eventsOf(events);
     // spawn's lifecycle event, then one transition into just_started.
     deepStrictEqual(early.map((e) => e.type), ["lifecycle", "transition"], JSON.stringify(early));
     strictEqual(early[1].state, "just_started");
+    await world.tmux(s.socketPath, ["send-keys", "-t", `=${s.session}:`, "Enter"]);
     await waitDone(world, s);
     await statusUntil(world, s.session, (r) => r.sessionState === "completed");
     for (let i = 0; i < 3; i++) await status(world, s.session);
     const after = eventsOf(events);
     deepStrictEqual(after.map((e) => e.type), ["lifecycle", "transition", "transition"]);
     strictEqual(after[2].state, "completed");
-    strictEqual(after[2].reason, "pane_exited:0");
+    ok(/^(pane_exited|done_file):0$/.test(String(after[2].reason)), String(after[2].reason));
     strictEqual(after[2].runId, s.runId);
   } finally {
     endStray();

@@ -20,7 +20,9 @@ Deno.test("snapshot returns status, text, nextOffset and markers from one tmux c
     strictEqual(r.code, 0, r.stderr);
     strictEqual(runner.calls.length, 1);
     const j = r.json!;
-    strictEqual(j.sessionState, "just_started");
+    // A running command is busy evidence, inside the grace window too.
+    strictEqual(j.sessionState, "in_progress");
+    strictEqual(j.classificationReason, "command_running:sleep");
     const capture = j.capture as { text: string; nextOffset: string };
     ok(capture.text.includes("alpha\nMARK_1"), capture.text);
     strictEqual(j.nextOffset, capture.nextOffset);
@@ -104,6 +106,37 @@ Deno.test("explain shows the status and the session's recent events", async () =
     ]);
     strictEqual(bad.code, 1);
     strictEqual(bad.json!.errorCode, "invalid_argument");
+  } finally {
+    endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("explain refuses a symlinked or non-file event log with events_file_unsafe", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--command", "sleep 60"]);
+    const events = `${world.runtimeDir}/.lisa-${s.projectHash}-session-${s.session}-events.jsonl`;
+    const elsewhere = `${world.base}/elsewhere.jsonl`;
+    Deno.writeTextFileSync(
+      elsewhere,
+      '{"at":"2026-01-01T00:00:00Z","type":"x","reason":"planted"}\n',
+    );
+    for (const plant of ["symlink", "directory"] as const) {
+      Deno.removeSync(events, { recursive: true });
+      if (plant === "symlink") Deno.symlinkSync(elsewhere, events);
+      else Deno.mkdirSync(events);
+      const r = await world.lisaInProcess(["session", "explain", "--session", s.session, "--json"]);
+      strictEqual(r.code, 1, r.stdout);
+      strictEqual(r.json?.errorCode, "events_file_unsafe", r.stdout);
+      strictEqual(r.json?.eventsFile, events);
+      ok(String(r.json?.error).includes(plant === "symlink" ? "symlink" : "not a regular file"));
+      ok(!r.stdout.includes("planted"));
+      const text = await world.lisaInProcess(["session", "explain", "--session", s.session]);
+      strictEqual(text.code, 1);
+      ok(text.stderr.startsWith("lisa: "), text.stderr);
+      ok(!text.stderr.includes("internal"), text.stderr);
+    }
   } finally {
     endStray();
     await world.dispose();

@@ -5,7 +5,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { SESSION_GRACE_SECONDS } from "../../src/core/classify.ts";
 import { makeWorld } from "../helpers/world.ts";
-import { endStray, spawn, waitDone } from "./lifecycle_helpers.ts";
+import { endStray, spawn, waitDone, waitPane } from "./lifecycle_helpers.ts";
 import { status, statusUntil } from "./status_helpers.ts";
 
 const pastGrace = (r: { signals: Record<string, unknown> }) => r.signals.inGrace === false;
@@ -14,8 +14,10 @@ Deno.test("a session polled right after spawn is just_started", async () => {
   const world = await makeWorld();
   try {
     const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "idle" });
+    // Once it has started (its SessionStart hook run, its prompt drawn) the agent is quiet.
+    await waitPane(world, s, "> ");
     const r = await status(world, s.session);
-    strictEqual(r.sessionState, "just_started");
+    strictEqual(r.sessionState, "just_started", JSON.stringify(r.signals));
     strictEqual(r.status, "active");
     strictEqual(r.classificationReason, "grace_period");
     strictEqual(r.exitCode, null);
@@ -177,6 +179,43 @@ Deno.test("a state lock held by another process makes status degraded (exit 0)",
       await holder.stdout.cancel().catch(() => {});
       await holder.status;
     }
+    endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("sessions of a tmux server that died are not_found with server_gone", async () => {
+  const world = await makeWorld();
+  try {
+    const a = await spawn(world, ["--command", "sleep 60"]);
+    const b = await spawn(world, ["--command", "sleep 60"]);
+    const c = await spawn(world, ["--command", "sleep 60"]);
+    // One session gone from a live server: only that session is missing.
+    await world.tmux(c.socketPath, ["kill-session", "-t", `=${c.session}`]);
+    const one = await status(world, c.session);
+    strictEqual(one.sessionState, "not_found");
+    strictEqual(one.classificationReason, "session_missing");
+
+    await world.tmux(a.socketPath, ["kill-server"]);
+    for (const s of [a, b]) {
+      const r = await status(world, s.session);
+      strictEqual(r.sessionState, "not_found", JSON.stringify(r));
+      strictEqual(r.status, "not_found");
+      strictEqual(r.classificationReason, "server_gone");
+    }
+    // A name lisa never spawned says nothing about a server.
+    strictEqual(
+      (await status(world, "lisa-never-spawned")).classificationReason,
+      "session_missing",
+    );
+    const m = await world.lisaInProcess(["session", "monitor", "--session", a.session, "--json"]);
+    strictEqual(m.code, 2);
+    strictEqual(m.json?.exitReason, "not_found");
+    strictEqual(
+      (m.json?.finalStatus as Record<string, unknown>).classificationReason,
+      "server_gone",
+    );
+  } finally {
     endStray();
     await world.dispose();
   }

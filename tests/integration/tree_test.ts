@@ -11,6 +11,7 @@ interface Node {
   parentSession: string | null;
   children: Node[];
   active?: boolean;
+  alive?: boolean;
   state?: string;
   exitCode?: number;
   parentMissing?: boolean;
@@ -49,6 +50,15 @@ function plantMeta(
     JSON.stringify(meta),
     { mode: 0o600 },
   );
+}
+
+function pathIn(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function tree(world: World, args: string[] = []): Promise<Record<string, unknown>> {
@@ -124,6 +134,77 @@ Deno.test("tree --active-only drops gone sessions and --with-state adds states",
     const flat = await tree(world, ["--flat", "--active-only"]);
     strictEqual((flat.rows as unknown[]).length, 3);
     strictEqual(flat.roots, undefined);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("tree --with-state takes a gone session's verdict from its done file", async () => {
+  const world = await makeWorld();
+  try {
+    const ok0 = await spawn(world, "lisa-exec-ok", "exit 0");
+    const bad = await spawn(world, "lisa-exec-bad", "exit 4");
+    const done = (s: Record<string, unknown>) =>
+      `${world.runtimeDir}/.lisa-${s.projectHash}-session-${s.session}-done.txt`;
+    for (const s of [ok0, bad]) {
+      ok(await waitFor(() => pathIn(done(s)), 20_000), `no done file for ${s.session}`);
+    }
+    // Gone from tmux (killed by hand), done file kept.
+    await world.tmux(String(ok0.socketPath), ["kill-session", "-t", "=lisa-exec-ok"]);
+    await world.tmux(String(ok0.socketPath), ["kill-session", "-t", "=lisa-exec-bad"]);
+    const t = await tree(world, ["--with-state"]);
+    const bySession = new Map((t.roots as Node[]).map((n) => [n.session, n]));
+    strictEqual(bySession.get("lisa-exec-ok")?.active, false);
+    strictEqual(bySession.get("lisa-exec-ok")?.state, "completed");
+    strictEqual(bySession.get("lisa-exec-ok")?.exitCode, 0);
+    strictEqual(bySession.get("lisa-exec-bad")?.state, "crashed");
+    strictEqual(bySession.get("lisa-exec-bad")?.exitCode, 4);
+    // status agrees.
+    const st = await world.lisaInProcess([
+      "session",
+      "status",
+      "--session",
+      "lisa-exec-ok",
+      "--json",
+    ]);
+    strictEqual(st.json?.sessionState, "completed");
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("plain tree labels a finished session by its exit, not as active", async () => {
+  const world = await makeWorld();
+  try {
+    await spawn(world, "lisa-tree-live", "sleep 60");
+    const fin = await spawn(world, "lisa-tree-fin", "exit 3", {
+      LISA_SESSION_NAME: "lisa-tree-live",
+    });
+    await spawn(world, "lisa-tree-ok", "exit 0", { LISA_SESSION_NAME: "lisa-tree-live" });
+    plantMeta(world, "lisa-tree-gone", "lisa-tree-live");
+    const doneFile = `${world.runtimeDir}/.lisa-${fin.projectHash}-session-lisa-tree-fin-done.txt`;
+    ok(await waitFor(() => pathIn(doneFile), 20_000));
+    const text = await waitFor(async () => {
+      const r = await world.lisaInProcess(["session", "tree"]);
+      return r.stdout.includes("lisa-tree-ok (") && /lisa-tree-ok \([^)]*exited 0/.test(r.stdout)
+        ? r.stdout
+        : undefined;
+    }, 20_000);
+    ok(text, "the finished sessions never showed their exit");
+    const line = (name: string) => text.split("\n").find((l) => l.includes(`${name} (`)) ?? "";
+    ok(/, active\)$/.test(line("lisa-tree-live")), line("lisa-tree-live"));
+    ok(/, exited 3\)$/.test(line("lisa-tree-fin")), line("lisa-tree-fin"));
+    ok(/, exited 0\)$/.test(line("lisa-tree-ok")), line("lisa-tree-ok"));
+    ok(/, gone\)$/.test(line("lisa-tree-gone")), line("lisa-tree-gone"));
+    const flat = await world.lisaInProcess(["session", "tree", "--flat"]);
+    const row = flat.stdout.split("\n").find((l) => l.includes("lisa-tree-fin")) ?? "";
+    ok(row.includes("exited 3") && !row.includes("active"), row);
+    // JSON: `active` still says whether tmux has the session; `alive` whether it still runs.
+    const t = await tree(world);
+    const kids = new Map((t.roots as Node[])[0].children.map((k) => [k.session, k]));
+    strictEqual(kids.get("lisa-tree-fin")?.active, true);
+    strictEqual(kids.get("lisa-tree-fin")?.alive, false);
+    strictEqual((t.roots as Node[])[0].alive, true);
   } finally {
     await world.dispose();
   }

@@ -15,7 +15,10 @@ export function registerCleanup(program: Command, ctx: CliContext): void {
     )
     .option("--dry-run", "report what would be removed and change nothing")
     .option("--project-only", "only the current project (default: every project)")
-    .option("--project-root <dir>", "project root for --project-only (default: cwd)")
+    .option(
+      "--project-root <dir>",
+      "project root for --project-only (default: LISA_PROJECT_ROOT, else cwd)",
+    )
     .option("--json", "print JSON")
     .action(async (opts) => {
       const projectHash = opts.projectOnly

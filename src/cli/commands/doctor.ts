@@ -35,8 +35,6 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         v.valid ? "" : (v.message ?? "invalid"),
       ]);
       io.out(renderTable(["VARIABLE", "VALUE", "SOURCE", "NOTE"], vars));
-      io.out(
-        report.ok ? "\nok\n" : "\nnot ok: lisa needs tmux and claude or codex on PATH\n",
-      );
+      io.out(report.ok ? "\nok\n" : `\nnot ok: ${report.problems.join("; ")}\n`);
     });
 }

@@ -22,6 +22,10 @@ Deno.test("exit codes follow seed 003: 0 success, 2 non-success", () => {
   ) strictEqual(monitorExitCode(r), 2, r);
 });
 
+Deno.test("a monitor whose stdout reader left exits like a writer killed by SIGPIPE", () => {
+  strictEqual(monitorExitCode("stdout_closed"), 141);
+});
+
 Deno.test("terminal states stop; live ones keep polling", () => {
   strictEqual(stopReason(st("completed"), false, {}), "completed");
   strictEqual(stopReason(st("crashed"), false, {}), "crashed");

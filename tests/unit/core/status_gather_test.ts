@@ -1,5 +1,5 @@
-import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
-import { HEARTBEAT_ARGV0 } from "../../../src/core/startup_script.ts";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import { buildStartupScript, HEARTBEAT_ARGV0 } from "../../../src/core/startup_script.ts";
 import {
   HEARTBEAT_PROCESS_NAME,
   inspectProcesses,
@@ -43,7 +43,7 @@ Deno.test("status chains the capture and the pane facts in one tmux invocation",
 
 Deno.test("the probe splits the capture from the facts line, title last", () => {
   const facts = [
-    ...["0", "", "", "4242", "4000", "1700000000", "3", "2", "120", "50000"],
+    ...["0", "", "", "4242", "4000", "1700000000", "1700000042", "3", "2", "120", "50000"],
     ...["claude", "⠐ Claude Code"],
   ].join(SEP);
   const p = parseProbe({
@@ -58,6 +58,7 @@ Deno.test("the probe splits the capture from the facts line, title last", () => 
   strictEqual(p.panePid, 4242);
   strictEqual(p.serverPid, 4000);
   strictEqual(p.createdAtSeconds, 1700000000);
+  strictEqual(p.lastOutputSeconds, 1700000042);
   strictEqual(p.height, 3);
   deepStrictEqual([p.cursorY, p.historySize, p.historyLimit], [2, 120, 50000]);
   strictEqual(p.title, "⠐ Claude Code");
@@ -66,7 +67,7 @@ Deno.test("the probe splits the capture from the facts line, title last", () => 
 
 Deno.test("a dead pane's status and signal are parsed, empty ones are null", () => {
   const line = (st: string, sig: string) =>
-    ["1", st, sig, "1", "2", "3", "24", "0", "0", "2000", "bash", "t"].join(SEP) + "\n";
+    ["1", st, sig, "1", "2", "3", "3", "24", "0", "0", "2000", "bash", "t"].join(SEP) + "\n";
   const p = parseProbe({ success: true, code: 0, stdout: line("3", ""), stderr: "" });
   strictEqual(p.dead, true);
   strictEqual(p.deadStatus, 3);
@@ -88,6 +89,16 @@ Deno.test("a missing session or server is exists=false; other tmux failures thro
     false,
   );
   throws(() => parseProbe(fail("server version is too old")), /tmux failed/);
+});
+
+Deno.test("a missing server is told apart from a missing session", () => {
+  const fail = (stderr: string) => ({ success: false, code: 1, stdout: "", stderr });
+  strictEqual(parseProbe(fail("can't find session: lisa-x")).serverGone, false);
+  strictEqual(parseProbe(fail("no server running on /tmp/s.sock")).serverGone, true);
+  strictEqual(
+    parseProbe(fail("error connecting to /tmp/s.sock (Connection refused)")).serverGone,
+    true,
+  );
 });
 
 Deno.test("the visible screen is the last pane-height rows of the capture", () => {
@@ -113,6 +124,31 @@ Deno.test("the heartbeat process and its sleep are never work", () => {
   deepStrictEqual(v.commandProcesses, []);
 });
 
+Deno.test("the startup script deleting itself is not the session's work; a user's rm is", () => {
+  const own = inspect(pane(proc(110, 100, "rm", ["rm", "-f", "--", "/run/lisa-cmd-x.sh"])));
+  deepStrictEqual(own.commandProcesses, []);
+  const exiting = inspect(pane(proc(110, 100, "rm", [])));
+  deepStrictEqual(exiting.commandProcesses, []);
+  const user = inspect(pane(proc(110, 100, "rm", ["rm", "-rf", "--", "/big/tree"])));
+  deepStrictEqual(user.commandProcesses, ["rm"]);
+});
+
+Deno.test("the startup script deletes itself exactly as status expects", () => {
+  const script = buildStartupScript({
+    session: "lisa-t",
+    runId: "r",
+    projectRoot: "/p",
+    callerEnv: {},
+    lisaEnv: {},
+    heartbeatFile: "/h",
+    doneFile: "/d",
+    command: { argv: ["true"] },
+  });
+  ok(script.includes('\nrm -f -- "$0"\n'), script);
+  // bash ≥ 5 dates the start marker itself: no `date` child in the pane's first milliseconds.
+  ok(script.includes('"${EPOCHSECONDS:-$(date +%s)}"'), script);
+});
+
 Deno.test("a command's processes count; shells do not unless running", () => {
   const v = inspect(pane(
     proc(110, 100, "bash", ["bash", "-c", "make test"]),
@@ -120,10 +156,11 @@ Deno.test("a command's processes count; shells do not unless running", () => {
     proc(112, 111, "sh", ["sh", "-c", "x"], "Z"),
   ));
   deepStrictEqual(v.commandProcesses, ["make"]);
-  deepStrictEqual(v.sampled.map((p) => p.pid), [100, 110, 111]);
+  // The root (lisa's wrapper) is never sampled: the command always runs below it.
+  deepStrictEqual(v.sampled.map((p) => p.pid), [110, 111]);
   const loop = inspect(pane(proc(110, 100, "bash", ["bash", "-c", "while :; do :; done"], "R")));
   deepStrictEqual(loop.commandProcesses, []);
-  deepStrictEqual(loop.sampled.map((p) => p.pid), [100, 110]);
+  deepStrictEqual(loop.sampled.map((p) => p.pid), [110]);
 });
 
 Deno.test("busy children: sleep and cat count, zombies, idle shells and idle helpers do not", () => {

@@ -24,12 +24,13 @@ const BASE: Signals = {
   failures: [],
 };
 
-function facts(nowMs: number, hash = "h1"): PollFacts {
+function facts(nowMs: number, hash = "h1", changedAtMs: number | null = null): PollFacts {
   return {
     probe: { exists: true, dead: false, rawCapture: "" },
     view: null,
     readings: [{ samples: [{ pid: 5, startTime: 1, ticks: 10, atMs: nowMs }], atMs: nowMs }],
     hash,
+    changedAtMs,
     nowMs,
     runId: "r",
   };
@@ -57,13 +58,13 @@ Deno.test("an unchanged poll within a second changes nothing and writes nothing"
   deepStrictEqual(applyPoll(st, c, facts(2100)), { event: null, writeOutput: false });
 });
 
-Deno.test("a changed screen is remembered with the time it changed", () => {
+Deno.test("a changed screen is remembered with the time it was measured to change, not the poll's", () => {
   const st = emptyState();
   const c = classify(BASE);
   applyPoll(st, c, facts(1000));
-  strictEqual(pollChangesState(st, c, facts(1200, "h2")), true);
-  applyPoll(st, c, facts(1200, "h2"));
-  strictEqual(st.outputChangedAtMs, 1200);
+  strictEqual(pollChangesState(st, c, facts(30_000, "h2", 4000)), true);
+  applyPoll(st, c, facts(30_000, "h2", 4000));
+  strictEqual(st.outputChangedAtMs, 4000);
 });
 
 Deno.test("an unchanged session gets a snapshot event at most once a minute", () => {

@@ -2,7 +2,7 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { fakeDeps } from "../../helpers/fake_deps.ts";
 import type { Deps } from "../../../src/core/deps.ts";
 import { projectHash } from "../../../src/core/identity.ts";
-import { sessionStatus, SIGCHLD_SETTLE_MS } from "../../../src/core/status.ts";
+import { outputChangedAt, sessionStatus, SIGCHLD_SETTLE_MS } from "../../../src/core/status.ts";
 import type { SessionMeta } from "../../../src/core/types.ts";
 import type { Runner, RunOptions, RunResult } from "../../../src/proc/runner.ts";
 import { sessionPaths } from "../../../src/store/runtime_dir.ts";
@@ -25,8 +25,8 @@ class ScriptedTmux implements Runner {
 
 function deadPane(status: string, serverPid: number): RunResult {
   const facts = [
-    ...["1", status, "", "999999", String(serverPid), "1700000000", "24", "0", "0", "2000"],
-    ...["bash", "vm"],
+    ...["1", status, "", "999999", String(serverPid), "1700000000", "1700000000", "24"],
+    ...["0", "0", "2000", "bash", "vm"],
   ];
   return { code: 0, success: true, stdout: `last words\n${facts.join(SEP)}\n`, stderr: "" };
 }
@@ -160,4 +160,25 @@ Deno.test("a missing session with a matching done file reports its exit", async 
   } finally {
     Deno.removeSync(f.base, { recursive: true });
   }
+});
+
+Deno.test("a screen unchanged since the stored look keeps the stored change time", () => {
+  const prev = { outputHash: "h1", outputChangedAtMs: 5000 };
+  strictEqual(outputChangedAt(prev, "h1", 90_000, 89), 5000);
+});
+
+Deno.test("a stale differing sample is dated by tmux's last output, not by the poll (defect 7)", () => {
+  const prev = { outputHash: "h1", outputChangedAtMs: 5000 };
+  // Last output at second 75, looked at 100 s: quiet for 24 s at least (the second's end).
+  strictEqual(outputChangedAt(prev, "h2", 100_000, 75), 76_000);
+  // Output within the current second: never later than now.
+  strictEqual(outputChangedAt(prev, "h2", 100_500, 100), 100_500);
+  // Without tmux's figure, a differing screen can only be dated now (the old estimate).
+  strictEqual(outputChangedAt(prev, "h2", 100_000, null), 100_000);
+});
+
+Deno.test("lisa's first look is measured too", () => {
+  const first = { outputHash: null, outputChangedAtMs: null };
+  strictEqual(outputChangedAt(first, "h1", 100_000, 75), 76_000);
+  strictEqual(outputChangedAt(first, "h1", 100_000, null), null);
 });

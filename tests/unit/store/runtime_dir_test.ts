@@ -1,9 +1,11 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
-import { RuntimeDirUnsafeError } from "../../../src/core/errors.ts";
+import { LisaError, RuntimeDirUnsafeError } from "../../../src/core/errors.ts";
 import {
+  checkSocketDir,
   CMD_SCRIPT_RE,
   cmdScriptPath,
   ensureRuntimeDir,
+  ensureSocketDir,
   lockPathFor,
   OUTPUT_ARTIFACT_RE,
   SESSION_ARTIFACT_RE,
@@ -92,6 +94,59 @@ Deno.test("ensureRuntimeDir refuses a path that is not a directory", async () =>
   } finally {
     await Deno.remove(base, { recursive: true });
   }
+});
+
+/** A FileInfo as lstat would give it, for the owner check without chown games. */
+function dirInfo(over: Partial<Deno.FileInfo>): Deno.FileInfo {
+  const info = Deno.lstatSync(Deno.cwd());
+  return { ...info, isDirectory: true, isFile: false, isSymlink: false, uid: UID, ...over };
+}
+
+Deno.test("the socket dir may be the user's own 0755 (or 0750, 0711) directory", async () => {
+  const base = await tempBase();
+  try {
+    for (const mode of [0o755, 0o750, 0o711, 0o700]) {
+      const dir = `${base}/s${mode.toString(8)}`;
+      Deno.mkdirSync(dir);
+      Deno.chmodSync(dir, mode);
+      strictEqual(ensureSocketDir(dir, UID), dir);
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("the socket dir is refused when others may write to it, sticky bit or not", async () => {
+  const base = await tempBase();
+  try {
+    for (const mode of [0o777, 0o775, 0o757, 0o1777, 0o1770]) {
+      const dir = `${base}/s${mode.toString(8)}`;
+      Deno.mkdirSync(dir);
+      Deno.chmodSync(dir, mode);
+      throws(() => ensureSocketDir(dir, UID), (e: unknown) => {
+        ok(e instanceof LisaError);
+        strictEqual(e.code, "socket_dir_unsafe");
+        ok(/writable by group or other/.test(e.message), e.message);
+        return true;
+      });
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("the socket dir is refused when another user owns it, or it is a symlink or a file", () => {
+  const owner = UID + 1;
+  throws(
+    () => checkSocketDir("/s", dirInfo({ uid: owner, mode: 0o40700 }), UID),
+    new RegExp(`owned by uid ${owner}, not ${UID}`),
+  );
+  throws(() => checkSocketDir("/s", dirInfo({ isSymlink: true }), UID), /symlink/);
+  throws(
+    () => checkSocketDir("/s", dirInfo({ isDirectory: false, isFile: true }), UID),
+    /not a directory/,
+  );
+  checkSocketDir("/s", dirInfo({ mode: 0o40755 }), UID);
 });
 
 Deno.test("sessionPaths follows the artifact names of the design", () => {

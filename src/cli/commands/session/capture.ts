@@ -18,7 +18,7 @@ export function registerCapture(session: Command, ctx: CliContext): void {
     .command("capture")
     .description("print a session's pane text, or only what appeared since an earlier capture")
     .requiredOption("--session <name>", "session name")
-    .option("--project-root <dir>", "project root (default: cwd)")
+    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
     .option(
       "--lines <n>",
       "at most the last N lines (default 200; a delta is uncapped unless given)",

@@ -14,7 +14,7 @@ export function registerName(session: Command, ctx: CliContext): void {
     .option("--agent <agent>", "claude|codex", choiceArg(AGENTS), "claude" as const)
     .option("--mode <mode>", "interactive|exec", choiceArg(MODES), "interactive" as const)
     .option("--tag <tag>", "tag (lowercase alphanumerics, at most 16)")
-    .option("--project-root <dir>", "project root (default: cwd)")
+    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
     .option("--json", "print JSON")
     .action((opts) => {
       const project = resolveProject(ctx.deps, opts.projectRoot);

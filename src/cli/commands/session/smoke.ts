@@ -19,7 +19,7 @@ export function registerSmoke(session: Command, ctx: CliContext): void {
       intArg(1, MAX_SMOKE_LEVELS),
       DEFAULT_SMOKE_LEVELS,
     )
-    .option("--project-root <dir>", "project root (default: cwd)")
+    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
     .option("--keep-sessions", "do not kill the smoke sessions at the end")
     .option("--timeout-seconds <n>", "overall limit", intArg(5, 3600), 120)
     .option("--json", "print the JSON summary")

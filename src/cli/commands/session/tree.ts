@@ -5,12 +5,22 @@ import { printJson, relativeAge, renderTable } from "../../output.ts";
 import { flattenTree, renderTreeLines, type TreeNode } from "../../../core/tree.ts";
 import { runTree } from "../../../core/tree_cmd.ts";
 
+/** The state word of a node: its state, else active / exited N / gone; "?" when unknown. */
+function stateLabel(n: Omit<TreeNode, "children">): string {
+  if (n.state !== undefined) return n.state;
+  if (n.active === undefined) return "?";
+  if (!n.active) return "gone";
+  // tmux keeps a finished pane (remain-on-exit): the session exists but its command ended.
+  if (n.alive === false) return n.exitCode === undefined ? "exited" : `exited ${n.exitCode}`;
+  return "active";
+}
+
 function describe(n: TreeNode, now: Date): string {
   const created = Date.parse(n.createdAt);
   const parts = [`${n.agent}/${n.mode}`];
   if (!Number.isNaN(created)) parts.push(relativeAge(new Date(created), now));
-  if (n.state !== undefined) parts.push(n.state);
-  else if (n.active !== undefined) parts.push(n.active ? "active" : "gone");
+  const label = stateLabel(n);
+  if (label !== "?") parts.push(label);
   if (n.parentMissing) parts.push(`parent ${n.parentSession} missing`);
   if (n.cycleBroken) parts.push("cycle broken here");
   return `${n.session} (${parts.join(", ")})`;
@@ -21,7 +31,7 @@ export function registerTree(session: Command, ctx: CliContext): void {
   session
     .command("tree")
     .description("show sessions as a tree of parent/child links (from metadata)")
-    .option("--project-root <dir>", "project root (default: cwd)")
+    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
     .option("--all-hashes", "include sessions of every project in the runtime dir")
     .option("--active-only", "only sessions tmux still has")
     .option("--with-state", "add each session's state")
@@ -50,7 +60,7 @@ export function registerTree(session: Command, ctx: CliContext): void {
           `${"  ".repeat(r.depth)}${r.session}`,
           r.parentSession ?? "-",
           `${r.agent}/${r.mode}`,
-          r.state ?? (r.active === undefined ? "?" : r.active ? "active" : "gone"),
+          stateLabel(r),
           Number.isNaN(Date.parse(r.createdAt)) ? "-" : relativeAge(new Date(r.createdAt), now),
         ]);
         deps.io.out(renderTable(["SESSION", "PARENT", "AGENT/MODE", "STATE", "CREATED"], rows));
