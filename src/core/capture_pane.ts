@@ -30,8 +30,16 @@ import {
 } from "../tmux/tmux.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 
-/** Pane facts read with the capture. */
-export const PANE_INFO_FIELDS = ["pane_dead", "pane_dead_status", "history_size"] as const;
+/**
+ * Pane facts read with the capture. `session_name` is checked against the session asked for:
+ * `display-message` answers a missing target with empty fields instead of failing (tmux 3.3a).
+ */
+export const PANE_INFO_FIELDS = [
+  "pane_dead",
+  "pane_dead_status",
+  "history_size",
+  "session_name",
+] as const;
 
 /**
  * argv of `capture-pane` for the session's active pane: joined lines (`-J`), from `start` rows
@@ -63,6 +71,8 @@ export interface PaneRead {
   /** tmux's exit status of a dead pane (null while alive or when tmux lost it). */
   deadStatus: number | null;
   historySize: number;
+  /** The session tmux read the facts of ("" when it found no pane). */
+  session: string;
 }
 
 /**
@@ -80,6 +90,7 @@ export function parsePaneRead(stdout: string): PaneRead {
     paneDead: info?.pane_dead === "1",
     deadStatus: /^\d+$/.test(status) ? Number(status) : null,
     historySize: Number(info?.history_size ?? 0) || 0,
+    session: info?.session_name ?? "",
   };
 }
 
@@ -105,7 +116,9 @@ export async function readPane(
       },
     );
   }
-  return parsePaneRead(res.stdout);
+  const read = parsePaneRead(res.stdout);
+  if (read.session !== session) throw new SessionNotFoundError(session);
+  return read;
 }
 
 /** Options of {@link capture}. */

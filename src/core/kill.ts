@@ -138,8 +138,11 @@ function descendantsOf(runtimeDir: string, roots: readonly string[]): Target[] {
   return out;
 }
 
-/** The run id spawn set in the session's tmux environment (for sessions whose meta is gone). */
-async function sessionRunId(tmux: Tmux, session: string): Promise<string | null> {
+/**
+ * The run id spawn set in the session's tmux environment (for sessions whose meta is gone);
+ * null when the session, its server or the variable is missing.
+ */
+export async function sessionRunId(tmux: Tmux, session: string): Promise<string | null> {
   const r = await tmux.run([["show-environment", "-t", sessionTarget(session), "LISA_RUN_ID"]]);
   const m = /^LISA_RUN_ID=(.+)$/m.exec(r.success ? r.stdout : "");
   return m ? m[1] : null;

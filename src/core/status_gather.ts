@@ -37,6 +37,9 @@ export const STATUS_PANE_FIELDS = [
   "session_created",
   "pane_height",
   "pane_current_command",
+  // Checked against the session asked for: `display-message` answers a missing target with
+  // empty fields instead of failing (tmux 3.3a), so a row naming no session is no pane.
+  "session_name",
   "pane_title",
 ] as const;
 
@@ -112,11 +115,13 @@ export function missingProbe(): PaneProbe {
 }
 
 /**
- * Parses the result of {@link statusTmuxCommands}. A missing session or server gives
- * `exists: false`; any other tmux failure throws `tmux_failed`.
+ * Parses the result of {@link statusTmuxCommands} for `session`. A missing session or server,
+ * or a facts row that does not name `session`, gives `exists: false`; any other tmux failure
+ * throws `tmux_failed`.
  */
 export function parseProbe(
   res: { success: boolean; code: number; stdout: string; stderr: string },
+  session: string,
 ): PaneProbe {
   if (!res.success) {
     if (isMissingTarget(res.stderr) || isNoServer(res.stderr)) return missingProbe();
@@ -125,7 +130,7 @@ export function parseProbe(
   const body = res.stdout.endsWith("\n") ? res.stdout.slice(0, -1) : res.stdout;
   const cut = body.lastIndexOf("\n");
   const row = parseFormat(body.slice(cut + 1), STATUS_PANE_FIELDS)[0];
-  if (row === undefined) return missingProbe();
+  if (row === undefined || row.session_name !== session) return missingProbe();
   return {
     exists: true,
     dead: row.pane_dead === "1",
@@ -147,7 +152,7 @@ export async function probePane(
   session: string,
   captureLines: number,
 ): Promise<PaneProbe> {
-  return parseProbe(await tmux.run(statusTmuxCommands(session, captureLines)));
+  return parseProbe(await tmux.run(statusTmuxCommands(session, captureLines)), session);
 }
 
 /** The visible rows of a raw capture: its last `height` rows (all when height is unknown). */

@@ -9,7 +9,7 @@ import {
   makeOffset,
   parseOffset,
 } from "../../../src/core/capture.ts";
-import { capturePaneArgs, parsePaneRead } from "../../../src/core/capture_pane.ts";
+import { capturePaneArgs, paneInfoArgs, parsePaneRead } from "../../../src/core/capture_pane.ts";
 
 const numbered = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`);
@@ -233,14 +233,27 @@ Deno.test("capture-pane argv joins lines and starts in history", () => {
 });
 
 Deno.test("parsePaneRead splits the pane text from the chained display-message line", () => {
-  const read = parsePaneRead("hello\nworld\n\n1\x1f3\x1f12\n");
+  const read = parsePaneRead("hello\nworld\n\n1\x1f3\x1f12\x1flisa-x\n");
   deepStrictEqual(read, {
     text: "hello\nworld\n\n",
     paneDead: true,
     deadStatus: 3,
     historySize: 12,
+    session: "lisa-x",
   });
-  const alive = parsePaneRead("x\n0\x1f\x1f0\n");
+  const alive = parsePaneRead("x\n0\x1f\x1f0\x1flisa-x\n");
   strictEqual(alive.paneDead, false);
   strictEqual(alive.deadStatus, null);
+});
+
+Deno.test("the capture's display-message names the session it read; a missing target names none", () => {
+  deepStrictEqual(paneInfoArgs("lisa-w-1").slice(0, 4), [
+    "display-message",
+    "-p",
+    "-t",
+    "=lisa-w-1:",
+  ]);
+  ok(paneInfoArgs("lisa-w-1")[5].endsWith("#{session_name}"));
+  // What tmux 3.3a prints for a target it cannot find: empty fields, exit 0.
+  strictEqual(parsePaneRead("\x1f\x1f\x1f\n").session, "");
 });

@@ -42,14 +42,24 @@ Deno.test("status chains the capture and the pane facts in one tmux invocation",
 });
 
 Deno.test("the probe splits the capture from the facts line, title last", () => {
-  const facts = ["0", "", "", "4242", "4000", "1700000000", "3", "claude", "⠐ Claude Code"]
-    .join(SEP);
+  const facts = [
+    "0",
+    "",
+    "",
+    "4242",
+    "4000",
+    "1700000000",
+    "3",
+    "claude",
+    "lisa-a",
+    "⠐ Claude Code",
+  ].join(SEP);
   const p = parseProbe({
     success: true,
     code: 0,
     stdout: `line one\nline two\n\n${facts}\n`,
     stderr: "",
-  });
+  }, "lisa-a");
   strictEqual(p.exists, true);
   strictEqual(p.dead, false);
   strictEqual(p.deadStatus, null);
@@ -63,28 +73,39 @@ Deno.test("the probe splits the capture from the facts line, title last", () => 
 
 Deno.test("a dead pane's status and signal are parsed, empty ones are null", () => {
   const line = (st: string, sig: string) =>
-    ["1", st, sig, "1", "2", "3", "24", "bash", "t"].join(SEP) + "\n";
-  const p = parseProbe({ success: true, code: 0, stdout: line("3", ""), stderr: "" });
+    ["1", st, sig, "1", "2", "3", "24", "bash", "lisa-a", "t"].join(SEP) + "\n";
+  const p = parseProbe({ success: true, code: 0, stdout: line("3", ""), stderr: "" }, "lisa-a");
   strictEqual(p.dead, true);
   strictEqual(p.deadStatus, 3);
   strictEqual(p.deadSignal, null);
-  const lost = parseProbe({ success: true, code: 0, stdout: line("", ""), stderr: "" });
+  const lost = parseProbe({ success: true, code: 0, stdout: line("", ""), stderr: "" }, "lisa-a");
   strictEqual(lost.deadStatus, null);
   strictEqual(
-    parseProbe({ success: true, code: 0, stdout: line("", "9"), stderr: "" }).deadSignal,
+    parseProbe({ success: true, code: 0, stdout: line("", "9"), stderr: "" }, "lisa-a").deadSignal,
     9,
   );
 });
 
 Deno.test("a missing session or server is exists=false; other tmux failures throw", () => {
   const fail = (stderr: string) => ({ success: false, code: 1, stdout: "", stderr });
-  strictEqual(parseProbe(fail("can't find session: lisa-x")).exists, false);
-  strictEqual(parseProbe(fail("no server running on /tmp/s.sock")).exists, false);
+  strictEqual(parseProbe(fail("can't find session: lisa-x"), "lisa-x").exists, false);
+  strictEqual(parseProbe(fail("no server running on /tmp/s.sock"), "lisa-x").exists, false);
   strictEqual(
-    parseProbe(fail("error connecting to /tmp/s.sock (No such file or directory)")).exists,
+    parseProbe(fail("error connecting to /tmp/s.sock (No such file or directory)"), "lisa-x")
+      .exists,
     false,
   );
-  throws(() => parseProbe(fail("server version is too old")), /tmux failed/);
+  throws(() => parseProbe(fail("server version is too old"), "lisa-x"), /tmux failed/);
+});
+
+Deno.test("a facts row that names no session or another one is no pane", () => {
+  const row = (name: string) => ["0", "", "", "7", "2", "3", "24", "bash", name, "t"].join(SEP);
+  const probe = (stdout: string, session: string) =>
+    parseProbe({ success: true, code: 0, stdout, stderr: "" }, session);
+  // What tmux 3.3a's display-message prints for a target it cannot find: empty fields, exit 0.
+  strictEqual(probe(`${Array(10).fill("").join(SEP)}\n`, "lisa-w-1").exists, false);
+  strictEqual(probe(`${row("lisa-w-10")}\n`, "lisa-w-1").exists, false);
+  strictEqual(probe(`${row("lisa-w-1")}\n`, "lisa-w-1").exists, true);
 });
 
 Deno.test("the visible screen is the last pane-height rows of the capture", () => {

@@ -24,7 +24,18 @@ class ScriptedTmux implements Runner {
 }
 
 function deadPane(status: string, serverPid: number): RunResult {
-  const facts = ["1", status, "", "999999", String(serverPid), "1700000000", "24", "bash", "vm"];
+  const facts = [
+    "1",
+    status,
+    "",
+    "999999",
+    String(serverPid),
+    "1700000000",
+    "24",
+    "bash",
+    "lisa-unit",
+    "vm",
+  ];
   return { code: 0, success: true, stdout: `last words\n${facts.join(SEP)}\n`, stderr: "" };
 }
 
