@@ -196,6 +196,37 @@ export function withoutHeartbeat(procs: readonly ProcInfo[]): ProcInfo[] {
   return procs.filter((p) => !drop.has(p.pid));
 }
 
+/**
+ * Drops what the wrapper (`rootPid`) adopted as a child subreaper (`startup_script.ts`):
+ * daemons that double-forked away from the command, a tmux server a nested spawn started, and
+ * everything below them. While the command runs the wrapper's own children are only the
+ * heartbeat and the command, and every adopted process descends from the command, so it
+ * started later: the command is the wrapper's oldest child that is not the heartbeat. Status
+ * then reads the command's subtree as it did before the wrapper was a subreaper, and a daemon
+ * (even a `codex app-server`) is never taken for the agent. A list without `rootPid` (an agent
+ * subtree) is returned as is.
+ */
+export function withoutAdopted(procs: readonly ProcInfo[], rootPid: number | null): ProcInfo[] {
+  if (rootPid === null || !procs.some((p) => p.pid === rootPid)) return [...procs];
+  const kids = procs.filter((p) => p.ppid === rootPid && p.pid !== rootPid);
+  const others = kids.filter((p) => p.argv[0] !== HEARTBEAT_PROCESS_NAME);
+  const oldest = others.reduce<ProcInfo | null>(
+    (best, p) =>
+      best === null || p.startTime < best.startTime ||
+        (p.startTime === best.startTime && p.pid < best.pid)
+        ? p
+        : best,
+    null,
+  );
+  const drop = new Set<number>();
+  for (const p of others) {
+    if (p === oldest) continue;
+    drop.add(p.pid);
+    for (const d of descendantsOf(p.pid, procs)) drop.add(d.pid);
+  }
+  return procs.filter((p) => !drop.has(p.pid));
+}
+
 function isWork(p: ProcInfo, idleHelpers: readonly string[]): boolean {
   if (p.state === "Z" || p.state === "X") return false;
   const name = p.name.toLowerCase();
@@ -206,8 +237,8 @@ function isWork(p: ProcInfo, idleHelpers: readonly string[]): boolean {
 }
 
 /**
- * Reads the pane's processes (`procs`: the pane subtree, root first) into agent, busy children
- * and command processes. Busy children are the agent's descendants that are not of its own
+ * Reads the pane's processes (`procs`: the pane subtree, root first; what the wrapper adopted
+ * is left out, see {@link withoutAdopted}) into agent, busy children and command processes. Busy children are the agent's descendants that are not of its own
  * family, not zombies, not listed idle helpers and not idle shells; `sleep` and `cat` count
  * (DESIGN §9 defect 4). Pure.
  */
@@ -218,7 +249,7 @@ export function inspectProcesses(
   prefer: Agent | null,
   idleHelpersOf: (agent: Agent) => readonly string[],
 ): ProcessView {
-  const live = withoutHeartbeat(procs);
+  const live = withoutHeartbeat(withoutAdopted(procs, rootPid));
   const found = findAgent(live, extra, prefer);
   if (found !== null) {
     const family = new Set(found.family.map((p) => p.pid));

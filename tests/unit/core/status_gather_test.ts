@@ -8,6 +8,7 @@ import {
   screenHash,
   statusTmuxCommands,
   visibleScreen,
+  withoutAdopted,
   withoutHeartbeat,
 } from "../../../src/core/status_gather.ts";
 import type { ProcInfo } from "../../../src/proc/table.ts";
@@ -172,6 +173,39 @@ Deno.test("codex's native child is part of the agent, not a busy child", () => {
   );
   deepStrictEqual(v.busyChildren, []);
   deepStrictEqual(v.sampled.map((p) => p.pid), [110, 111]);
+});
+
+Deno.test("what the wrapper adopted is left out: only the heartbeat and the command are its own", () => {
+  const procs = pane(
+    proc(110, 100, "npm", ["npm", "exec", "@openai/codex"]),
+    proc(120, 110, "node", ["node", "/x/bin/codex.js"]),
+    proc(130, 120, "codex", ["/x/vendor/codex"]),
+    // Adopted by the subreaper wrapper: a codex app-server that double-forked, a daemon, and a
+    // tmux server a nested spawn started (with a pane of another session below it).
+    proc(140, 100, "codex", ["codex", "app-server"]),
+    proc(150, 100, "sleep", ["sleep", "1235"]),
+    proc(160, 100, "tmux: server", ["tmux", "-S", "/s"]),
+    proc(161, 160, "claude", ["claude"]),
+  );
+  deepStrictEqual(withoutAdopted(procs, 100).map((p) => p.pid), [100, 101, 102, 110, 120, 130]);
+  const v = inspectProcesses(procs, 100, NONE, "codex", () => []);
+  strictEqual(v.found?.proc.pid, 120);
+  deepStrictEqual(v.busyChildren, []);
+  const cmd = inspect(pane(
+    proc(110, 100, "bash", ["bash", "-c", "setsid -f sleep 1235; read x"]),
+    proc(111, 110, "bash", ["bash"]),
+    proc(150, 100, "sleep", ["sleep", "1235"]),
+  ));
+  deepStrictEqual(cmd.commandProcesses, []);
+  deepStrictEqual(cmd.sampled.map((p) => p.pid), [100, 110, 111]);
+});
+
+Deno.test("the command is the wrapper's oldest child; a list without the wrapper is kept whole", () => {
+  const late = { ...proc(110, 100, "sleep", ["sleep", "9"]), startTime: 500 };
+  const early = { ...proc(150, 100, "make", ["make"]), startTime: 400 };
+  deepStrictEqual(withoutAdopted(pane(late, early), 100).map((p) => p.pid), [100, 101, 102, 150]);
+  const agentOnly = [proc(110, 100, "claude", ["claude"]), proc(111, 110, "cat", ["cat"])];
+  deepStrictEqual(withoutAdopted(agentOnly, 100), agentOnly);
 });
 
 Deno.test("the done file is {runId}:{exitCode}", () => {

@@ -158,3 +158,21 @@ Deno.test("every session target lisa passes is =NAME: (exact for session, window
   strictEqual(targets, 11);
   deepStrictEqual(runner.calls[1].argv.slice(3, 7), ["list-panes", "-s", "-t", "=lisa-w-1:"]);
 });
+
+Deno.test("a dead pane's pid is never offered as a live process: it may belong to anyone now", async () => {
+  const out = [
+    ["900", "123", "0", ""].join(SEP),
+    ["900", "124", "1", ""].join(SEP),
+    ["900", "125", "1", "9"].join(SEP),
+  ].join("\n") + "\n";
+  const pids = await sessionPanePids(new Tmux(new ScriptedRunner([ok0(out)]), "/s.sock"), "lisa-a");
+  deepStrictEqual(pids, {
+    panePids: [123],
+    panes: [
+      { pid: 123, dead: false, deadSignal: null },
+      { pid: 124, dead: true, deadSignal: null },
+      { pid: 125, dead: true, deadSignal: 9 },
+    ],
+    serverPid: 900,
+  });
+});
