@@ -42,9 +42,10 @@
  * marker are the command's, written when it ends. Only then, if it still has adopted children
  * (tmux servers aside: they serve other sessions), it stays until they have ended, checking
  * once a second, so they remain findable; `status` already answers from the done file, and
- * `kill` ends them. The heartbeat reaps its own `sleep` when stopped, so that no orphan of its
- * keeps a finished wrapper waiting. The heartbeat file holds `subreaper` while the wrapper is
- * one, which tells `kill` so after the pane has exited.
+ * `kill` ends them. The heartbeat's `sleep`, orphaned when the heartbeat is stopped, carries the
+ * heartbeat's argv[0] so the wrapper does not wait for it (it ends within 2 s, as before). The
+ * heartbeat file holds `subreaper` while the wrapper is one, which tells `kill` so after the
+ * pane has exited.
  */
 import { isShellName, shellJoin, shellQuote } from "./shell_quote.ts";
 
@@ -169,18 +170,19 @@ function subreaperLines(runId: string): string[] {
 
 /**
  * Script lines run after the done marker by a subreaper wrapper: it stays while it has adopted
- * children other than tmux servers (module doc). Reads `/proc` with builtins only, so the
- * check itself starts no child.
+ * children other than tmux servers and the stopped heartbeat's last `sleep` (module doc).
+ * Reads `/proc` with builtins only, so the check itself starts no child.
  */
 const LINGER_LINES = [
   'if [ -n "$__lisa_reaper" ]; then',
   "  __lisa_adopted() {",
-  '    local kids="" kid name',
+  '    local kids="" kid name arg0',
   '    read -r kids < "/proc/$$/task/$$/children"',
   "    for kid in $kids; do",
-  '      name=""',
+  '      name="" arg0=""',
   '      read -r name < "/proc/$kid/comm"',
-  '      case $name in tmux*|"") ;; *) return 0 ;; esac',
+  `      read -r -d '' arg0 < "/proc/$kid/cmdline"`,
+  `      case $name:$arg0 in tmux*|:*|*:${HEARTBEAT_ARGV0}) ;; *) return 0 ;; esac`,
   "    done",
   "    return 1",
   "  } 2>/dev/null",
@@ -193,12 +195,11 @@ export function buildStartupScript(input: StartupScriptInput): string {
   const caller = forwardedEnv(input.callerEnv);
   const runId = shellQuote(input.runId);
   const keep = [...TMUX_OWNED, "TERM_PROGRAM*"].join("|");
-  // Stopped with TERM, the heartbeat ends its `sleep` and reaps it: an orphaned `sleep` would be
-  // adopted by a subreaper wrapper and keep it waiting.
-  const heartbeatLoop = [
-    "trap 'kill $! 2>/dev/null; wait $! 2>/dev/null; exit 0' TERM",
-    'while kill -0 "$1" 2>/dev/null && [ -f "$2" ]; do printf %s "$3" > "$2"; sleep 2 & wait $!; done',
-  ].join("\n");
+  // The heartbeat's `sleep` also carries argv[0] `lisa-heartbeat`: orphaned when the heartbeat
+  // is stopped, it is adopted by a subreaper wrapper, which must not wait for it.
+  const heartbeatLoop =
+    'while kill -0 "$1" 2>/dev/null && [ -f "$2" ]; do printf %s "$3" > "$2"; ' +
+    `(exec -a ${HEARTBEAT_ARGV0} sleep 2); done`;
   const lines = [
     `# lisa startup script: session ${input.session}, run ${input.runId}.`,
     "umask 077",
@@ -233,7 +234,6 @@ export function buildStartupScript(input: StartupScriptInput): string {
     `printf '%s:%s\\n' ${runId} "$__lisa_exit" > "$__lisa_done.tmp.$$" && ` +
     `mv -f -- "$__lisa_done.tmp.$$" "$__lisa_done"`,
     'kill "$__lisa_hb" 2>/dev/null',
-    'wait "$__lisa_hb" 2>/dev/null',
     `printf '${DONE_MARKER}:%s:%s\\n' ${runId} "$__lisa_exit"`,
     ...LINGER_LINES,
     'exit "$__lisa_exit"',
