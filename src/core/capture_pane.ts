@@ -33,7 +33,10 @@ import {
 } from "../tmux/tmux.ts";
 import { writeFileAtomic } from "../store/atomic.ts";
 
-/** Pane facts read with the capture. */
+/**
+ * Pane facts read with the capture. `session_name` is checked against the session asked for:
+ * `display-message` answers a missing target with empty fields instead of failing (tmux 3.3a).
+ */
 export const PANE_INFO_FIELDS = [
   "pane_dead",
   "pane_dead_status",
@@ -41,6 +44,7 @@ export const PANE_INFO_FIELDS = [
   "history_limit",
   "pane_height",
   "cursor_y",
+  "session_name",
 ] as const;
 
 /**
@@ -74,6 +78,8 @@ export interface PaneRead {
   deadStatus: number | null;
   /** What offsets need to know about the pane. */
   facts: PaneFacts;
+  /** The session tmux read the facts of ("" when it found no pane). */
+  session: string;
 }
 
 function count(text: string | undefined): number {
@@ -102,6 +108,7 @@ export function parsePaneRead(stdout: string): PaneRead {
       historySize: count(info?.history_size),
       historyLimit: count(info?.history_limit),
     },
+    session: info?.session_name ?? "",
   };
 }
 
@@ -127,7 +134,9 @@ export async function readPane(
       },
     );
   }
-  return parsePaneRead(res.stdout);
+  const read = parsePaneRead(res.stdout);
+  if (read.session !== session) throw new SessionNotFoundError(session);
+  return read;
 }
 
 /** Options of {@link capture}. */

@@ -3,7 +3,8 @@
  *
  * 1. its descendants first (sessions whose meta names it as `parentSession`, deepest first);
  * 2. its processes collected and ended with TERM, then KILL after a grace period
- *    (`terminate.ts`), anything left reported;
+ *    (`terminate.ts`), anything left reported, with what the search could see
+ *    (`processes.coverage`, `kill_coverage.ts`);
  * 3. `kill-session`, checked gone;
  * 4. its runtime artifacts removed — meta, state, heartbeat, done, hooks, the last output
  *    capture, leftover startup scripts — while the event log is kept and gets a `killed`
@@ -27,6 +28,15 @@ import { resolveProject } from "./project.ts";
 import { removeSessionArtifacts } from "./session_artifacts.ts";
 import { locateSession, scanMetaFiles, tryReadMeta } from "./session_ref.ts";
 import { type Caller, callerOf, closeOwn, deafToHangup } from "./kill_own.ts";
+import {
+  bothCovered,
+  environmentsReadable,
+  fullCoverage,
+  type KillCoverage,
+  readEnviron,
+  readHeartbeat,
+  sessionCoverage,
+} from "./kill_coverage.ts";
 import { collectVictims, type Survivor, terminate } from "./terminate.ts";
 import type { SessionMeta } from "./types.ts";
 import { pathExists } from "../store/atomic.ts";
@@ -56,6 +66,8 @@ export interface SessionSurvivor extends Survivor {
 export interface ProcessReport {
   signalled: number;
   remaining: SessionSurvivor[];
+  /** What the search for them could see (`kill_coverage.ts`): `remaining` proves no more. */
+  coverage: KillCoverage;
 }
 
 /** `session kill --json`. */
@@ -138,8 +150,11 @@ function descendantsOf(runtimeDir: string, roots: readonly string[]): Target[] {
   return out;
 }
 
-/** The run id spawn set in the session's tmux environment (for sessions whose meta is gone). */
-async function sessionRunId(tmux: Tmux, session: string): Promise<string | null> {
+/**
+ * The run id spawn set in the session's tmux environment (for sessions whose meta is gone);
+ * null when the session, its server or the variable is missing.
+ */
+export async function sessionRunId(tmux: Tmux, session: string): Promise<string | null> {
   const r = await tmux.run([["show-environment", "-t", sessionTarget(session), "LISA_RUN_ID"]]);
   const m = /^LISA_RUN_ID=(.+)$/m.exec(r.success ? r.stdout : "");
   return m ? m[1] : null;
@@ -149,6 +164,7 @@ interface EndResult {
   found: boolean;
   signalled: number;
   remaining: Survivor[];
+  coverage: KillCoverage;
   /** For the caller's own session: its `kill-session`, left for the very end. */
   close: (() => Promise<void>) | null;
 }
@@ -181,6 +197,15 @@ async function endSession(
     exclude: pids?.serverPid ? [pids.serverPid] : [],
     runner: deps.runner,
   });
+  const paths = sessionPaths(target.runtimeDir, target.hash, target.session);
+  // Read before anything is signalled or removed: the wrappers' environments, the heartbeat.
+  const coverage = sessionCoverage({
+    panes: pids?.panes ?? null,
+    runId,
+    envReadable: environmentsReadable(),
+    environOf: readEnviron,
+    heartbeat: readHeartbeat(paths.heartbeat),
+  });
   const ended = await terminate(victims, {
     runner: deps.runner,
     graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
@@ -200,7 +225,6 @@ async function endSession(
     target.session,
     allHashes ? {} : { hash: target.hash },
   );
-  const paths = sessionPaths(target.runtimeDir, target.hash, target.session);
   // A name nobody knew (a typo) gets no event log: nothing would ever read or prune it.
   if (pids !== null || removed.length > 0 || ended.signalled > 0 || pathExists(paths.events)) {
     await appendLifecycle(deps, paths.events, target.session, {
@@ -213,7 +237,7 @@ async function endSession(
       remaining: ended.remaining,
     });
   }
-  return { found: pids !== null, ...ended, close };
+  return { found: pids !== null, ...ended, coverage, close };
 }
 
 interface Ordered {
@@ -245,7 +269,7 @@ async function endAll(
 ): Promise<EndAllResult> {
   const killed: string[] = [];
   const found = new Set<string>();
-  const processes: ProcessReport = { signalled: 0, remaining: [] };
+  const processes: ProcessReport = { signalled: 0, remaining: [], coverage: fullCoverage() };
   const closes: (() => Promise<void>)[] = [];
   const caller = callerOf(deps);
   for (const { target, trigger } of ownLast(deps, targets)) {
@@ -256,6 +280,7 @@ async function endAll(
     }
     if (r.close) closes.push(r.close);
     processes.signalled += r.signalled;
+    processes.coverage = bothCovered(processes.coverage, r.coverage);
     processes.remaining.push(...r.remaining.map((s) => ({ ...s, session: target.session })));
   }
   return { killed, found, processes, closes };

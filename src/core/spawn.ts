@@ -280,6 +280,8 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     heartbeatFile: paths.heartbeat,
     doneFile: paths.done,
     command: run,
+    // Only Linux has child subreapers (prctl); elsewhere kill reports that it cannot see them.
+    subreaper: Deno.build.os === "linux",
   };
   const scriptPath = cmdScriptPath(project.runtimeDir, project.hash, session, scriptNanos(now));
   const tmux = new Tmux(deps.runner, project.socketPath);

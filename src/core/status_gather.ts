@@ -42,6 +42,9 @@ export const STATUS_PANE_FIELDS = [
   "history_size",
   "history_limit",
   "pane_current_command",
+  // Checked against the session asked for: `display-message` answers a missing target with
+  // empty fields instead of failing (tmux 3.3a), so a row naming no session is no pane.
+  "session_name",
   "pane_title",
 ] as const;
 
@@ -133,11 +136,13 @@ export function missingProbe(serverGone = false): PaneProbe {
 }
 
 /**
- * Parses the result of {@link statusTmuxCommands}. A missing session gives `exists: false`, a
- * missing server also `serverGone: true`; any other tmux failure throws `tmux_failed`.
+ * Parses the result of {@link statusTmuxCommands} for `session`. A missing session, or a facts
+ * row that does not name `session`, gives `exists: false`, a missing server also
+ * `serverGone: true`; any other tmux failure throws `tmux_failed`.
  */
 export function parseProbe(
   res: { success: boolean; code: number; stdout: string; stderr: string },
+  session: string,
 ): PaneProbe {
   if (!res.success) {
     if (isNoServer(res.stderr)) return missingProbe(true);
@@ -147,7 +152,7 @@ export function parseProbe(
   const body = res.stdout.endsWith("\n") ? res.stdout.slice(0, -1) : res.stdout;
   const cut = body.lastIndexOf("\n");
   const row = parseFormat(body.slice(cut + 1), STATUS_PANE_FIELDS)[0];
-  if (row === undefined) return missingProbe();
+  if (row === undefined || row.session_name !== session) return missingProbe();
   return {
     exists: true,
     serverGone: false,
@@ -174,7 +179,7 @@ export async function probePane(
   session: string,
   captureLines: number,
 ): Promise<PaneProbe> {
-  return parseProbe(await tmux.run(statusTmuxCommands(session, captureLines)));
+  return parseProbe(await tmux.run(statusTmuxCommands(session, captureLines)), session);
 }
 
 /** The visible rows of a raw capture: its last `height` rows (all when height is unknown). */
@@ -229,6 +234,37 @@ export function isWrapperHousekeeping(p: ProcInfo, root: ProcInfo | undefined): 
   return p.argv.length === 0 || (root.argv.length >= 2 && p.argv.at(-1) === root.argv[1]);
 }
 
+/**
+ * Drops what the wrapper (`rootPid`) adopted as a child subreaper (`startup_script.ts`):
+ * daemons that double-forked away from the command, a tmux server a nested spawn started, and
+ * everything below them. While the command runs the wrapper's own children are only the
+ * heartbeat and the command, and every adopted process descends from the command, so it
+ * started later: the command is the wrapper's oldest child that is not the heartbeat. Status
+ * then reads the command's subtree as it did before the wrapper was a subreaper, and a daemon
+ * (even a `codex app-server`) is never taken for the agent. A list without `rootPid` (an agent
+ * subtree) is returned as is.
+ */
+export function withoutAdopted(procs: readonly ProcInfo[], rootPid: number | null): ProcInfo[] {
+  if (rootPid === null || !procs.some((p) => p.pid === rootPid)) return [...procs];
+  const kids = procs.filter((p) => p.ppid === rootPid && p.pid !== rootPid);
+  const others = kids.filter((p) => p.argv[0] !== HEARTBEAT_PROCESS_NAME);
+  const oldest = others.reduce<ProcInfo | null>(
+    (best, p) =>
+      best === null || p.startTime < best.startTime ||
+        (p.startTime === best.startTime && p.pid < best.pid)
+        ? p
+        : best,
+    null,
+  );
+  const drop = new Set<number>();
+  for (const p of others) {
+    if (p === oldest) continue;
+    drop.add(p.pid);
+    for (const d of descendantsOf(p.pid, procs)) drop.add(d.pid);
+  }
+  return procs.filter((p) => !drop.has(p.pid));
+}
+
 function isWork(p: ProcInfo, idleHelpers: readonly string[]): boolean {
   if (p.state === "Z" || p.state === "X") return false;
   const name = p.name.toLowerCase();
@@ -239,8 +275,8 @@ function isWork(p: ProcInfo, idleHelpers: readonly string[]): boolean {
 }
 
 /**
- * Reads the pane's processes (`procs`: the pane subtree, root first) into agent, busy children
- * and command processes. Busy children are the agent's descendants that are not of its own
+ * Reads the pane's processes (`procs`: the pane subtree, root first; what the wrapper adopted
+ * is left out, see {@link withoutAdopted}) into agent, busy children and command processes. Busy children are the agent's descendants that are not of its own
  * family, not zombies, not listed idle helpers and not idle shells; `sleep` and `cat` count
  * (DESIGN §9 defect 4). Pure.
  */
@@ -252,7 +288,8 @@ export function inspectProcesses(
   idleHelpersOf: (agent: Agent) => readonly string[],
 ): ProcessView {
   const root = procs.find((p) => p.pid === rootPid);
-  const live = withoutHeartbeat(procs).filter((p) => !isWrapperHousekeeping(p, root));
+  const live = withoutHeartbeat(withoutAdopted(procs, rootPid))
+    .filter((p) => !isWrapperHousekeeping(p, root));
   const found = findAgent(live, extra, prefer);
   if (found !== null) {
     const family = new Set(found.family.map((p) => p.pid));

@@ -112,15 +112,27 @@ export async function listSessions(tmux: Tmux): Promise<SessionRow[]> {
   }));
 }
 
+/** One pane of a session. */
+export interface PaneFacts {
+  /** The pane's process (its wrapper); for a dead pane the pid it had, maybe reused since. */
+  pid: number;
+  dead: boolean;
+  /** The signal that ended a dead pane's process; null when it exited (or still runs). */
+  deadSignal: number | null;
+}
+
 /** The pids of a session's panes and of the tmux server. */
 export interface SessionPids {
+  /** Pids of the panes whose process still runs (a dead pane's pid may belong to anyone now). */
   panePids: number[];
+  /** Every pane, dead ones included. */
+  panes: PaneFacts[];
   serverPid: number | null;
 }
 
-/** Pane pids of every pane of `session`; null when the session (or server) does not exist. */
+/** The panes of `session`; null when the session (or server) does not exist. */
 export async function sessionPanePids(tmux: Tmux, session: string): Promise<SessionPids | null> {
-  const fields = ["pid", "pane_pid"] as const;
+  const fields = ["pid", "pane_pid", "pane_dead", "pane_dead_signal"] as const;
   const commands = [["list-panes", "-s", "-t", sessionTarget(session), "-F", formatOf(fields)]];
   const r = await tmux.run(commands);
   if (!r.success) {
@@ -128,8 +140,14 @@ export async function sessionPanePids(tmux: Tmux, session: string): Promise<Sess
     return fail(tmux, commands, r);
   }
   const rows = parseFormat(r.stdout, fields);
+  const panes = rows.map((row) => ({
+    pid: Number(row.pane_pid),
+    dead: row.pane_dead === "1",
+    deadSignal: /^\d+$/.test(row.pane_dead_signal) ? Number(row.pane_dead_signal) : null,
+  })).filter((p) => p.pid > 0);
   return {
-    panePids: rows.map((row) => Number(row.pane_pid)).filter((p) => p > 0),
+    panePids: panes.filter((p) => !p.dead).map((p) => p.pid),
+    panes,
     serverPid: rows.length > 0 ? Number(rows[0].pid) : null,
   };
 }

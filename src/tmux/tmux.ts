@@ -7,14 +7,22 @@ import type { Runner, RunOptions, RunResult } from "../proc/runner.ts";
 /** Field separator of `-F` formats: a control char tmux passes through unchanged. */
 export const FIELD_SEP = "\x1f";
 
-/** tmux target of a session (exact match). */
+/**
+ * tmux target of a session, exact match only: `=NAME:`, the one form every command lisa uses
+ * resolves exactly, whatever kind of target it takes. `=NAME` alone is exact for commands that
+ * take a session (`has-session`, `kill-session`) but not for those that take a window: tmux
+ * 3.3a resolves `list-panes -s -t =lisa-w-1` to a session `lisa-w-10` (prefix match), which
+ * once made `kill` of a gone session end its neighbour. With the colon the session part is
+ * always looked up as a session, `=` exact. Pinned against real tmux by
+ * tests/integration/tmux_targets_test.ts.
+ */
 export function sessionTarget(session: string): string {
-  return `=${session}`;
+  return `=${session}:`;
 }
 
-/** tmux target of a session's active pane (exact session match). */
+/** tmux target of a session's active pane (exact session match; see {@link sessionTarget}). */
 export function paneTarget(session: string): string {
-  return `=${session}:`;
+  return sessionTarget(session);
 }
 
 /** Builds a `-F` format from field names (`pane_pid` → `#{pane_pid}`), joined by FIELD_SEP. */

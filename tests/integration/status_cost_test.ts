@@ -70,7 +70,10 @@ Deno.test("unchanged polls append no events; a change appends one transition", a
     const after = eventsOf(events);
     deepStrictEqual(after.map((e) => e.type), ["lifecycle", "transition", "transition"]);
     strictEqual(after[2].state, "completed");
-    ok(/^(pane_exited|done_file):0$/.test(String(after[2].reason)), String(after[2].reason));
+    // tmux 3.3a may miss the pane's SIGCHLD and show it dead without a status; the done file
+    // then decides (status nudges tmux only when no done file tells).
+    const reason = String(after[2].reason);
+    ok(["pane_exited:0", "done_file:0"].includes(reason), reason);
     strictEqual(after[2].runId, s.runId);
   } finally {
     endStray();

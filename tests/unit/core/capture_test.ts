@@ -1,4 +1,4 @@
-import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import {
   captureResult,
   cleanCapture,
@@ -7,7 +7,7 @@ import {
   filterNoise,
   findMarkers,
 } from "../../../src/core/capture.ts";
-import { capturePaneArgs, parsePaneRead } from "../../../src/core/capture_pane.ts";
+import { capturePaneArgs, paneInfoArgs, parsePaneRead } from "../../../src/core/capture_pane.ts";
 
 const numbered = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`);
@@ -160,14 +160,15 @@ Deno.test("capture-pane argv joins lines and starts in history", () => {
 });
 
 Deno.test("parsePaneRead splits the pane text from the chained display-message line", () => {
-  const read = parsePaneRead("hello\nworld\n\n1\x1f3\x1f12\x1f2000\x1f10\x1f4\n");
+  const read = parsePaneRead("hello\nworld\n\n1\x1f3\x1f12\x1f2000\x1f10\x1f4\x1flisa-x\n");
   deepStrictEqual(read, {
     text: "hello\nworld\n\n",
     paneDead: true,
     deadStatus: 3,
     facts: { dead: true, height: 10, cursorY: 4, historySize: 12, historyLimit: 2000 },
+    session: "lisa-x",
   });
-  const alive = parsePaneRead("x\n0\x1f\x1f0\n");
+  const alive = parsePaneRead("x\n0\x1f\x1f0\x1f0\x1f10\x1f0\x1flisa-x\n");
   strictEqual(alive.paneDead, false);
   strictEqual(alive.deadStatus, null);
 });
@@ -179,4 +180,16 @@ Deno.test("the cursor is on the last line only when every row below it is blank"
   strictEqual(cursorOnLastLine(raw, ["one", "two...."], 0, 4), false); // text below it
   strictEqual(cursorOnLastLine(raw, ["one"], 1, 4), false); // the row was cleaned away
   strictEqual(cursorOnLastLine(raw, ["one", "two...."], 1, 0), false); // height unknown
+});
+
+Deno.test("the capture's display-message names the session it read; a missing target names none", () => {
+  deepStrictEqual(paneInfoArgs("lisa-w-1").slice(0, 4), [
+    "display-message",
+    "-p",
+    "-t",
+    "=lisa-w-1:",
+  ]);
+  ok(paneInfoArgs("lisa-w-1")[5].endsWith("#{session_name}"));
+  // What tmux 3.3a prints for a target it cannot find: empty fields, exit 0.
+  strictEqual(parsePaneRead("\x1f\x1f\x1f\x1f\x1f\x1f\n").session, "");
 });

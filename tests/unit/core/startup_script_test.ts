@@ -3,8 +3,11 @@ import {
   buildStartupScript,
   DONE_MARKER,
   forwardedEnv,
+  HEARTBEAT_ARGV0,
+  HEARTBEAT_SUBREAPER,
   START_MARKER,
   type StartupScriptInput,
+  SUBREAPER_PERL,
 } from "../../../src/core/startup_script.ts";
 
 function input(over: Partial<StartupScriptInput> = {}): StartupScriptInput {
@@ -98,4 +101,39 @@ Deno.test("text for stdin is fed by the printf builtin, never as a program's arg
     args: ["-c", `printf '%s' ${`'${text.replaceAll("'", `'\\''`)}'`} | cat`],
   }).output();
   strictEqual(new TextDecoder().decode(out.stdout), text);
+});
+
+Deno.test("on Linux the script first re-executes itself through perl to become a subreaper", async () => {
+  const s = buildStartupScript(input({ subreaper: true }));
+  const step = s.indexOf(`LISA_SUBREAPER=run-1:0 exec perl -e `);
+  ok(step > 0 && step < s.indexOf('rm -f -- "$0"'), "before the script deletes itself");
+  ok(s.includes(` run-1 "$BASH" "$0"\n`), "perl re-runs this bash on this script");
+  ok(s.includes("shopt -s execfail"), "a perl that cannot run does not end the wrapper");
+  ok(s.includes(`[ "\${LISA_SUBREAPER-}" = run-1:1 ] && __lisa_reaper=${HEARTBEAT_SUBREAPER}`));
+  ok(s.includes("while __lisa_adopted; do sleep 1; done"));
+  ok(s.indexOf("while __lisa_adopted") > s.indexOf(DONE_MARKER), "it waits after the done marker");
+  strictEqual(await bashSyntaxOk(s), true);
+  const without = buildStartupScript(input());
+  ok(!without.includes("perl"));
+  ok(without.includes("__lisa_reaper=\n"));
+  strictEqual(await bashSyntaxOk(without), true);
+});
+
+Deno.test("the perl step compiles and names prctl only for x86_64 and aarch64", async () => {
+  const out = await new Deno.Command("perl", {
+    args: ["-c", "-e", SUBREAPER_PERL],
+    stderr: "piped",
+  })
+    .output();
+  strictEqual(out.success, true, new TextDecoder().decode(out.stderr));
+  ok(SUBREAPER_PERL.includes("syscall($nr, 36, 1, 0, 0, 0)"));
+  ok(SUBREAPER_PERL.includes("syscall($nr, 37, $v, 0, 0, 0)"));
+  ok(/x86_64-linux\/ .*\? 157 : .*aarch64-linux\/ \? 167 : 0;/.test(SUBREAPER_PERL));
+});
+
+Deno.test("the heartbeat's sleep carries its name, so a subreaper wrapper does not wait for it", () => {
+  const s = buildStartupScript(input({ subreaper: true }));
+  ok(s.includes(`(exec -a ${HEARTBEAT_ARGV0} sleep 2); done`));
+  ok(s.includes(`case $name:$arg0 in tmux*|:*|*:${HEARTBEAT_ARGV0}) ;; *) return 0 ;; esac`));
+  ok(s.includes('printf %s "$__lisa_reaper" > /r/hb'));
 });

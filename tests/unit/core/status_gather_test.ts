@@ -8,6 +8,7 @@ import {
   screenHash,
   statusTmuxCommands,
   visibleScreen,
+  withoutAdopted,
   withoutHeartbeat,
 } from "../../../src/core/status_gather.ts";
 import type { ProcInfo } from "../../../src/proc/table.ts";
@@ -44,14 +45,14 @@ Deno.test("status chains the capture and the pane facts in one tmux invocation",
 Deno.test("the probe splits the capture from the facts line, title last", () => {
   const facts = [
     ...["0", "", "", "4242", "4000", "1700000000", "1700000042", "3", "2", "120", "50000"],
-    ...["claude", "⠐ Claude Code"],
+    ...["claude", "lisa-a", "⠐ Claude Code"],
   ].join(SEP);
   const p = parseProbe({
     success: true,
     code: 0,
     stdout: `line one\nline two\n\n${facts}\n`,
     stderr: "",
-  });
+  }, "lisa-a");
   strictEqual(p.exists, true);
   strictEqual(p.dead, false);
   strictEqual(p.deadStatus, null);
@@ -67,36 +68,48 @@ Deno.test("the probe splits the capture from the facts line, title last", () => 
 
 Deno.test("a dead pane's status and signal are parsed, empty ones are null", () => {
   const line = (st: string, sig: string) =>
-    ["1", st, sig, "1", "2", "3", "3", "24", "0", "0", "2000", "bash", "t"].join(SEP) + "\n";
-  const p = parseProbe({ success: true, code: 0, stdout: line("3", ""), stderr: "" });
+    ["1", st, sig, "1", "2", "3", "3", "24", "0", "0", "2000", "bash", "lisa-a", "t"].join(SEP) +
+    "\n";
+  const p = parseProbe({ success: true, code: 0, stdout: line("3", ""), stderr: "" }, "lisa-a");
   strictEqual(p.dead, true);
   strictEqual(p.deadStatus, 3);
   strictEqual(p.deadSignal, null);
-  const lost = parseProbe({ success: true, code: 0, stdout: line("", ""), stderr: "" });
+  const lost = parseProbe({ success: true, code: 0, stdout: line("", ""), stderr: "" }, "lisa-a");
   strictEqual(lost.deadStatus, null);
   strictEqual(
-    parseProbe({ success: true, code: 0, stdout: line("", "9"), stderr: "" }).deadSignal,
+    parseProbe({ success: true, code: 0, stdout: line("", "9"), stderr: "" }, "lisa-a").deadSignal,
     9,
   );
 });
 
 Deno.test("a missing session or server is exists=false; other tmux failures throw", () => {
   const fail = (stderr: string) => ({ success: false, code: 1, stdout: "", stderr });
-  strictEqual(parseProbe(fail("can't find session: lisa-x")).exists, false);
-  strictEqual(parseProbe(fail("no server running on /tmp/s.sock")).exists, false);
+  strictEqual(parseProbe(fail("can't find session: lisa-x"), "lisa-x").exists, false);
+  strictEqual(parseProbe(fail("no server running on /tmp/s.sock"), "lisa-x").exists, false);
   strictEqual(
-    parseProbe(fail("error connecting to /tmp/s.sock (No such file or directory)")).exists,
+    parseProbe(fail("error connecting to /tmp/s.sock (No such file or directory)"), "lisa-x")
+      .exists,
     false,
   );
-  throws(() => parseProbe(fail("server version is too old")), /tmux failed/);
+  throws(() => parseProbe(fail("server version is too old"), "lisa-x"), /tmux failed/);
+});
+
+Deno.test("a facts row that names no session or another one is no pane", () => {
+  const row = (name: string) => ["0", "", "", "7", "2", "3", "24", "bash", name, "t"].join(SEP);
+  const probe = (stdout: string, session: string) =>
+    parseProbe({ success: true, code: 0, stdout, stderr: "" }, session);
+  // What tmux 3.3a's display-message prints for a target it cannot find: empty fields, exit 0.
+  strictEqual(probe(`${Array(10).fill("").join(SEP)}\n`, "lisa-w-1").exists, false);
+  strictEqual(probe(`${row("lisa-w-10")}\n`, "lisa-w-1").exists, false);
+  strictEqual(probe(`${row("lisa-w-1")}\n`, "lisa-w-1").exists, true);
 });
 
 Deno.test("a missing server is told apart from a missing session", () => {
   const fail = (stderr: string) => ({ success: false, code: 1, stdout: "", stderr });
-  strictEqual(parseProbe(fail("can't find session: lisa-x")).serverGone, false);
-  strictEqual(parseProbe(fail("no server running on /tmp/s.sock")).serverGone, true);
+  strictEqual(parseProbe(fail("can't find session: lisa-x"), "lisa-x").serverGone, false);
+  strictEqual(parseProbe(fail("no server running on /tmp/s.sock"), "lisa-x").serverGone, true);
   strictEqual(
-    parseProbe(fail("error connecting to /tmp/s.sock (Connection refused)")).serverGone,
+    parseProbe(fail("error connecting to /tmp/s.sock (Connection refused)"), "lisa-x").serverGone,
     true,
   );
 });
@@ -191,6 +204,39 @@ Deno.test("codex's native child is part of the agent, not a busy child", () => {
   );
   deepStrictEqual(v.busyChildren, []);
   deepStrictEqual(v.sampled.map((p) => p.pid), [110, 111]);
+});
+
+Deno.test("what the wrapper adopted is left out: only the heartbeat and the command are its own", () => {
+  const procs = pane(
+    proc(110, 100, "npm", ["npm", "exec", "@openai/codex"]),
+    proc(120, 110, "node", ["node", "/x/bin/codex.js"]),
+    proc(130, 120, "codex", ["/x/vendor/codex"]),
+    // Adopted by the subreaper wrapper: a codex app-server that double-forked, a daemon, and a
+    // tmux server a nested spawn started (with a pane of another session below it).
+    proc(140, 100, "codex", ["codex", "app-server"]),
+    proc(150, 100, "sleep", ["sleep", "1235"]),
+    proc(160, 100, "tmux: server", ["tmux", "-S", "/s"]),
+    proc(161, 160, "claude", ["claude"]),
+  );
+  deepStrictEqual(withoutAdopted(procs, 100).map((p) => p.pid), [100, 101, 102, 110, 120, 130]);
+  const v = inspectProcesses(procs, 100, NONE, "codex", () => []);
+  strictEqual(v.found?.proc.pid, 120);
+  deepStrictEqual(v.busyChildren, []);
+  const cmd = inspect(pane(
+    proc(110, 100, "bash", ["bash", "-c", "setsid -f sleep 1235; read x"]),
+    proc(111, 110, "bash", ["bash"]),
+    proc(150, 100, "sleep", ["sleep", "1235"]),
+  ));
+  deepStrictEqual(cmd.commandProcesses, []);
+  deepStrictEqual(cmd.sampled.map((p) => p.pid), [100, 110, 111]);
+});
+
+Deno.test("the command is the wrapper's oldest child; a list without the wrapper is kept whole", () => {
+  const late = { ...proc(110, 100, "sleep", ["sleep", "9"]), startTime: 500 };
+  const early = { ...proc(150, 100, "make", ["make"]), startTime: 400 };
+  deepStrictEqual(withoutAdopted(pane(late, early), 100).map((p) => p.pid), [100, 101, 102, 150]);
+  const agentOnly = [proc(110, 100, "claude", ["claude"]), proc(111, 110, "cat", ["cat"])];
+  deepStrictEqual(withoutAdopted(agentOnly, 100), agentOnly);
 });
 
 Deno.test("the done file is {runId}:{exitCode}", () => {

@@ -3,12 +3,17 @@ import { LisaError } from "../../../src/core/errors.ts";
 import type { Runner, RunOptions, RunResult } from "../../../src/proc/runner.ts";
 import {
   hasSession,
+  killSession,
   listSessions,
   newSessionCommands,
   pasteText,
   sendKeys,
+  sessionPanePids,
 } from "../../../src/tmux/sessions.ts";
-import { Tmux } from "../../../src/tmux/tmux.ts";
+import { paneTarget, sessionTarget, Tmux } from "../../../src/tmux/tmux.ts";
+import { sessionRunId } from "../../../src/core/kill.ts";
+import { capturePaneArgs, paneInfoArgs } from "../../../src/core/capture_pane.ts";
+import { statusTmuxCommands } from "../../../src/core/status_gather.ts";
 
 const SEP = "\x1f";
 
@@ -75,7 +80,7 @@ Deno.test("text is pasted in one call: has-session, load-buffer from stdin, past
   deepStrictEqual(argv.slice(3), [
     "has-session",
     "-t",
-    "=lisa-a",
+    "=lisa-a:",
     ";",
     "load-buffer",
     "-b",
@@ -123,4 +128,51 @@ Deno.test("list-sessions rows are parsed with the active pane's facts", async ()
     await listSessions(new Tmux(new ScriptedRunner([fail("no server running")]), "/s.sock")),
     [],
   );
+});
+
+Deno.test("every session target lisa passes is =NAME: (exact for session, window and pane targets)", async () => {
+  strictEqual(sessionTarget("lisa-w-1"), "=lisa-w-1:");
+  strictEqual(paneTarget("lisa-w-1"), "=lisa-w-1:");
+  const runner = new ScriptedRunner(Array.from({ length: 6 }, () => ok0()));
+  const tmux = new Tmux(runner, "/s.sock");
+  await hasSession(tmux, "lisa-w-1");
+  await sessionPanePids(tmux, "lisa-w-1");
+  await killSession(tmux, "lisa-w-1");
+  await sendKeys(tmux, "lisa-w-1", ["Enter"]);
+  await pasteText(tmux, "lisa-w-1", "x");
+  await sessionRunId(tmux, "lisa-w-1");
+  const argvs = [
+    ...runner.calls.map((c) => c.argv),
+    [...statusTmuxCommands("lisa-w-1", 10).flat()],
+    capturePaneArgs("lisa-w-1", "all"),
+    paneInfoArgs("lisa-w-1"),
+  ];
+  let targets = 0;
+  for (const argv of argvs) {
+    argv.forEach((word, i) => {
+      if (word !== "-t") return;
+      targets++;
+      strictEqual(argv[i + 1], "=lisa-w-1:", argv.join(" "));
+    });
+  }
+  strictEqual(targets, 11);
+  deepStrictEqual(runner.calls[1].argv.slice(3, 7), ["list-panes", "-s", "-t", "=lisa-w-1:"]);
+});
+
+Deno.test("a dead pane's pid is never offered as a live process: it may belong to anyone now", async () => {
+  const out = [
+    ["900", "123", "0", ""].join(SEP),
+    ["900", "124", "1", ""].join(SEP),
+    ["900", "125", "1", "9"].join(SEP),
+  ].join("\n") + "\n";
+  const pids = await sessionPanePids(new Tmux(new ScriptedRunner([ok0(out)]), "/s.sock"), "lisa-a");
+  deepStrictEqual(pids, {
+    panePids: [123],
+    panes: [
+      { pid: 123, dead: false, deadSignal: null },
+      { pid: 124, dead: true, deadSignal: null },
+      { pid: 125, dead: true, deadSignal: 9 },
+    ],
+    serverPid: 900,
+  });
 });
