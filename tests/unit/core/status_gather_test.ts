@@ -95,11 +95,12 @@ Deno.test("a missing session or server is exists=false; other tmux failures thro
 });
 
 Deno.test("a facts row that names no session or another one is no pane", () => {
-  const row = (name: string) => ["0", "", "", "7", "2", "3", "24", "bash", name, "t"].join(SEP);
+  const row = (name: string) =>
+    ["0", "", "", "7", "2", "3", "3", "24", "0", "0", "2000", "bash", name, "t"].join(SEP);
   const probe = (stdout: string, session: string) =>
     parseProbe({ success: true, code: 0, stdout, stderr: "" }, session);
   // What tmux 3.3a's display-message prints for a target it cannot find: empty fields, exit 0.
-  strictEqual(probe(`${Array(10).fill("").join(SEP)}\n`, "lisa-w-1").exists, false);
+  strictEqual(probe(`${Array(14).fill("").join(SEP)}\n`, "lisa-w-1").exists, false);
   strictEqual(probe(`${row("lisa-w-10")}\n`, "lisa-w-1").exists, false);
   strictEqual(probe(`${row("lisa-w-1")}\n`, "lisa-w-1").exists, true);
 });
@@ -228,7 +229,8 @@ Deno.test("what the wrapper adopted is left out: only the heartbeat and the comm
     proc(150, 100, "sleep", ["sleep", "1235"]),
   ));
   deepStrictEqual(cmd.commandProcesses, []);
-  deepStrictEqual(cmd.sampled.map((p) => p.pid), [100, 110, 111]);
+  // The pane's root (lisa's wrapper) is not sampled: its CPU is lisa's, not the command's.
+  deepStrictEqual(cmd.sampled.map((p) => p.pid), [110, 111]);
 });
 
 Deno.test("the command is the wrapper's oldest child; a list without the wrapper is kept whole", () => {
