@@ -4,8 +4,8 @@
  * everything else runs the full CLI in `src/cli/run.ts`.
  */
 import { realIo } from "./src/cli/io.ts";
-import { loadConfig } from "./src/core/config.ts";
-import { type Deps, detectSelfCommand, makeDeps } from "./src/core/deps.ts";
+import { loadConfig } from "./src/base/config.ts";
+import { type Deps, detectSelfCommand, makeDeps } from "./src/base/deps.ts";
 import { DenoRunner } from "./src/proc/runner.ts";
 
 function realDeps(env: Record<string, string>): Deps {
@@ -27,7 +27,7 @@ function realDeps(env: Record<string, string>): Deps {
 async function run(argv: string[]): Promise<number> {
   const env = Deno.env.toObject();
   if (argv[0] === "hook") {
-    const { runHook } = await import("./src/hook/run_hook.ts");
+    const { runHook } = await import("./src/core/hook/run_hook.ts");
     return await runHook(argv.slice(1), env);
   }
   const deps = realDeps(env);

@@ -15,7 +15,7 @@
  *
  * Usage: deno task bench [--runs N] [--only NAME[,NAME]] [--json]
  */
-import { DENO_PERMISSIONS } from "../src/core/deps.ts";
+import { DENO_PERMISSIONS } from "../src/base/deps.ts";
 
 const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const encoder = new TextEncoder();

@@ -2,7 +2,7 @@
  * `deno task compile`: single binaries for Linux and macOS in dist/. Needs a machine that can
  * download Deno's runtime (`denort`); it cannot run in this workplace.
  */
-import { DENO_PERMISSIONS } from "../src/core/deps.ts";
+import { DENO_PERMISSIONS } from "../src/base/deps.ts";
 
 const TARGETS = [
   ["x86_64-unknown-linux-gnu", "lisa-linux-x64"],

@@ -22,9 +22,9 @@
  *   outlive the pane (codex 0.169 accepts it for the TUI only; `codex exec` rejects it).
  *   codex 0.169 removed `--full-auto` (it exits 2 on it), so lisa never passes it.
  */
-import { LisaError, UsageError } from "../core/errors.ts";
-import type { Agent, Mode } from "../core/identity.ts";
-import { feedStdin, shellQuote } from "../core/shell_quote.ts";
+import { LisaError, UsageError } from "../base/errors.ts";
+import type { Agent, Mode } from "../base/types.ts";
+import { feedStdin, shellQuote } from "../base/shell_quote.ts";
 
 /**
  * Longest argv word (UTF-8 bytes) the kernel passes to a program: Linux's MAX_ARG_STRLEN is

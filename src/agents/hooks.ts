@@ -12,9 +12,9 @@
  *   each turn. A `notify` already in the user's `config.toml` is chained: lisa's hook runs it
  *   after recording, so the user's notification still fires.
  */
-import type { Config, Env } from "../core/config.ts";
-import type { Deps } from "../core/deps.ts";
-import type { Agent } from "../core/identity.ts";
+import type { Config, Env } from "../base/config.ts";
+import type { Deps } from "../base/deps.ts";
+import type { Agent } from "../base/types.ts";
 import { completeLines, readTail } from "../store/tail.ts";
 
 /** claude hook events lisa subscribes to. */

@@ -6,7 +6,7 @@
  * looked at: only argv[0], an interpreter's script path and a wrapper's command word are, so a
  * prompt that says "grep" or "codex" changes nothing (DESIGN §9 defect 3).
  */
-import type { Agent } from "../core/identity.ts";
+import type { Agent } from "../base/types.ts";
 import type { ProcInfo } from "../proc/table.ts";
 
 /** Built-in executable names of each agent (compared without case). */

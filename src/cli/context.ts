@@ -1,7 +1,7 @@
 /**
  * What a verb file receives: the dependencies and a way to set the process exit code.
  */
-import type { Deps } from "../core/deps.ts";
+import type { Deps } from "../base/deps.ts";
 
 /** Per-invocation CLI context shared by all verb files. */
 export interface CliContext {

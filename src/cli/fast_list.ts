@@ -3,9 +3,9 @@
  * flags without commander (~25 ms of start-up). It understands exactly the flags of the full
  * verb; for anything else it returns null and the full CLI handles the call.
  */
-import type { Deps } from "../core/deps.ts";
-import { LisaError } from "../core/errors.ts";
-import { listSessionsOf } from "../core/list.ts";
+import type { Deps } from "../base/deps.ts";
+import { LisaError } from "../base/errors.ts";
+import { listSessionsOf } from "../core/inventory/list.ts";
 import { parseLeanFlags } from "./lean_args.ts";
 import { printList } from "./list_render.ts";
 import { reportError } from "./output.ts";

@@ -5,9 +5,9 @@
  * for anything else (help, typos, a missing session name) it returns null, and the full CLI
  * handles the call with its usual messages.
  */
-import type { Deps } from "../core/deps.ts";
-import { LisaError } from "../core/errors.ts";
-import { sessionStatus } from "../core/status.ts";
+import type { Deps } from "../base/deps.ts";
+import { LisaError } from "../base/errors.ts";
+import { sessionStatus } from "../core/status/status.ts";
 import { reportError } from "./output.ts";
 import { parseLeanFlags } from "./lean_args.ts";
 import { printStatus, statusExitCode } from "./status_render.ts";

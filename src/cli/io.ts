@@ -1,24 +1,5 @@
-import { readCapped } from "../core/text_input.ts";
-
-/** Output channels. Data goes to `out` (stdout), diagnostics to `err` (stderr). */
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-  /** True when stdout is a terminal (tables may use colour). */
-  readonly isTty: boolean;
-  /** True when colour must not be used (`NO_COLOR` set or not a TTY). */
-  readonly noColor: boolean;
-  /**
-   * Reads standard input to its end, but never more than `maxBytes + 1` bytes (so a caller
-   * can tell "too large" from "exactly the limit" without holding an endless stream).
-   */
-  readStdin(maxBytes: number): Promise<Uint8Array>;
-  /**
-   * True once a write found stdout closed by its reader (`lisa … | head -3`): later output is
-   * dropped, and commands that only stream (monitor) stop.
-   */
-  readonly outClosed: boolean;
-}
+import type { Io } from "../base/io.ts";
+import { readCapped } from "../core/drive/text_input.ts";
 
 const encoder = new TextEncoder();
 

@@ -2,9 +2,9 @@
  * Rendering of `lisa session list` (shared by the verb and its lean path): one JSON document,
  * or a table for people with relative ages.
  */
-import type { Io } from "./io.ts";
+import type { Io } from "../base/io.ts";
 import { printJson, relativeAge, renderTable } from "./output.ts";
-import type { ListedSession, ListResult } from "../core/list.ts";
+import type { ListedSession, ListResult } from "../core/inventory/list.ts";
 
 function stateCell(s: ListedSession): string {
   if (s.state !== null) return s.state;

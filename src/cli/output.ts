@@ -1,8 +1,8 @@
 /**
  * Rendering helpers: one for `--json`, one for tables, one for relative ages.
  */
-import type { LisaError } from "../core/errors.ts";
-import type { Io } from "./io.ts";
+import type { LisaError } from "../base/errors.ts";
+import type { Io } from "../base/io.ts";
 
 /** Writes `payload` as one JSON line with `stderrPolicy: "diagnostic"`. */
 export function printJson(io: Io, payload: Record<string, unknown>): void {

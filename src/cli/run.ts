@@ -3,15 +3,15 @@
  * exit code and (with `--json`) a JSON error payload. The only place that does so.
  */
 import { Command, CommanderError } from "@commander-js/extra-typings";
-import type { Deps } from "../core/deps.ts";
-import { LisaError } from "../core/errors.ts";
+import type { Deps } from "../base/deps.ts";
+import { LisaError } from "../base/errors.ts";
 import type { CliContext } from "./context.ts";
 import { writeError } from "./output.ts";
 import { registerCommands } from "./commands/index.ts";
 
 /** The program's version (kept in step with deno.json). */
-export { LISA_VERSION as VERSION } from "../core/version.ts";
-import { LISA_VERSION as VERSION } from "../core/version.ts";
+export { LISA_VERSION as VERSION } from "../base/version.ts";
+import { LISA_VERSION as VERSION } from "../base/version.ts";
 
 const COMMANDER_CODES: Record<string, string> = {
   "commander.unknownCommand": "unknown_command",

@@ -2,8 +2,8 @@
  * Rendering of a status report, shared by the full CLI verb and the lean fast path (so it must
  * not import commander or `node:*`).
  */
-import type { StatusReport } from "../core/status.ts";
-import type { Io } from "./io.ts";
+import type { StatusReport } from "../core/status/status.ts";
+import type { Io } from "../base/io.ts";
 import { printJson } from "./output.ts";
 
 /** How a status report is printed. */

@@ -3,7 +3,7 @@
  * children (`/proc/<pid>/task/<tid>/children`), a subtree, and processes by environment.
  * Where `/proc` is absent (macOS) it falls back to one `ps` listing.
  */
-import type { Runner } from "./runner.ts";
+import type { Runner } from "../base/runner.ts";
 
 /** Facts about one process. */
 export interface ProcInfo {

@@ -4,14 +4,14 @@
  * it shared, so nobody ever sees a half-written line or a half-compacted file (DESIGN §4.4).
  * Every read is bounded by a tail window, so a huge file never costs a whole-file read.
  */
-import type { Config } from "../core/config.ts";
-import { LisaError } from "../core/errors.ts";
-import type { EventRecord } from "../core/types.ts";
+import type { Config } from "../base/config.ts";
+import { LisaError } from "../base/errors.ts";
+import type { EventRecord } from "../base/types.ts";
 import { pathExists, writeFileAtomic } from "./atomic.ts";
 import { withLock } from "./lock.ts";
 import { lockPathFor, SESSION_ARTIFACT_RE } from "./runtime_dir.ts";
 import { completeLines, NEWLINE, readAt, readTail } from "./tail.ts";
-import { joinPath } from "../core/paths.ts";
+import { joinPath } from "../base/paths.ts";
 
 const encoder = new TextEncoder();
 /**

@@ -3,7 +3,7 @@
  * never held across a tmux or agent call (callers keep `fn` to file I/O). The one exception is
  * `send`'s per-session input lock (src/core/send.ts), which exists to serialize tmux calls.
  */
-import { LockBusyError } from "../core/errors.ts";
+import { LockBusyError } from "../base/errors.ts";
 
 /** Options of {@link withLock}. */
 export interface LockOptions {

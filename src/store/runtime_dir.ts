@@ -1,8 +1,8 @@
 /**
  * The private runtime directory and the path of every artifact in it (DESIGN §4.4).
  */
-import { LisaError, RuntimeDirUnsafeError } from "../core/errors.ts";
-import { joinPath } from "../core/paths.ts";
+import { LisaError, RuntimeDirUnsafeError } from "../base/errors.ts";
+import { joinPath } from "../base/paths.ts";
 
 /** Builds the error for an unsafe private directory. */
 type UnsafeDir = (path: string, reason: string) => LisaError;

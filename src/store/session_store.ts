@@ -2,8 +2,8 @@
  * Persistence of a session's meta (`…-meta.json`, written once at spawn) and poll cache
  * (`…-state.json`, read-modify-written under the state lock). Both are written atomically.
  */
-import { LisaError } from "../core/errors.ts";
-import type { SessionMeta, SessionStateFile } from "../core/types.ts";
+import { LisaError } from "../base/errors.ts";
+import type { SessionMeta, SessionStateFile } from "../base/types.ts";
 import { readJsonIfExists, writeJsonAtomic } from "./atomic.ts";
 import { withLock } from "./lock.ts";
 import { lockPathFor, type SessionPaths } from "./runtime_dir.ts";

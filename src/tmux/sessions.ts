@@ -4,8 +4,8 @@
  * project's socket through {@link Tmux}. Failures other than "no server" / "no such session"
  * throw `command_failed` with tmux's message.
  */
-import { CommandFailedError } from "../core/errors.ts";
-import type { RunResult } from "../proc/runner.ts";
+import { CommandFailedError } from "../base/errors.ts";
+import type { RunResult } from "../base/runner.ts";
 import {
   escapeFormat,
   formatOf,

@@ -2,7 +2,7 @@
  * The tmux layer: every tmux call goes through here, with argv arrays and the project's socket
  * (`-S`). Several tmux commands may be chained in one invocation (`;` as its own argument).
  */
-import type { Runner, RunOptions, RunResult } from "../proc/runner.ts";
+import type { Runner, RunOptions, RunResult } from "../base/runner.ts";
 
 /** Field separator of `-F` formats: a control char tmux passes through unchanged. */
 export const FIELD_SEP = "\x1f";

@@ -6,8 +6,8 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { MemoryIo } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/run.ts";
-import { ProgramNotFoundError } from "../../src/core/errors.ts";
-import type { Runner, RunResult } from "../../src/proc/runner.ts";
+import { ProgramNotFoundError } from "../../src/base/errors.ts";
+import type { Runner, RunResult } from "../../src/base/runner.ts";
 import { fakeDeps } from "../helpers/fake_deps.ts";
 
 const UID = Deno.uid() ?? 0;

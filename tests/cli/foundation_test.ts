@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld } from "../helpers/world.ts";
-import { projectHash } from "../../src/core/identity.ts";
+import { projectHash } from "../../src/core/session/identity.ts";
 
 const NAME_RE =
   /^lisa-[a-z0-9]{1,10}-\d{6}-\d{6}-\d{9}-(claude|codex)-(interactive|exec)(-[a-z0-9]{1,16})?$/;

@@ -1,6 +1,6 @@
 import { ok } from "node:assert/strict";
 import { fakeDeps } from "../helpers/fake_deps.ts";
-import { VARIABLES } from "../../src/core/config.ts";
+import { VARIABLES } from "../../src/base/config.ts";
 import { buildProgram } from "../../src/cli/run.ts";
 import { REPO_ROOT } from "../helpers/world.ts";
 

@@ -4,8 +4,8 @@
  * (nothing really sleeps).
  */
 import { MemoryIo } from "../../src/cli/io.ts";
-import { type Deps, makeDeps } from "../../src/core/deps.ts";
-import type { Runner } from "../../src/proc/runner.ts";
+import { type Deps, makeDeps } from "../../src/base/deps.ts";
+import type { Runner } from "../../src/base/runner.ts";
 
 /** A runner that fails on any call nobody stubbed. */
 export const NO_SUBPROCESS: Runner = {

@@ -5,9 +5,10 @@
  */
 import { MemoryIo } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/run.ts";
-import { loadConfig } from "../../src/core/config.ts";
-import { DENO_PERMISSIONS, makeDeps } from "../../src/core/deps.ts";
-import { DenoRunner, type Runner } from "../../src/proc/runner.ts";
+import { loadConfig } from "../../src/base/config.ts";
+import { DENO_PERMISSIONS, makeDeps } from "../../src/base/deps.ts";
+import { DenoRunner } from "../../src/proc/runner.ts";
+import { type Runner } from "../../src/base/runner.ts";
 
 /** Absolute path of the repository root. */
 export const REPO_ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");

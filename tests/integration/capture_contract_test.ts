@@ -7,7 +7,7 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld, REPO_ROOT, waitFor, type World } from "../helpers/world.ts";
-import { canonicalProjectRoot, projectHash, projectSlug } from "../../src/core/identity.ts";
+import { canonicalProjectRoot, projectHash, projectSlug } from "../../src/core/session/identity.ts";
 import { socketPath } from "../../src/store/runtime_dir.ts";
 
 const GENERATOR = `${REPO_ROOT}/tests/fixtures/capture_gen.sh`;

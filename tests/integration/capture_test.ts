@@ -4,9 +4,9 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld, waitFor, type World } from "../helpers/world.ts";
-import { canonicalProjectRoot, projectHash, projectSlug } from "../../src/core/identity.ts";
+import { canonicalProjectRoot, projectHash, projectSlug } from "../../src/core/session/identity.ts";
 import { sessionPaths, socketPath } from "../../src/store/runtime_dir.ts";
-import type { SessionMeta } from "../../src/core/types.ts";
+import type { SessionMeta } from "../../src/base/types.ts";
 
 interface Pane {
   socket: string;

@@ -3,7 +3,7 @@
  * artifacts; a dead server's socket and gone sessions' artifacts go; `--dry-run` changes nothing.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { projectHash } from "../../src/core/identity.ts";
+import { projectHash } from "../../src/core/session/identity.ts";
 import { makeWorld, type World } from "../helpers/world.ts";
 
 const OLD = new Date(Date.now() - 3 * 3600_000);

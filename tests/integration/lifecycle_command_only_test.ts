@@ -4,8 +4,8 @@
  * With an explicit `--agent` the agent's rules still apply.
  */
 import { ok, strictEqual } from "node:assert/strict";
-import { SESSION_GRACE_SECONDS } from "../../src/core/classify.ts";
-import type { SessionMeta } from "../../src/core/types.ts";
+import { SESSION_GRACE_SECONDS } from "../../src/core/status/classify.ts";
+import type { SessionMeta } from "../../src/base/types.ts";
 import { makeWorld } from "../helpers/world.ts";
 import { artifact, endStray, readIf, spawn, waitPane } from "./lifecycle_helpers.ts";
 import { status, statusUntil } from "./status_helpers.ts";

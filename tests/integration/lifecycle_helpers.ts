@@ -4,7 +4,7 @@
  * left behind (found by its session's LISA_RUN_ID, never by name).
  */
 import { strictEqual } from "node:assert/strict";
-import { pidsCarrying, processTable, type ProcRow } from "../../src/core/terminate.ts";
+import { pidsCarrying, processTable, type ProcRow } from "../../src/core/kill/terminate.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
 import { waitFor, type World } from "../helpers/world.ts";
 

@@ -4,7 +4,7 @@
  * and a kill of a name nothing knows leaves no file behind.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { shellJoin, shellQuote } from "../../src/core/shell_quote.ts";
+import { shellJoin, shellQuote } from "../../src/base/shell_quote.ts";
 import { LISA_ARGV, makeWorld, waitFor, type World } from "../helpers/world.ts";
 import {
   artifactsOf,

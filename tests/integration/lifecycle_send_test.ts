@@ -3,7 +3,7 @@
  * its own key, key names work, and a missing session is a clear error.
  */
 import { ok, strictEqual } from "node:assert/strict";
-import type { SessionStateFile } from "../../src/core/types.ts";
+import type { SessionStateFile } from "../../src/base/types.ts";
 import { makeWorld, waitFor } from "../helpers/world.ts";
 import { artifact, endStray, readIf, spawn, waitPane } from "./lifecycle_helpers.ts";
 

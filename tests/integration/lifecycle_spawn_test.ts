@@ -3,8 +3,9 @@
  * verbatim prompts, the caller's environment, dry runs, parent links and error payloads.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import type { SessionMeta } from "../../src/core/types.ts";
-import { DenoRunner, type Runner, type RunOptions } from "../../src/proc/runner.ts";
+import type { SessionMeta } from "../../src/base/types.ts";
+import { DenoRunner } from "../../src/proc/runner.ts";
+import { type Runner, type RunOptions } from "../../src/base/runner.ts";
 import { makeWorld, waitFor } from "../helpers/world.ts";
 import {
   artifact,

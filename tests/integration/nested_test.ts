@@ -3,7 +3,7 @@
  * child linked to it; tree shows it; killing the parent kills the child (descendants first).
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { shellJoin } from "../../src/core/shell_quote.ts";
+import { shellJoin } from "../../src/base/shell_quote.ts";
 import { LISA_ARGV, makeWorld, waitFor, type World } from "../helpers/world.ts";
 
 interface Node {

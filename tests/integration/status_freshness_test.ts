@@ -5,7 +5,7 @@
  * (defect 8). Hooks are off, so only the screen and the processes decide.
  */
 import { ok, strictEqual } from "node:assert/strict";
-import { QUIET_SECONDS, SESSION_GRACE_SECONDS } from "../../src/core/classify.ts";
+import { QUIET_SECONDS, SESSION_GRACE_SECONDS } from "../../src/core/status/classify.ts";
 import { makeWorld } from "../helpers/world.ts";
 import { endStray, spawn, waitPane } from "./lifecycle_helpers.ts";
 import { status } from "./status_helpers.ts";

@@ -3,7 +3,8 @@
  * program, and status / wait shortcuts over lisa in-process.
  */
 import { strictEqual } from "node:assert/strict";
-import { DenoRunner, type Runner, type RunOptions, type RunResult } from "../../src/proc/runner.ts";
+import { DenoRunner } from "../../src/proc/runner.ts";
+import { type Runner, type RunOptions, type RunResult } from "../../src/base/runner.ts";
 import { waitFor, type World } from "../helpers/world.ts";
 
 /** A real runner that records every argv it runs. */

@@ -3,7 +3,7 @@
  * Sessions that must outlive the grace window share one world, so the suite waits for it once.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { SESSION_GRACE_SECONDS } from "../../src/core/classify.ts";
+import { SESSION_GRACE_SECONDS } from "../../src/core/status/classify.ts";
 import { makeWorld } from "../helpers/world.ts";
 import { endStray, spawn, waitDone, waitPane } from "./lifecycle_helpers.ts";
 import { status, statusUntil } from "./status_helpers.ts";

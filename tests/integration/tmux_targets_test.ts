@@ -6,10 +6,10 @@
  * call lisa makes is checked here against both.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { readPane } from "../../src/core/capture_pane.ts";
-import { sessionRunId } from "../../src/core/kill.ts";
-import { SessionNotFoundError } from "../../src/core/errors.ts";
-import { probePane } from "../../src/core/status_gather.ts";
+import { readPane } from "../../src/core/drive/capture.ts";
+import { sessionRunId } from "../../src/core/kill/kill.ts";
+import { SessionNotFoundError } from "../../src/base/errors.ts";
+import { probePane } from "../../src/core/status/gather.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
 import { readStat } from "../../src/proc/table.ts";
 import {

@@ -3,7 +3,7 @@
  * other projects, and broken metadata (cycles, dangling parents).
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { projectHash } from "../../src/core/identity.ts";
+import { projectHash } from "../../src/core/session/identity.ts";
 import { makeWorld, waitFor, type World } from "../helpers/world.ts";
 
 interface Node {

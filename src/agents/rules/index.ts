@@ -1,7 +1,7 @@
 /**
  * Looks up the rule data of an agent and evaluates screen rules against a pane title and screen.
  */
-import type { Agent } from "../../core/identity.ts";
+import type { Agent } from "../../base/types.ts";
 import { CLAUDE_RULES } from "./claude.ts";
 import { CODEX_RULES } from "./codex.ts";
 import type { AgentRules, CpuThresholds, ScreenKind, ScreenRule } from "./types.ts";

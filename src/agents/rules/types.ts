@@ -2,7 +2,7 @@
  * The shape of per-agent screen and CPU knowledge (DESIGN §4.7). Each agent has one data module
  * (`claude.ts`, `codex.ts`) so that a UI change of an agent is a data change, not a code change.
  */
-import type { Agent } from "../../core/identity.ts";
+import type { Agent } from "../../base/types.ts";
 
 /** What a matched rule says about the agent. */
 export type ScreenKind = "working" | "permission" | "idle";

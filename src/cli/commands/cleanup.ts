@@ -2,8 +2,8 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../context.ts";
 import { printJson } from "../output.ts";
-import { runCleanup } from "../../core/cleanup.ts";
-import { resolveProject } from "../../core/project.ts";
+import { runCleanup } from "../../core/upkeep/cleanup.ts";
+import { resolveProject } from "../../core/session/project.ts";
 
 /** Registers `lisa cleanup`. */
 export function registerCleanup(program: Command, ctx: CliContext): void {

@@ -2,7 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../context.ts";
 import { printJson, renderTable } from "../output.ts";
-import { runDoctor } from "../../core/doctor.ts";
+import { runDoctor } from "../../core/upkeep/doctor.ts";
 
 /** Registers `lisa doctor`. */
 export function registerDoctor(program: Command, ctx: CliContext): void {

@@ -5,7 +5,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../context.ts";
-import { runHook } from "../../hook/run_hook.ts";
+import { runHook } from "../../core/hook/run_hook.ts";
 
 /** Registers the hidden `lisa hook`. */
 export function registerHook(program: Command, ctx: CliContext): void {

@@ -2,7 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../context.ts";
 import { printJson } from "../output.ts";
-import { versionInfo } from "../../core/version.ts";
+import { versionInfo } from "../../base/version.ts";
 
 /** Registers `lisa version`. */
 export function registerVersion(program: Command, ctx: CliContext): void {

@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { buildAgentCommand, MAX_ARG_WORD_BYTES } from "../../../src/agents/command.ts";
-import { LisaError } from "../../../src/core/errors.ts";
+import { LisaError } from "../../../src/base/errors.ts";
 
 Deno.test("claude interactive skips permissions by default and puts the prompt last", () => {
   const c = buildAgentCommand({ agent: "claude", mode: "interactive", prompt: "fix it" });

@@ -1,5 +1,5 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { loadConfig } from "../../../src/core/config.ts";
+import { loadConfig } from "../../../src/base/config.ts";
 import {
   CLAUDE_HOOK_EVENTS,
   claudeHookArgs,

@@ -1,7 +1,7 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
-import { loadConfig } from "../../../src/core/config.ts";
-import { LockBusyError } from "../../../src/core/errors.ts";
-import type { EventRecord } from "../../../src/core/types.ts";
+import { loadConfig } from "../../../src/base/config.ts";
+import { LockBusyError } from "../../../src/base/errors.ts";
+import type { EventRecord } from "../../../src/base/types.ts";
 import {
   appendEvent,
   appendJsonl,

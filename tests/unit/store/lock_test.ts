@@ -1,5 +1,5 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
-import { LockBusyError } from "../../../src/core/errors.ts";
+import { LockBusyError } from "../../../src/base/errors.ts";
 import { withLock } from "../../../src/store/lock.ts";
 
 const HOLD_LOCK = new URL("../../fixtures/hold_lock.ts", import.meta.url).pathname;

@@ -1,5 +1,5 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
-import { LisaError, RuntimeDirUnsafeError } from "../../../src/core/errors.ts";
+import { LisaError, RuntimeDirUnsafeError } from "../../../src/base/errors.ts";
 import {
   checkSocketDir,
   CMD_SCRIPT_RE,

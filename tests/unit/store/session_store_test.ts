@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
-import { LockBusyError } from "../../../src/core/errors.ts";
-import type { SessionMeta } from "../../../src/core/types.ts";
+import { LockBusyError } from "../../../src/base/errors.ts";
+import type { SessionMeta } from "../../../src/base/types.ts";
 import { withLock } from "../../../src/store/lock.ts";
 import { lockPathFor, sessionPaths } from "../../../src/store/runtime_dir.ts";
 import {

@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
-import { LisaError } from "../../../src/core/errors.ts";
-import type { Runner, RunOptions, RunResult } from "../../../src/proc/runner.ts";
+import { LisaError } from "../../../src/base/errors.ts";
+import type { Runner, RunOptions, RunResult } from "../../../src/base/runner.ts";
 import {
   hasSession,
   killSession,
@@ -11,9 +11,9 @@ import {
   sessionPanePids,
 } from "../../../src/tmux/sessions.ts";
 import { paneTarget, sessionTarget, Tmux } from "../../../src/tmux/tmux.ts";
-import { sessionRunId } from "../../../src/core/kill.ts";
-import { capturePaneArgs, paneInfoArgs } from "../../../src/core/capture_pane.ts";
-import { statusTmuxCommands } from "../../../src/core/status_gather.ts";
+import { sessionRunId } from "../../../src/core/kill/kill.ts";
+import { capturePaneArgs, paneInfoArgs } from "../../../src/core/drive/capture.ts";
+import { statusTmuxCommands } from "../../../src/core/status/gather.ts";
 
 const SEP = "\x1f";
 

@@ -3,7 +3,7 @@ import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import { intArg, listArg } from "../../options.ts";
-import { capture, type CaptureOutcome } from "../../../core/capture_pane.ts";
+import { capture, type CaptureOutcome } from "../../../core/drive/capture.ts";
 
 /** One-line marker summary for people: `markers: found=A missing=B counts=A:2,B:0`. */
 export function markerSummaryLine(markers: NonNullable<CaptureOutcome["markers"]>): string {

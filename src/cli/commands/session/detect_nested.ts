@@ -3,8 +3,12 @@ import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import { choiceArg } from "../../options.ts";
-import { AGENTS, MODES } from "../../../core/identity.ts";
-import { NESTED_POLICIES, NESTING_INTENTS, resolveNestedPolicy } from "../../../core/nested.ts";
+import { AGENTS, MODES } from "../../../base/types.ts";
+import {
+  NESTED_POLICIES,
+  NESTING_INTENTS,
+  resolveNestedPolicy,
+} from "../../../core/spawn/nested.ts";
 
 /** Registers `lisa session detect-nested`. */
 export function registerDetectNested(session: Command, ctx: CliContext): void {

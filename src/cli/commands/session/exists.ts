@@ -2,7 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import { sessionExists } from "../../../core/exists.ts";
+import { sessionExists } from "../../../core/inventory/exists.ts";
 
 /** Registers `lisa session exists`. */
 export function registerExists(session: Command, ctx: CliContext): void {

@@ -4,7 +4,7 @@ import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import { intArg } from "../../options.ts";
 import { statusText } from "../../status_render.ts";
-import { explainSession, parseSince } from "../../../core/explain.ts";
+import { explainSession, parseSince } from "../../../core/status/explain.ts";
 
 /** Registers `lisa session explain`. */
 export function registerExplain(session: Command, ctx: CliContext): void {

@@ -2,7 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import { DEFAULT_PLANNED_COMMAND, runGuard } from "../../../core/guard.ts";
+import { DEFAULT_PLANNED_COMMAND, runGuard } from "../../../core/upkeep/guard.ts";
 
 /** Registers `lisa session guard`. Exits 0 when safe, 1 when the planned command is risky. */
 export function registerGuard(session: Command, ctx: CliContext): void {

@@ -2,7 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import { killSessionTree, type ProcessReport } from "../../../core/kill.ts";
+import { killSessionTree, type ProcessReport } from "../../../core/kill/kill.ts";
 
 /**
  * Prints a kill/kill-all outcome: the JSON payload (with `errorCode: "processes_remaining"` when

@@ -1,7 +1,7 @@
 /** `lisa session kill-all`: end every lisa session (of the project, or of every server). */
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
-import { killAllSessions } from "../../../core/kill.ts";
+import { killAllSessions } from "../../../core/kill/kill.ts";
 import { printKillOutcome } from "./kill.ts";
 
 /** Registers `lisa session kill-all`. */

@@ -2,7 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printList } from "../../list_render.ts";
-import { listSessionsOf } from "../../../core/list.ts";
+import { listSessionsOf } from "../../../core/inventory/list.ts";
 
 /** Registers `lisa session list`. */
 export function registerList(session: Command, ctx: CliContext): void {

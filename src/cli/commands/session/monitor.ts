@@ -3,8 +3,8 @@ import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import { boolArg, choiceArg, intArg, numberArg } from "../../options.ts";
-import { EXPECTS, type MonitorPoll, monitorSession } from "../../../core/monitor.ts";
-import { SESSION_STATES } from "../../../core/types.ts";
+import { EXPECTS, type MonitorPoll, monitorSession } from "../../../core/status/monitor.ts";
+import { SESSION_STATES } from "../../../base/types.ts";
 
 /** Registers `lisa session monitor`. */
 export function registerMonitor(session: Command, ctx: CliContext): void {

@@ -3,8 +3,9 @@ import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import { choiceArg } from "../../options.ts";
-import { AGENTS, MODES, sessionName } from "../../../core/identity.ts";
-import { resolveProject } from "../../../core/project.ts";
+import { sessionName } from "../../../core/session/identity.ts";
+import { AGENTS, MODES } from "../../../base/types.ts";
+import { resolveProject } from "../../../core/session/project.ts";
 
 /** Registers `lisa session name`. */
 export function registerName(session: Command, ctx: CliContext): void {

@@ -2,7 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import { sendToSession } from "../../../core/send.ts";
+import { sendToSession } from "../../../core/drive/send.ts";
 
 /** Registers `lisa session send`. */
 export function registerSend(session: Command, ctx: CliContext): void {

@@ -3,7 +3,7 @@ import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import { intArg } from "../../options.ts";
-import { DEFAULT_SMOKE_LEVELS, MAX_SMOKE_LEVELS, runSmoke } from "../../../core/smoke.ts";
+import { DEFAULT_SMOKE_LEVELS, MAX_SMOKE_LEVELS, runSmoke } from "../../../core/upkeep/smoke.ts";
 
 /** Registers `lisa session smoke`. Exits 0 when every level's marker reached L1, else 1. */
 export function registerSmoke(session: Command, ctx: CliContext): void {

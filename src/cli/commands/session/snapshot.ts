@@ -4,7 +4,7 @@ import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import { intArg, listArg } from "../../options.ts";
 import { statusMin, statusText } from "../../status_render.ts";
-import { snapshotSession } from "../../../core/snapshot.ts";
+import { snapshotSession } from "../../../core/status/snapshot.ts";
 import { markerSummaryLine } from "./capture.ts";
 
 /** Registers `lisa session snapshot`. */

@@ -3,13 +3,13 @@ import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import { choiceArg, intArg } from "../../options.ts";
-import { NESTED_POLICIES, NESTING_INTENTS } from "../../../core/nested.ts";
+import { NESTED_POLICIES, NESTING_INTENTS } from "../../../core/spawn/nested.ts";
 import {
   DEFAULT_HEIGHT,
   DEFAULT_WIDTH,
   type SpawnResult,
   spawnSession,
-} from "../../../core/spawn.ts";
+} from "../../../core/spawn/spawn.ts";
 
 function human(result: SpawnResult): string {
   if (!result.dryRun) return `${result.session}\n`;

@@ -2,7 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printStatus, statusExitCode } from "../../status_render.ts";
-import { sessionStatus } from "../../../core/status.ts";
+import { sessionStatus } from "../../../core/status/status.ts";
 
 /** Registers `lisa session status` (the lean path in `fast_status.ts` mirrors its flags). */
 export function registerStatus(session: Command, ctx: CliContext): void {

@@ -2,8 +2,8 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../../context.ts";
 import { printJson, relativeAge, renderTable } from "../../output.ts";
-import { flattenTree, renderTreeLines, type TreeNode } from "../../../core/tree.ts";
-import { runTree } from "../../../core/tree_cmd.ts";
+import { flattenTree, renderTreeLines, type TreeNode } from "../../../core/inventory/tree_graph.ts";
+import { runTree } from "../../../core/inventory/tree.ts";
 
 /** The state word of a node: its state, else active / exited N / gone; "?" when unknown. */
 function stateLabel(n: Omit<TreeNode, "children">): string {

@@ -1,0 +1,24 @@
+/**
+ * The `Io` contract: where lisa's output goes and its input comes from (the real terminal in
+ * `src/cli/io.ts`, memory in tests).
+ */
+
+/** Output channels. Data goes to `out` (stdout), diagnostics to `err` (stderr). */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** True when stdout is a terminal (tables may use colour). */
+  readonly isTty: boolean;
+  /** True when colour must not be used (`NO_COLOR` set or not a TTY). */
+  readonly noColor: boolean;
+  /**
+   * Reads standard input to its end, but never more than `maxBytes + 1` bytes (so a caller
+   * can tell "too large" from "exactly the limit" without holding an endless stream).
+   */
+  readStdin(maxBytes: number): Promise<Uint8Array>;
+  /**
+   * True once a write found stdout closed by its reader (`lisa … | head -3`): later output is
+   * dropped, and commands that only stream (monitor) stop.
+   */
+  readonly outClosed: boolean;
+}

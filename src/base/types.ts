@@ -1,0 +1,105 @@
+/**
+ * Records kept in the runtime dir (DESIGN §4.4) and the shapes shared across layers: the
+ * agents and modes, session meta and state, event records.
+ */
+
+/** The agents lisa knows how to drive. */
+export const AGENTS = ["claude", "codex"] as const;
+/** One of {@link AGENTS}. */
+export type Agent = typeof AGENTS[number];
+/** Session modes. */
+export const MODES = ["interactive", "exec"] as const;
+/** One of {@link MODES}. */
+export type Mode = typeof MODES[number];
+
+/** Spawn facts (`…-meta.json`). Written once at spawn. */
+export interface SessionMeta {
+  session: string;
+  parentSession: string | null;
+  agent: Agent;
+  mode: Mode;
+  projectRoot: string;
+  projectHash: string;
+  socketPath: string;
+  /** The command the pane runs (shell syntax, as shown by spawn --json). */
+  startCmd: string;
+  prompt: string | null;
+  createdAt: string;
+  runId: string;
+  /** claude `--session-id` when hooks are injected. */
+  agentSessionId: string | null;
+  hooks: boolean;
+  /** Bypass flags added by the nested policy (visible in spawn --json). */
+  nestedBypass?: string[];
+  /**
+   * True for a `--command` session spawned without an explicit `--agent`: `agent` then only
+   * fills the name's agent word, and status expects no agent (no agent screen rules, no
+   * preferred agent when matching processes). Absent in metas written before this field.
+   */
+  commandOnly?: boolean;
+}
+
+/** States a session can be in (seed 003). */
+export const SESSION_STATES = [
+  "just_started",
+  "in_progress",
+  "waiting_input",
+  "completed",
+  "crashed",
+  "stuck",
+  "degraded",
+  "not_found",
+] as const;
+/** One of {@link SESSION_STATES}. */
+export type SessionStateName = typeof SESSION_STATES[number];
+
+/** Terminal states (monitor stops on them). */
+export const TERMINAL_STATES: readonly SessionStateName[] = [
+  "completed",
+  "crashed",
+  "stuck",
+  "not_found",
+];
+
+/** A CPU sample of one process: ticks (utime+stime) at a wall time. */
+export interface CpuSample {
+  pid: number;
+  startTime: number;
+  ticks: number;
+  atMs: number;
+}
+
+/** Poll cache (`…-state.json`), read-modify-written under the state lock. */
+export interface SessionStateFile {
+  pollCount: number;
+  hasEverBeenActive: boolean;
+  /** Last known agent pid and its start time (to skip rescans while it lives). */
+  agentPid: number | null;
+  agentStartTime: number | null;
+  lastScanAtMs: number | null;
+  cpuSamples: CpuSample[];
+  /** Hash of the last visible screen and when it last changed. */
+  outputHash: string | null;
+  outputChangedAtMs: number | null;
+  lastInputAtMs: number | null;
+  lastState: SessionStateName | null;
+  lastReason: string | null;
+  lastSnapshotEventAtMs: number | null;
+  /** When the agent was last seen busy (CPU, child, output). */
+  lastActiveAtMs: number | null;
+  outputWritten: boolean;
+}
+
+/** An event log record (one JSONL line). */
+export interface EventRecord {
+  at: string;
+  type: "lifecycle" | "transition" | "snapshot";
+  session: string;
+  runId?: string | null;
+  state?: string | null;
+  status?: string | null;
+  reason: string;
+  poll?: number | null;
+  signals?: Record<string, unknown>;
+  [extra: string]: unknown;
+}

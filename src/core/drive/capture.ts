@@ -1,0 +1,277 @@
+/**
+ * Reading a session's pane and the `lisa session capture` core function. The pure parts
+ * (cleaning, offsets, markers) live in `capture.ts`; this file adds the one tmux call and the
+ * cursor file.
+ *
+ * Every capture reads the whole history (`-S -`), because it issues a `nextOffset` and an
+ * offset's line count must count the same lines a later delta sees (the whole history): a count
+ * taken from a partial capture sends the anchor search to an older identical window in
+ * repetitive output. Measured cost at the 50 000-row history limit: ~35 ms of tmux and ~30 ms
+ * of cleaning; a short history costs what a partial capture did.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { LisaError, SessionNotFoundError, UsageError } from "../../base/errors.ts";
+import { resolvePath } from "../../base/paths.ts";
+import {
+  captureResult,
+  cleanCapture,
+  type DeltaInfo,
+  type MarkerSummary,
+  offsetMode,
+  type PaneFacts,
+  paneGeometry,
+  parseOffset,
+} from "./capture_view.ts";
+import { locateSession } from "../session/locate.ts";
+import {
+  formatOf,
+  isMissingTarget,
+  isNoServer,
+  paneTarget,
+  parseFormat,
+  Tmux,
+} from "../../tmux/tmux.ts";
+import { writeFileAtomic } from "../../store/atomic.ts";
+
+/**
+ * Pane facts read with the capture. `session_name` is checked against the session asked for:
+ * `display-message` answers a missing target with empty fields instead of failing (tmux 3.3a).
+ */
+export const PANE_INFO_FIELDS = [
+  "pane_dead",
+  "pane_dead_status",
+  "history_size",
+  "history_limit",
+  "pane_height",
+  "cursor_y",
+  "session_name",
+] as const;
+
+/**
+ * argv of `capture-pane` for the session's active pane: joined lines (`-J`), from `start` rows
+ * into history (`"all"` = the whole history) to the bottom of the screen. Chain it with other
+ * commands through `Tmux.run`.
+ */
+export function capturePaneArgs(session: string, start: number | "all"): string[] {
+  return [
+    "capture-pane",
+    "-p",
+    "-J",
+    "-t",
+    paneTarget(session),
+    "-S",
+    start === "all" ? "-" : `-${start}`,
+  ];
+}
+
+/** argv of the `display-message` that prints {@link PANE_INFO_FIELDS} (one line). */
+export function paneInfoArgs(session: string): string[] {
+  return ["display-message", "-p", "-t", paneTarget(session), "-F", formatOf(PANE_INFO_FIELDS)];
+}
+
+/** A pane read by {@link readPane}. */
+export interface PaneRead {
+  /** Raw `capture-pane -p -J` output. */
+  text: string;
+  paneDead: boolean;
+  /** tmux's exit status of a dead pane (null while alive or when tmux lost it). */
+  deadStatus: number | null;
+  /** What offsets need to know about the pane. */
+  facts: PaneFacts;
+  /** The session tmux read the facts of ("" when it found no pane). */
+  session: string;
+}
+
+function count(text: string | undefined): number {
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : 0;
+}
+
+/**
+ * Splits the output of `capture-pane` chained before `display-message` ({@link paneInfoArgs})
+ * into the pane text and its facts. The capture comes first so a pane that dies in between is
+ * never reported alive with a `Pane is dead` row in its text.
+ */
+export function parsePaneRead(stdout: string): PaneRead {
+  const body = stdout.endsWith("\n") ? stdout.slice(0, -1) : stdout;
+  const cut = body.lastIndexOf("\n");
+  const info = parseFormat(body.slice(cut + 1), PANE_INFO_FIELDS)[0];
+  const status = info?.pane_dead_status ?? "";
+  const paneDead = info?.pane_dead === "1";
+  return {
+    text: cut < 0 ? "" : body.slice(0, cut + 1),
+    paneDead,
+    deadStatus: /^\d+$/.test(status) ? Number(status) : null,
+    facts: {
+      dead: paneDead,
+      height: count(info?.pane_height),
+      cursorY: count(info?.cursor_y),
+      historySize: count(info?.history_size),
+      historyLimit: count(info?.history_limit),
+    },
+    session: info?.session_name ?? "",
+  };
+}
+
+/**
+ * Reads the active pane of `session` in one tmux invocation. Throws SessionNotFoundError when the
+ * session (or its server) is gone, CommandFailedError-like LisaError `tmux_failed` otherwise.
+ */
+export async function readPane(
+  tmux: Tmux,
+  session: string,
+  start: number | "all",
+): Promise<PaneRead> {
+  const res = await tmux.run([capturePaneArgs(session, start), paneInfoArgs(session)]);
+  if (!res.success) {
+    if (isMissingTarget(res.stderr) || isNoServer(res.stderr)) {
+      throw new SessionNotFoundError(session);
+    }
+    throw new LisaError(
+      "tmux_failed",
+      `tmux capture-pane failed: ${res.stderr.trim() || `exit ${res.code}`}`,
+      {
+        details: { session },
+      },
+    );
+  }
+  const read = parsePaneRead(res.stdout);
+  if (read.session !== session) throw new SessionNotFoundError(session);
+  return read;
+}
+
+/** Options of {@link capture}. */
+export interface CaptureOptions {
+  session: string;
+  projectRoot?: string;
+  /** At most this many lines (default 200; a delta is not capped unless this is given). */
+  lines?: number;
+  raw?: boolean;
+  keepNoise?: boolean;
+  /** Offset token from an earlier capture's `nextOffset` (or a plain line count). */
+  deltaFrom?: string;
+  /** File that keeps the offset between calls (read when present, rewritten after). */
+  cursorFile?: string;
+  markers?: readonly string[];
+}
+
+/** What {@link capture} returns (the JSON payload of `capture --json`). */
+export interface CaptureOutcome {
+  session: string;
+  text: string;
+  /** Number of returned lines. */
+  lines: number;
+  /** Opaque offset token for the next `--delta-from` / cursor file. */
+  nextOffset: string;
+  paneDead: boolean;
+  truncated: boolean;
+  delta?: DeltaInfo & { source: "flag" | "cursor_file" };
+  /**
+   * With a delta: the bottom lines still being redrawn (joined by "\n"), which the delta
+   * leaves out until they stop changing; "" when none.
+   */
+  live?: string;
+  markers?: MarkerSummary;
+  cursorFile?: string;
+}
+
+/** Reads the cursor file's token; undefined when the file is missing or empty. */
+function readCursor(path: string): string | undefined {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new LisaError("cursor_file_error", `Cannot read cursor file "${path}": ${error}`, {
+      cause: error,
+    });
+  }
+  if (info.isSymlink) {
+    throw new UsageError(
+      `Cursor file "${path}" is a symlink; refusing to use it`,
+      "cursor_file_unsafe",
+      {
+        cursorFile: path,
+      },
+    );
+  }
+  if (!info.isFile) {
+    throw new UsageError(`Cursor file "${path}" is not a regular file`, "cursor_file_unsafe", {
+      cursorFile: path,
+    });
+  }
+  const token = new TextDecoder().decode(Deno.readFileSync(path)).trim();
+  return token === "" ? undefined : token;
+}
+
+function writeCursor(path: string, token: string): void {
+  try {
+    writeFileAtomic(path, `${token}\n`);
+  } catch (error) {
+    throw new LisaError("cursor_file_error", `Cannot write cursor file "${path}": ${error}`, {
+      cause: error,
+      details: { cursorFile: path },
+    });
+  }
+}
+
+/**
+ * `lisa session capture`: the pane's text (last `lines` lines, or the delta since an offset),
+ * its `nextOffset`, and marker counts. Throws `session_not_found` when the session is gone,
+ * `invalid_argument` for a malformed `--delta-from`, `cursor_file_unsafe` for a symlinked
+ * cursor file. A cursor file holding garbage resets the delta instead of failing.
+ */
+export async function capture(deps: Deps, options: CaptureOptions): Promise<CaptureOutcome> {
+  if (options.deltaFrom !== undefined && parseOffset(options.deltaFrom) === undefined) {
+    throw new UsageError(
+      `--delta-from expects a nextOffset token or a line count, got "${options.deltaFrom}"`,
+    );
+  }
+  const located = locateSession(deps, options.session, options.projectRoot);
+  const cursorPath = options.cursorFile === undefined
+    ? undefined
+    : resolvePath(deps.cwd, options.cursorFile);
+  let deltaFrom = options.deltaFrom;
+  let source: "flag" | "cursor_file" = "flag";
+  if (deltaFrom === undefined && cursorPath !== undefined) {
+    deltaFrom = readCursor(cursorPath);
+    source = "cursor_file";
+  } else if (cursorPath !== undefined) {
+    readCursor(cursorPath); // still refuse a symlink before writing next to it
+  }
+
+  const tmux = new Tmux(
+    deps.runner,
+    located.socketPath,
+    deps.config.cmdTimeoutSeconds * 1000,
+  );
+  // The whole history: nextOffset must count the lines a later delta reads (module doc).
+  const read = await readPane(tmux, options.session, "all");
+  const all = cleanCapture(read.text, {
+    raw: options.raw,
+    keepNoise: options.keepNoise,
+    paneDead: read.paneDead,
+  });
+
+  const view = captureResult(all, {
+    lines: options.lines,
+    deltaFrom,
+    markers: options.markers,
+    prompt: located.meta?.prompt ?? null,
+    geometry: paneGeometry(read.facts, read.text, all),
+    mode: offsetMode(options),
+  });
+  if (cursorPath !== undefined) writeCursor(cursorPath, view.nextOffset);
+  const outcome: CaptureOutcome = {
+    session: options.session,
+    text: view.text,
+    lines: view.lines.length,
+    nextOffset: view.nextOffset,
+    paneDead: read.paneDead,
+    truncated: view.truncated,
+  };
+  if (view.delta !== undefined) outcome.delta = { ...view.delta, source };
+  if (view.live !== undefined) outcome.live = view.live.join("\n");
+  if (view.markers !== undefined) outcome.markers = view.markers;
+  if (cursorPath !== undefined) outcome.cursorFile = cursorPath;
+  return outcome;
+}

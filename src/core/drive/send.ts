@@ -1,0 +1,168 @@
+/**
+ * `lisa session send`: text through a tmux paste buffer with bracketed paste (so a multi-line
+ * text is one paste, never one submission per line, and no shell ever sees it), Enter as a
+ * separate key after a short per-agent delay (an agent that gets Enter inside the same burst
+ * as a paste may take it as part of the paste), and tmux key names. The input time is
+ * recorded in the session's state (`lastInputAtMs`), which the classifier uses.
+ *
+ * Before anything reaches tmux: key names are checked ({@link isValidKey}; an unknown name is
+ * `invalid_key`, never typed as text), and the text is made inert ({@link sanitizePasteText}).
+ * Sends to one session are serialized by the session's input lock, so parallel sends never
+ * merge: each paste is followed by its own Enter before the next paste starts.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { LisaError, LockBusyError, SessionNotFoundError, UsageError } from "../../base/errors.ts";
+import { sanitizePasteText } from "./paste_text.ts";
+import { locateSession } from "../session/locate.ts";
+import { readTextInput } from "./text_input.ts";
+import { withLock } from "../../store/lock.ts";
+import { updateState } from "../../store/session_store.ts";
+import { isValidKey, suggestKey } from "../../tmux/keys.ts";
+import { pasteText, sendKeys } from "../../tmux/sessions.ts";
+import { Tmux } from "../../tmux/tmux.ts";
+
+/** Delay between a paste and its Enter, per agent (ms). */
+export const ENTER_DELAY_MS: Readonly<Record<string, number>> = { claude: 150, codex: 150 };
+/** Delay between a paste and its Enter for sessions of unknown agent (ms). */
+export const DEFAULT_ENTER_DELAY_MS = 50;
+/**
+ * How long a send waits for the session's input lock. A send holds it for its Enter delay
+ * (≤ 150 ms) plus two or three tmux calls (about 180 ms in all, measured), so some 150 sends
+ * queued on one session fit; past it the send fails with `lock_busy` and sends nothing. It is
+ * longer than one tmux call's own timeout (LISA_CMD_TIMEOUT_SECONDS, default 20 s), so a single
+ * hung tmux call in the holder does not fail the sends waiting behind it.
+ */
+export const SEND_LOCK_TIMEOUT_MS = 30_000;
+
+/** Options of {@link sendToSession}. */
+export interface SendOptions {
+  session: string;
+  projectRoot?: string;
+  /** Text to paste (bracketed paste), sanitised first (see `paste_text.ts`); `-` reads stdin. */
+  text?: string;
+  /** File whose content is pasted like `text` (`-` reads stdin); excludes `text`. */
+  textFile?: string;
+  /** tmux key names separated by spaces (`Escape`, `C-c`, `Up Enter`). */
+  keys?: string;
+  /** Press Enter after the text/keys. */
+  enter?: boolean;
+  /** Wait for the session's input lock (default {@link SEND_LOCK_TIMEOUT_MS}). */
+  lockTimeoutMs?: number;
+}
+
+/** `session send --json`. */
+export interface SendResult {
+  ok: true;
+  session: string;
+  /** UTF-8 bytes of text pasted (0 when none), after sanitising. */
+  textBytes: number;
+  /** Control characters removed from the text before pasting (0 when it was clean). */
+  removedChars: number;
+  keys: string[];
+  enter: boolean;
+}
+
+/** Splits `--keys` into tmux key names. */
+export function splitKeys(keys: string): string[] {
+  return keys.split(/\s+/).filter((k) => k.length > 0);
+}
+
+/** Throws `invalid_key` for the first word of `keys` that is not a tmux key name. */
+export function checkKeys(keys: readonly string[]): void {
+  for (const key of keys) {
+    if (isValidKey(key)) continue;
+    const suggestion = suggestKey(key);
+    const hint = suggestion === null ? "" : ` (did you mean "${suggestion}"?)`;
+    throw new UsageError(
+      `Unknown key "${key}"${hint}; --keys takes tmux key names (Enter, Escape, C-c, Up, y, …), ` +
+        "literal text goes through --text. Nothing was sent",
+      "invalid_key",
+      { key, suggestion },
+    );
+  }
+}
+
+/**
+ * Sends text and/or keys to `session`. Throws `missing_argument` when there is nothing to send,
+ * the input errors of {@link readTextInput}, `invalid_key` for an unknown key name,
+ * `invalid_session_name`, `session_not_found` (exit 1) when the session is absent, and
+ * `lock_busy` when another send to the session holds its input lock past
+ * {@link SEND_LOCK_TIMEOUT_MS}. Only `session_not_found` or a tmux failure can leave a send
+ * half-done; every other error comes before the first tmux call.
+ */
+export async function sendToSession(deps: Deps, options: SendOptions): Promise<SendResult> {
+  const keys = splitKeys(options.keys ?? "");
+  const enter = options.enter ?? false;
+  const given = options.text !== undefined || options.textFile !== undefined;
+  if ((!given || options.text === "") && keys.length === 0 && !enter) {
+    throw new UsageError("Nothing to send: pass --text, --keys and/or --enter", "missing_argument");
+  }
+  checkKeys(keys);
+  const input = await readTextInput(deps, {
+    value: options.text,
+    file: options.textFile,
+    valueFlag: "--text",
+    fileFlag: "--text-file",
+  });
+  const { text, removedChars } = sanitizePasteText(input ?? "");
+  const loc = locateSession(deps, options.session, options.projectRoot);
+  const tmux = new Tmux(deps.runner, loc.socketPath);
+  const present = async (ok: Promise<boolean>) => {
+    if (!(await ok)) throw new SessionNotFoundError(loc.session);
+  };
+  const deliver = async () => {
+    try {
+      if (text !== "") await present(pasteText(tmux, loc.session, text));
+      if (keys.length > 0) await present(sendKeys(tmux, loc.session, keys));
+      if (enter) {
+        if (text !== "") {
+          await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
+        }
+        await present(sendKeys(tmux, loc.session, ["Enter"]));
+      }
+    } catch (error) {
+      // No session, no lock file left behind for it (sends to a wrong name must not litter).
+      if (error instanceof SessionNotFoundError && loc.meta === undefined) {
+        try {
+          Deno.removeSync(loc.paths.inputLock);
+        } catch { /* already gone */ }
+      }
+      throw error;
+    }
+  };
+  // The one lock lisa holds across tmux calls (state-file locks never are, DESIGN §4.4): it exists
+  // to serialize them, so a paste is never followed by another send's paste before its Enter.
+  // A session without meta (not spawned by lisa) gets the same lock path under the current
+  // project, which is also the server lisa sends to, so it is serialized too.
+  const timeoutMs = options.lockTimeoutMs ?? SEND_LOCK_TIMEOUT_MS;
+  try {
+    await withLock(loc.paths.inputLock, { timeoutMs }, deliver);
+  } catch (error) {
+    if (!(error instanceof LockBusyError)) throw error;
+    throw new LisaError(
+      "lock_busy",
+      `Another send to session "${loc.session}" held its input lock for ${timeoutMs} ms; ` +
+        "nothing was sent",
+      { cause: error, details: { ...error.details, session: loc.session } },
+    );
+  }
+  if (loc.meta !== undefined) {
+    const at = deps.now().getTime();
+    try {
+      await updateState(loc.paths, deps.config.stateLockTimeoutMs, (state) => {
+        state.lastInputAtMs = at;
+      });
+    } catch (error) {
+      // The input went through; a busy or unwritable state file only costs the classifier a hint.
+      deps.io.err(`lisa: warning: could not record the input time: ${(error as Error).message}\n`);
+    }
+  }
+  return {
+    ok: true,
+    session: loc.session,
+    textBytes: new TextEncoder().encode(text).length,
+    removedChars,
+    keys,
+    enter,
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * `lisa session tree`, the I/O side: reads the metas of this project (or of every project) in
+ * the runtime dir, asks each tmux server once which sessions live (one `list-sessions` per
+ * socket, whatever the number of sessions), and keeps the topology snapshot for `--delta`.
+ * `--with-state` adds no tmux call: the same `list-sessions` rows carry each pane's dead/exit
+ * facts, completed by the done file and the last classified state of each session's poll cache
+ * (the full classifier costs a tmux call and a process scan per session, see `status`).
+ * The graph itself is built by the pure `tree.ts`.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { resolveProject } from "../session/project.ts";
+import { scanMetaFiles, shownAgent, tryReadMeta } from "../session/locate.ts";
+import {
+  buildTree,
+  filterTree,
+  parseSnapshot,
+  type TreeDelta,
+  treeDelta,
+  type TreeInput,
+  type TreeNode,
+  treeSnapshot,
+  walkTree,
+} from "./tree_graph.ts";
+import type { SessionMeta } from "../../base/types.ts";
+import { readJsonIfExists, readTextIfExists, writeJsonAtomic } from "../../store/atomic.ts";
+import { sessionPaths, treeDeltaPath } from "../../store/runtime_dir.ts";
+import { readState } from "../../store/session_store.ts";
+import { listSessions, type SessionRow } from "../../tmux/sessions.ts";
+import { Tmux } from "../../tmux/tmux.ts";
+
+/** Options of {@link runTree}. */
+export interface TreeOptions {
+  projectRoot?: string;
+  /** Metas of every project hash in the runtime dir, not only this project's. */
+  allHashes?: boolean;
+  /** Only sessions tmux still has (descendants of gone sessions move up). */
+  activeOnly?: boolean;
+  /** Add each node's state (and exit code when known), without extra tmux calls. */
+  withState?: boolean;
+  /** Compare with the previous `--delta` call and store this topology for the next one. */
+  delta?: boolean;
+}
+
+/** The tree as `session tree --json` prints it. */
+export interface TreeResult {
+  projectRoot: string;
+  projectHash: string;
+  allHashes: boolean;
+  activeOnly: boolean;
+  roots: TreeNode[];
+  cycles: string[][];
+  danglingParents: string[];
+  nodeCount: number;
+  activeCount: number;
+  /** Sockets whose server could not be asked (their sessions have no `active` field). */
+  unreachableSockets: string[];
+  delta?: TreeDelta;
+}
+
+/** One `list-sessions` per socket: socket → its sessions by name, or null when unreachable. */
+export async function liveSessionsBySocket(
+  deps: Deps,
+  sockets: Iterable<string>,
+): Promise<Map<string, Map<string, SessionRow> | null>> {
+  const out = new Map<string, Map<string, SessionRow> | null>();
+  const timeoutMs = deps.config.cmdTimeoutSeconds * 1000;
+  await Promise.all(
+    [...new Set(sockets)].map(async (socket) => {
+      try {
+        const rows = await listSessions(new Tmux(deps.runner, socket, timeoutMs));
+        out.set(socket, new Map(rows.map((r) => [r.session, r])));
+      } catch {
+        out.set(socket, null);
+      }
+    }),
+  );
+  return out;
+}
+
+/**
+ * Builds the session tree. Never fails on inconsistent metadata (cycles and dangling parents
+ * are reported); throws only the project errors of `resolveProject`.
+ */
+export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeResult> {
+  const project = resolveProject(deps, options.projectRoot);
+  const allHashes = options.allHashes === true;
+  const metas: SessionMeta[] = [];
+  for (const file of scanMetaFiles(project.runtimeDir)) {
+    if (!allHashes && file.hash !== project.hash) continue;
+    const meta = tryReadMeta(file.path);
+    if (meta === undefined || typeof meta.session !== "string") continue;
+    metas.push({
+      ...meta,
+      session: file.session,
+      projectHash: meta.projectHash ?? file.hash,
+      socketPath: meta.socketPath || (file.hash === project.hash ? project.socketPath : ""),
+      createdAt: typeof meta.createdAt === "string" ? meta.createdAt : "",
+    });
+  }
+
+  const live = await liveSessionsBySocket(
+    deps,
+    metas.map((m) => m.socketPath).filter((s) => s !== ""),
+  );
+  const inputs: TreeInput[] = metas.map((m) => ({
+    session: m.session,
+    parentSession: m.parentSession ?? null,
+    agent: shownAgent(m),
+    mode: m.mode,
+    createdAt: m.createdAt,
+    projectHash: m.projectHash,
+  }));
+  const graph = buildTree(inputs);
+  const metaOf = new Map(metas.map((m) => [m.session, m]));
+  let activeCount = 0;
+  walkTree(graph.roots, (n) => {
+    const meta = metaOf.get(n.session)!;
+    const rows = live.get(meta.socketPath);
+    if (rows === null) return; // server unreachable: leave active/state unset
+    const row = rows?.get(n.session);
+    const done = doneExitOf(project.runtimeDir, meta);
+    n.active = row !== undefined;
+    n.alive = row !== undefined && !row.paneDead && done === null;
+    if (n.active) activeCount++;
+    if (options.withState) {
+      const s = sessionStateOf(project.runtimeDir, meta, row, done);
+      n.state = s.state;
+      if (s.exitCode !== null) n.exitCode = s.exitCode;
+    } else if (!n.alive) {
+      // The exit is at hand either way; plain labels show it ("exited 3").
+      const exit = row?.paneDead ? (row.paneDeadStatus ?? done) : done;
+      if (exit !== null) n.exitCode = exit;
+    }
+  });
+
+  const result: TreeResult = {
+    projectRoot: project.root,
+    projectHash: project.hash,
+    allHashes,
+    activeOnly: options.activeOnly === true,
+    roots: options.activeOnly ? filterTree(graph.roots, (n) => n.active === true) : graph.roots,
+    cycles: graph.cycles,
+    danglingParents: graph.danglingParents,
+    nodeCount: graph.nodeCount,
+    activeCount,
+    unreachableSockets: [...live].filter(([, v]) => v === null).map(([k]) => k).sort(),
+  };
+  if (options.delta) {
+    // The snapshot is the metadata topology (not the --active-only view), per hash scope.
+    const path = treeDeltaPath(project.runtimeDir, allHashes ? "all" : project.hash);
+    let previous;
+    try {
+      previous = parseSnapshot(readJsonIfExists<unknown>(path));
+    } catch {
+      previous = undefined;
+    }
+    const current = treeSnapshot(graph.roots, deps.now());
+    result.delta = treeDelta(previous, current);
+    writeJsonAtomic(path, current);
+  }
+  return result;
+}
+
+/** The exit status in the done file of `meta`'s run; null when absent, unreadable or stale. */
+export function doneExitOf(runtimeDir: string, meta: SessionMeta): number | null {
+  const paths = sessionPaths(runtimeDir, meta.projectHash, meta.session);
+  try {
+    const text = readTextIfExists(paths.done)?.trim() ?? "";
+    const m = /^(.+):(-?\d+)$/.exec(text);
+    if (m && m[1] === meta.runId) return Number(m[2]);
+  } catch { /* unreadable: no evidence */ }
+  return null;
+}
+
+/**
+ * A session's state from facts already at hand, as `status` decides it without a process scan:
+ * the done file of this run (`done`, see {@link doneExitOf}) or a dead pane's status →
+ * completed/crashed, whether or not tmux still has the session; no tmux row → not_found; else
+ * the last state status/monitor classified, else in_progress (its pane's command still runs).
+ */
+export function sessionStateOf(
+  runtimeDir: string,
+  meta: SessionMeta,
+  row: SessionRow | undefined,
+  done: number | null,
+): { state: string; exitCode: number | null } {
+  const exit = row?.paneDead ? (row.paneDeadStatus ?? done) : done;
+  if (exit !== null) return { state: exit === 0 ? "completed" : "crashed", exitCode: exit };
+  if (row === undefined) return { state: "not_found", exitCode: null };
+  if (row.paneDead) return { state: "crashed", exitCode: null };
+  const paths = sessionPaths(runtimeDir, meta.projectHash, meta.session);
+  let last: string | null = null;
+  try {
+    last = readState(paths).lastState;
+  } catch { /* unreadable cache: fall through */ }
+  return { state: last ?? "in_progress", exitCode: null };
+}

@@ -1,0 +1,399 @@
+/**
+ * `lisa session kill` and `kill-all`. Each session is ended the same way:
+ *
+ * 1. its descendants first (sessions whose meta names it as `parentSession`, deepest first);
+ * 2. its processes collected and ended with TERM, then KILL after a grace period
+ *    (`terminate.ts`), anything left reported, with what the search could see
+ *    (`processes.coverage`, `kill_coverage.ts`);
+ * 3. `kill-session`, checked gone;
+ * 4. its runtime artifacts removed — meta, state, heartbeat, done, hooks, the last output
+ *    capture, leftover startup scripts — while the event log is kept and gets a `killed`
+ *    lifecycle event. Nothing can recreate them: the processes that could are gone. A name
+ *    that neither tmux nor any file knew gets no event (a typo creates no file).
+ *
+ * Run from inside a session it ends (an agent killing its own session, or `kill-all` from any
+ * session), lisa and its ancestors are spared by step 2, and that session comes last: its
+ * artifacts are removed and its event appended like the others', the result is handed to the
+ * caller (`announce`, so the verb prints it while the pane's terminal still exists), and only
+ * then does `kill-session` close the pane. lisa ignores SIGHUP while it kills, so the hangup
+ * of its own terminal does not end it halfway; after its own session is gone it stays deaf to
+ * it until it exits.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { LisaError } from "../../base/errors.ts";
+import { validateSessionName } from "../session/identity.ts";
+import { appendLifecycle } from "../session/lifecycle.ts";
+import { gatherSessions } from "../inventory/list.ts";
+import { resolveProject } from "../session/project.ts";
+import { removeSessionArtifacts } from "../session/artifacts.ts";
+import { locateSession, scanMetaFiles, tryReadMeta } from "../session/locate.ts";
+import { type Caller, callerOf, closeOwn, deafToHangup } from "./own.ts";
+import {
+  bothCovered,
+  environmentsReadable,
+  fullCoverage,
+  type KillCoverage,
+  readEnviron,
+  readHeartbeat,
+  sessionCoverage,
+} from "./coverage.ts";
+import { collectVictims, type Survivor, terminate } from "./terminate.ts";
+import type { SessionMeta } from "../../base/types.ts";
+import { pathExists } from "../../store/atomic.ts";
+import { pruneOldEvents } from "../../store/events.ts";
+import { sessionPaths } from "../../store/runtime_dir.ts";
+import { hasSession, killSession, sessionPanePids } from "../../tmux/sessions.ts";
+import { sessionTarget, Tmux } from "../../tmux/tmux.ts";
+
+/** How long processes get between SIGTERM and SIGKILL. */
+export const DEFAULT_GRACE_MS = 2000;
+
+/** A session to end, and where it lives. */
+interface Target {
+  session: string;
+  hash: string;
+  socketPath: string;
+  runtimeDir: string;
+  meta: SessionMeta | undefined;
+}
+
+/** A process left alive, with the session it belonged to. */
+export interface SessionSurvivor extends Survivor {
+  session: string;
+}
+
+/** The outcome for the processes of all sessions ended by one call. */
+export interface ProcessReport {
+  signalled: number;
+  remaining: SessionSurvivor[];
+  /** What the search for them could see (`kill_coverage.ts`): `remaining` proves no more. */
+  coverage: KillCoverage;
+}
+
+/** `session kill --json`. */
+export interface KillResult {
+  /** False when a process could not be ended. */
+  ok: boolean;
+  session: string;
+  /** Sessions ended, in order (descendants first, the session last; the caller's own last). */
+  killed: string[];
+  processes: ProcessReport;
+  projectRoot: string;
+}
+
+/** `session kill-all --json`. */
+export interface KillAllResult {
+  ok: boolean;
+  killed: string[];
+  count: number;
+  processes: ProcessReport;
+  projectRoot: string;
+  projectOnly: boolean;
+  cleanupAllHashes: boolean;
+}
+
+/** Options shared by kill and kill-all. */
+interface KillCommon {
+  projectRoot?: string;
+  /** Also remove the session's artifacts under other project hashes. */
+  cleanupAllHashes?: boolean;
+  /** SIGTERM → SIGKILL grace (default {@link DEFAULT_GRACE_MS}). */
+  graceMs?: number;
+}
+
+/**
+ * Receives a kill's result (not an error) before the caller's own session, when it is among
+ * those ended, is closed: printed here, it reaches the pane's terminal while that still exists.
+ * Called once, also when no own session is involved.
+ */
+export type Announce<R> = (result: R) => void;
+
+/** Options of {@link killSessionTree}. */
+export interface KillOptions extends KillCommon {
+  session: string;
+  announce?: Announce<KillResult>;
+}
+
+/** Options of {@link killAllSessions}. */
+export interface KillAllOptions extends KillCommon {
+  announce?: Announce<KillAllResult>;
+  /** Only the current project's sessions (default: every lisa server in the socket dir). */
+  projectOnly?: boolean;
+}
+
+/** Descendants of the given roots from meta parent links, deepest first (post-order). */
+function descendantsOf(runtimeDir: string, roots: readonly string[]): Target[] {
+  const children = new Map<string, Target[]>();
+  for (const file of scanMetaFiles(runtimeDir)) {
+    const meta = tryReadMeta(file.path);
+    const parent = meta?.parentSession;
+    if (!meta || !parent) continue;
+    children.set(parent, [...(children.get(parent) ?? []), {
+      session: file.session,
+      hash: file.hash,
+      socketPath: meta.socketPath,
+      runtimeDir,
+      meta,
+    }]);
+  }
+  const out: Target[] = [];
+  const seen = new Set<string>(roots);
+  const visit = (name: string) => {
+    for (const child of children.get(name) ?? []) {
+      if (seen.has(child.session)) continue;
+      seen.add(child.session);
+      visit(child.session);
+      out.push(child);
+    }
+  };
+  for (const root of roots) visit(root);
+  return out;
+}
+
+/**
+ * The run id spawn set in the session's tmux environment (for sessions whose meta is gone);
+ * null when the session, its server or the variable is missing.
+ */
+export async function sessionRunId(tmux: Tmux, session: string): Promise<string | null> {
+  const r = await tmux.run([["show-environment", "-t", sessionTarget(session), "LISA_RUN_ID"]]);
+  const m = /^LISA_RUN_ID=(.+)$/m.exec(r.success ? r.stdout : "");
+  return m ? m[1] : null;
+}
+
+interface EndResult {
+  found: boolean;
+  signalled: number;
+  remaining: Survivor[];
+  coverage: KillCoverage;
+  /** For the caller's own session: its `kill-session`, left for the very end. */
+  close: (() => Promise<void>) | null;
+}
+
+/** `kill-session`, then a check that it is gone (`kill_failed`). */
+async function closeSession(tmux: Tmux, target: Target): Promise<void> {
+  await killSession(tmux, target.session);
+  if (await hasSession(tmux, target.session)) {
+    throw new LisaError("kill_failed", `Session "${target.session}" is still there after kill`, {
+      details: { session: target.session, socketPath: target.socketPath },
+    });
+  }
+}
+
+/** Ends one session (steps 2–4 of the module doc). */
+async function endSession(
+  deps: Deps,
+  target: Target,
+  trigger: string,
+  options: KillCommon,
+  caller: Caller,
+): Promise<EndResult> {
+  const tmux = new Tmux(deps.runner, target.socketPath);
+  const pids = await sessionPanePids(tmux, target.session);
+  const runId = target.meta?.runId ??
+    (pids !== null ? await sessionRunId(tmux, target.session) : null);
+  const victims = await collectVictims({
+    panePids: pids?.panePids ?? [],
+    runId,
+    exclude: pids?.serverPid ? [pids.serverPid] : [],
+    runner: deps.runner,
+  });
+  const paths = sessionPaths(target.runtimeDir, target.hash, target.session);
+  // Read before anything is signalled or removed: the wrappers' environments, the heartbeat.
+  const coverage = sessionCoverage({
+    panes: pids?.panes ?? null,
+    runId,
+    envReadable: environmentsReadable(),
+    environOf: readEnviron,
+    heartbeat: readHeartbeat(paths.heartbeat),
+  });
+  const ended = await terminate(victims, {
+    runner: deps.runner,
+    graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
+    sleep: deps.sleep,
+  });
+  let close: (() => Promise<void>) | null = null;
+  if (pids !== null) {
+    const chain = await caller.chain();
+    const own = pids.panePids.some((pid) => chain.has(pid)) ||
+      (runId !== null && runId === caller.runId);
+    if (own) close = () => closeSession(tmux, target);
+    else await closeSession(tmux, target);
+  }
+  const allHashes = options.cleanupAllHashes ?? deps.config.cleanupAllHashes;
+  const removed = removeSessionArtifacts(
+    target.runtimeDir,
+    target.session,
+    allHashes ? {} : { hash: target.hash },
+  );
+  // A name nobody knew (a typo) gets no event log: nothing would ever read or prune it.
+  if (pids !== null || removed.length > 0 || ended.signalled > 0 || pathExists(paths.events)) {
+    await appendLifecycle(deps, paths.events, target.session, {
+      runId,
+      state: "not_found",
+      status: "not_found",
+      reason: pids !== null ? "killed" : "kill_not_found",
+      trigger,
+      signalled: ended.signalled,
+      remaining: ended.remaining,
+    });
+  }
+  return { found: pids !== null, ...ended, coverage, close };
+}
+
+interface Ordered {
+  target: Target;
+  trigger: string;
+}
+
+interface EndAllResult {
+  killed: string[];
+  found: Set<string>;
+  processes: ProcessReport;
+  /** `kill-session` of the caller's own session(s), to run after the result is out. */
+  closes: (() => Promise<void>)[];
+}
+
+/** The caller's own session (LISA_SESSION_NAME) moved to the end; the rest keep their order. */
+function ownLast(deps: Deps, targets: readonly Ordered[]): Ordered[] {
+  const own = deps.config.sessionName;
+  return [
+    ...targets.filter((t) => t.target.session !== own),
+    ...targets.filter((t) => t.target.session === own),
+  ];
+}
+
+async function endAll(
+  deps: Deps,
+  targets: readonly Ordered[],
+  options: KillCommon,
+): Promise<EndAllResult> {
+  const killed: string[] = [];
+  const found = new Set<string>();
+  const processes: ProcessReport = { signalled: 0, remaining: [], coverage: fullCoverage() };
+  const closes: (() => Promise<void>)[] = [];
+  const caller = callerOf(deps);
+  for (const { target, trigger } of ownLast(deps, targets)) {
+    const r = await endSession(deps, target, trigger, options, caller);
+    if (r.found) {
+      killed.push(target.session);
+      found.add(target.session);
+    }
+    if (r.close) closes.push(r.close);
+    processes.signalled += r.signalled;
+    processes.coverage = bothCovered(processes.coverage, r.coverage);
+    processes.remaining.push(...r.remaining.map((s) => ({ ...s, session: target.session })));
+  }
+  return { killed, found, processes, closes };
+}
+
+/**
+ * Kills `session` and its descendants. Throws `invalid_session_name`, and `session_not_found`
+ * (exit 1, after cleaning up whatever it left: descendants, stray processes, artifacts) when
+ * tmux has no such session.
+ */
+export async function killSessionTree(deps: Deps, options: KillOptions): Promise<KillResult> {
+  const name = validateSessionName(options.session);
+  const loc = locateSession(deps, name, options.projectRoot);
+  const root: Target = {
+    session: name,
+    hash: loc.hash,
+    socketPath: loc.socketPath,
+    runtimeDir: loc.runtimeDir,
+    meta: loc.meta,
+  };
+  const targets = [
+    ...descendantsOf(loc.runtimeDir, [name]).map((target) => ({
+      target,
+      trigger: "kill_descendant",
+    })),
+    { target: root, trigger: "kill" },
+  ];
+  return await deafToHangup(async (ownClosed) => {
+    const { killed, found, processes, closes } = await endAll(deps, targets, options);
+    try {
+      pruneOldEvents(loc.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
+      if (!found.has(name)) {
+        throw new LisaError("session_not_found", `Session "${name}" was not found`, {
+          details: { session: name, killed, processes, projectRoot: loc.projectRoot },
+        });
+      }
+      const result: KillResult = {
+        ok: processes.remaining.length === 0,
+        session: name,
+        killed,
+        processes,
+        projectRoot: loc.projectRoot,
+      };
+      options.announce?.(result);
+      return result;
+    } finally {
+      if (closes.length > 0) ownClosed();
+      await closeOwn(deps, closes);
+    }
+  });
+}
+
+/**
+ * Kills every lisa session of the project's server (`projectOnly`) or of every lisa server in
+ * the socket dir, each with its descendants, descendants first. Without `projectOnly`, the
+ * artifacts of those names are removed under every hash unless `cleanupAllHashes` is false.
+ */
+export async function killAllSessions(deps: Deps, options: KillAllOptions): Promise<KillAllResult> {
+  const project = resolveProject(deps, options.projectRoot);
+  const projectOnly = options.projectOnly ?? false;
+  const cleanupAllHashes = options.cleanupAllHashes ??
+    (deps.config.cleanupAllHashes || !projectOnly);
+  const listed = await gatherSessions(deps, project, { projectOnly, allSockets: !projectOnly });
+  const roots: Target[] = listed.map((s) => ({
+    session: s.session,
+    hash: s.projectHash ?? project.hash,
+    socketPath: s.socketPath,
+    runtimeDir: project.runtimeDir,
+    meta: tryReadMeta(
+      sessionPaths(project.runtimeDir, s.projectHash ?? project.hash, s.session)
+        .meta,
+    ),
+  }));
+  const rootNames = new Set(roots.map((r) => r.session));
+  // Order: every descendant before its ancestors; listed sessions that are descendants of other
+  // listed sessions come out of the walk already, in the right place.
+  const ordered: Ordered[] = [];
+  const placed = new Set<string>();
+  for (const root of roots) {
+    if (placed.has(root.session)) continue;
+    for (const d of descendantsOf(project.runtimeDir, [root.session])) {
+      if (placed.has(d.session)) continue;
+      placed.add(d.session);
+      const listedTarget = roots.find((r) => r.session === d.session);
+      ordered.push({
+        target: listedTarget ?? d,
+        trigger: rootNames.has(d.session) ? "kill_all" : "kill_descendant",
+      });
+    }
+    placed.add(root.session);
+    ordered.push({ target: root, trigger: "kill_all" });
+  }
+  return await deafToHangup(async (ownClosed) => {
+    const { killed, processes, closes } = await endAll(deps, ordered, {
+      ...options,
+      cleanupAllHashes,
+    });
+    try {
+      pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
+      const result: KillAllResult = {
+        ok: processes.remaining.length === 0,
+        killed,
+        count: killed.length,
+        processes,
+        projectRoot: project.root,
+        projectOnly,
+        cleanupAllHashes,
+      };
+      options.announce?.(result);
+      return result;
+    } finally {
+      if (closes.length > 0) ownClosed();
+      await closeOwn(deps, closes);
+    }
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Removal of a session's runtime artifacts (spawn's stale reset, kill, kill-all). The event log
+ * (and its lock) is always kept for post-mortems; everything else of the session goes: meta,
+ * state, heartbeat, done, hooks, the last output capture, lock files and leftover startup
+ * scripts. One directory listing per call.
+ */
+import { joinPath } from "../../base/paths.ts";
+import { CMD_SCRIPT_RE, OUTPUT_ARTIFACT_RE, SESSION_ARTIFACT_RE } from "../../store/runtime_dir.ts";
+
+/** Options of {@link removeSessionArtifacts}. */
+export interface RemoveArtifactsOptions {
+  /** Only artifacts of this project hash; all hashes when absent. */
+  hash?: string;
+}
+
+/** The session and hash an artifact file name belongs to, unless it is an event log. */
+function ownerOf(name: string): { hash: string; session: string } | null {
+  const artifact = SESSION_ARTIFACT_RE.exec(name);
+  if (artifact) {
+    if (artifact[3] === "events.jsonl") return null;
+    return { hash: artifact[1], session: artifact[2] };
+  }
+  const output = OUTPUT_ARTIFACT_RE.exec(name);
+  if (output) return { hash: output[1], session: output[2] };
+  const script = CMD_SCRIPT_RE.exec(name);
+  if (script) return { hash: script[1], session: script[2] };
+  return null;
+}
+
+/**
+ * Removes the artifacts of `session` in `runtimeDir` (of one hash, or of every hash), keeping
+ * its event log. Best effort: a file that cannot be removed is skipped. Returns removed paths.
+ */
+export function removeSessionArtifacts(
+  runtimeDir: string,
+  session: string,
+  options: RemoveArtifactsOptions = {},
+): string[] {
+  const removed: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(runtimeDir)];
+  } catch {
+    return removed;
+  }
+  for (const entry of entries) {
+    const owner = ownerOf(entry.name);
+    if (owner === null || owner.session !== session) continue;
+    if (options.hash !== undefined && owner.hash !== options.hash) continue;
+    const path = joinPath(runtimeDir, entry.name);
+    try {
+      Deno.removeSync(path);
+      removed.push(path);
+    } catch { /* gone already, or not removable: best effort */ }
+  }
+  return removed;
+}

@@ -1,0 +1,384 @@
+/**
+ * The classifier (DESIGN §5): a pure function from the signals gathered about one session to its
+ * state, a coarse status, the reason, and the signals it used. No I/O, no clock: everything time
+ * related arrives as ages in {@link Signals}, so recorded fixtures drive it in unit tests.
+ *
+ * Order (first decisive answer wins):
+ * 1. tmux: session missing → `not_found` (`server_gone` when no server runs on the socket of a
+ *    session lisa spawned there, else `session_missing`), or the done file's verdict when one
+ *    matches the run;
+ *    pane dead → `completed`/`crashed` with `exitCode` (dead status, dead signal, done file).
+ * 2. done file of this run while the pane still lives → `completed`/`crashed`.
+ * 3. read failures → `degraded`.
+ * 4. hooks (when active) and screen evidence: a pending permission (hook or dialog on screen) →
+ *    `waiting_input`/`permission`, except a hook permission whose dialog is gone (Esc at the
+ *    dialog fires no hook): once the record is {@link PERMISSION_RENDER_SECONDS} old and the
+ *    captured screen shows no dialog, it is dismissed → `waiting_input`/`input`
+ *    (`hook:permission_dismissed`) when nothing shows work, else the other evidence decides;
+ *    a finished turn → `waiting_input`/`input` unless activity
+ *    contradicts it (or the agent runs in exec mode, where it is about to exit); a running turn → `in_progress` only while it is recent or confirmed by
+ *    activity; a working spinner on screen → `in_progress`.
+ * 5. agent alive: input sent moments ago → `in_progress`; an idle title (interactive) →
+ *    `waiting_input`; a busy child (any non-agent descendant that is not a zombie or a listed
+ *    idle helper; `sleep` and `cat` count: defect 4), recent CPU over the agent's threshold, or a
+ *    changing screen → `in_progress`; otherwise interactive → `waiting_input` and exec →
+ *    `in_progress` (`agent_alive_quiet`: exec agents that print nothing are usually waiting on
+ *    their API). While the session is younger than {@link SESSION_GRACE_SECONDS}, the quiet
+ *    answers (idle title, quiet agent) are `just_started` instead.
+ * 6. no agent: a non-shell process in the pane (the wrapper's heartbeat excluded), busy shells
+ *    or a changing screen → `in_progress`; then, inside the grace window, → `just_started`;
+ *    otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the wrapper lives,
+ *    not that anything works (seed 003: stuck = no active process after grace).
+ *
+ * The grace window (seed 003: `just_started` is the grace period while idle) only holds back
+ * the answers a quiet fresh session could get wrongly (`waiting_input`, `stuck`); it never hides
+ * work. Its clock is the session's age, never a poll count (DESIGN §9 defect 7). Busy evidence
+ * wins inside it (issue 9, defect 8): an agent burning CPU, running a child or printing seconds
+ * after spawn is `in_progress`. That includes codex's start-up burst (20–24 % CPU for ~5 s,
+ * DESIGN §4.7): the agent is working (loading) then, and once the burst ends a quiet session is
+ * `just_started` again until the window closes. Output of the first
+ * {@link STARTUP_OUTPUT_SECONDS} after spawn is start-up drawing and does not count as changing.
+ */
+import type { Agent, Mode } from "../../base/types.ts";
+import type { SessionStateName } from "../../base/types.ts";
+import { type CpuReading, isCpuBusy } from "./cpu.ts";
+import { COMMAND_CPU, matchScreen, rulesFor, type ScreenMatch } from "../../agents/rules/index.ts";
+import type { HookSignal } from "../../agents/hooks.ts";
+
+/** Seconds after spawn during which a quiet session is `just_started`. */
+export const SESSION_GRACE_SECONDS = 8;
+/** An interactive agent quiet (no CPU, unchanged screen) this long is waiting for input. */
+export const QUIET_SECONDS = 3;
+/**
+ * Output within this many seconds of spawn is the session's start-up drawing (banner, UI), not
+ * work: inside the grace window it does not count as a changing screen.
+ */
+export const STARTUP_OUTPUT_SECONDS = 3;
+/** A hook saying "turn running" counts on its own only while younger than this. */
+export const HOOK_RUNNING_FRESH_SECONDS = 10;
+/**
+ * A permission hook this old whose dialog is not on the captured screen was dismissed. Claude
+ * draws the dialog within milliseconds of PermissionRequest (and repeats the request as a
+ * `permission_prompt` Notification 6 s later), so a few seconds leave a wide margin.
+ */
+export const PERMISSION_RENDER_SECONDS = 4;
+
+/**
+ * The coarse status for people, derived from the precise `sessionState`:
+ * `active` (just_started, in_progress), `idle` (waiting_input), `done` (completed),
+ * `failed` (crashed, stuck), `degraded`, `not_found`.
+ */
+export type CoarseStatus = "active" | "idle" | "done" | "failed" | "degraded" | "not_found";
+
+/** What a waiting session waits for. */
+export type WaitingFor = "input" | "permission";
+
+/** Summary of the agent hooks file (read by `src/agents/hooks.ts`), the `hooks` slot. */
+export type { HookSignal } from "../../agents/hooks.ts";
+
+/** Facts tmux reports about the session's pane. */
+export interface PaneSignals {
+  dead: boolean;
+  /** Exit status of a dead pane; null when tmux did not say (tmux 3.3a loses it at times). */
+  deadStatus: number | null;
+  /** Signal that killed a dead pane's process, when tmux says. */
+  deadSignal: number | null;
+  currentCommand: string;
+  title: string;
+  pid: number | null;
+}
+
+/** The agent process found in the pane. */
+export interface AgentSignals {
+  agent: Agent;
+  pid: number;
+  name: string;
+  /** Recent CPU of the agent's own process(es); null when unknown. */
+  cpu: CpuReading | null;
+  /** Executable names of busy descendants (not agent, not zombie, not idle helper). */
+  busyChildren: string[];
+}
+
+/** Everything the classifier looks at. */
+export interface Signals {
+  /** False when tmux has no such session (or no server). */
+  sessionExists: boolean;
+  /**
+   * True when no tmux server runs on the socket of a session lisa spawned there: the whole
+   * server is gone, not just this session (`not_found` with reason `server_gone`).
+   */
+  serverGone?: boolean;
+  pane: PaneSignals | null;
+  /** The done file, when present; `matchesRun` says its runId is this spawn's. */
+  done: { runId: string; exitCode: number; matchesRun: boolean } | null;
+  /** The agent of the spawn (meta); null for `--command` sessions and unknown sessions. */
+  expectedAgent: Agent | null;
+  mode: Mode | null;
+  /** Seconds since spawn (meta.createdAt, else tmux session_created); null when unknown. */
+  sessionAgeSeconds: number | null;
+  agent: AgentSignals | null;
+  /** Without an agent: non-shell processes in the pane (heartbeat excluded) and shells' CPU. */
+  command: { processes: string[]; cpu: CpuReading | null };
+  screen: {
+    title: string;
+    /** The visible rows of the pane. */
+    text: string;
+    /** Basename of the project root (codex shows it as its idle title). */
+    folder: string;
+    /** Seconds since the screen last changed; null when unknown (first look). */
+    quietSeconds: number | null;
+  };
+  heartbeatAgeSeconds: number | null;
+  hooks: HookSignal | null;
+  /** Seconds since lisa last sent input to the session; null when never. */
+  lastInputAgeSeconds: number | null;
+  /** Read failures (e.g. "proc", "meta", "state"); any makes an undecided answer degraded. */
+  failures: string[];
+}
+
+/** The `signals` object reported with a classification (compact, JSON-ready). */
+export interface SignalSummary {
+  paneStatus: string;
+  sessionAgeSeconds: number | null;
+  inGrace: boolean;
+  agentPid: number | null;
+  agentCpu: number | null;
+  cpuWindowMs: number | null;
+  busyChildren: string[];
+  commandProcesses: string[];
+  screenRules: string[];
+  outputQuietSeconds: number | null;
+  heartbeatAgeSeconds: number | null;
+  doneExitCode: number | null;
+  /** True when the agent's hooks work for this session (`hooks.active`). */
+  hooksActive: boolean;
+  hooks: HookSignal | null;
+  lastInputAgeSeconds: number | null;
+  failures: string[];
+}
+
+/** The classifier's answer. */
+export interface Classification {
+  sessionState: SessionStateName;
+  status: CoarseStatus;
+  classificationReason: string;
+  /** Set for completed/crashed (null when tmux lost it and no done file exists). */
+  exitCode?: number | null;
+  waitingFor?: WaitingFor;
+  signals: SignalSummary;
+}
+
+/** The coarse status of a session state. */
+export function coarseStatus(state: SessionStateName): CoarseStatus {
+  switch (state) {
+    case "just_started":
+    case "in_progress":
+      return "active";
+    case "waiting_input":
+      return "idle";
+    case "completed":
+      return "done";
+    case "crashed":
+    case "stuck":
+      return "failed";
+    case "degraded":
+      return "degraded";
+    case "not_found":
+      return "not_found";
+  }
+}
+
+/** `alive`, `exited:N`, `crashed:N`, `dead` (status unknown) or `missing`. */
+export function paneStatusOf(s: Pick<Signals, "sessionExists" | "pane">): string {
+  if (!s.sessionExists || s.pane === null) return "missing";
+  const p = s.pane;
+  if (!p.dead) return "alive";
+  if (p.deadStatus !== null) return p.deadStatus === 0 ? "exited:0" : `crashed:${p.deadStatus}`;
+  if (p.deadSignal !== null) return `crashed:${128 + p.deadSignal}`;
+  return "dead";
+}
+
+function summarize(s: Signals, screenRules: ScreenMatch[], inGrace: boolean): SignalSummary {
+  const cpu = s.agent?.cpu ?? s.command.cpu;
+  return {
+    paneStatus: paneStatusOf(s),
+    sessionAgeSeconds: s.sessionAgeSeconds === null ? null : Math.round(s.sessionAgeSeconds),
+    inGrace,
+    agentPid: s.agent?.pid ?? null,
+    agentCpu: s.agent?.cpu?.percent ?? null,
+    cpuWindowMs: cpu ? Math.round(cpu.windowMs) : null,
+    busyChildren: s.agent?.busyChildren ?? [],
+    commandProcesses: s.agent ? [] : s.command.processes,
+    screenRules: screenRules.map((m) => m.name),
+    outputQuietSeconds: s.screen.quietSeconds === null ? null : Math.round(s.screen.quietSeconds),
+    heartbeatAgeSeconds: s.heartbeatAgeSeconds === null
+      ? null
+      : Math.round(s.heartbeatAgeSeconds * 10) / 10,
+    doneExitCode: s.done?.matchesRun ? s.done.exitCode : null,
+    hooksActive: s.hooks?.active === true,
+    hooks: s.hooks,
+    lastInputAgeSeconds: s.lastInputAgeSeconds === null
+      ? null
+      : Math.round(s.lastInputAgeSeconds * 10) / 10,
+    failures: s.failures,
+  };
+}
+
+/** Ends as completed (0) or crashed (anything else, or unknown). */
+function exited(code: number | null, reason: string): Omit<Classification, "signals"> {
+  const state = code === 0 ? "completed" : "crashed";
+  return {
+    sessionState: state,
+    status: coarseStatus(state),
+    classificationReason: reason,
+    exitCode: code,
+  };
+}
+
+function answer(
+  state: SessionStateName,
+  reason: string,
+  waitingFor?: WaitingFor,
+): Omit<Classification, "signals"> {
+  return {
+    sessionState: state,
+    status: coarseStatus(state),
+    classificationReason: reason,
+    ...(waitingFor ? { waitingFor } : {}),
+  };
+}
+
+/** Steps 1–2: answers that need no process or screen evidence. */
+function terminal(s: Signals): Omit<Classification, "signals"> | null {
+  const done = s.done?.matchesRun ? s.done : null;
+  if (!s.sessionExists || s.pane === null) {
+    return done
+      ? exited(done.exitCode, `done_file:${done.exitCode}`)
+      : answer("not_found", s.serverGone ? "server_gone" : "session_missing");
+  }
+  const p = s.pane;
+  if (p.dead) {
+    if (p.deadStatus !== null) return exited(p.deadStatus, `pane_exited:${p.deadStatus}`);
+    if (p.deadSignal !== null) return exited(128 + p.deadSignal, `pane_signaled:${p.deadSignal}`);
+    if (done) return exited(done.exitCode, `done_file:${done.exitCode}`);
+    return exited(null, "pane_dead_status_unknown");
+  }
+  if (done) return exited(done.exitCode, `done_file:${done.exitCode}`);
+  return null;
+}
+
+/** Classifies one session from its signals. Pure. */
+export function classify(s: Signals): Classification {
+  const inGrace = s.sessionAgeSeconds !== null && s.sessionAgeSeconds < SESSION_GRACE_SECONDS;
+  const agentKind = s.agent?.agent ?? s.expectedAgent;
+  const rules = agentKind ? rulesFor(agentKind) : null;
+  const screenRules = rules
+    ? matchScreen(rules.rules, s.screen.title, s.screen.text, s.screen.folder)
+    : [];
+  const done = (a: Omit<Classification, "signals">): Classification => ({
+    ...a,
+    signals: summarize(s, screenRules, inGrace && a.sessionState === "just_started"),
+  });
+
+  // Without tmux's answer nothing is known, not even whether the session exists.
+  if (s.failures.includes("tmux")) return done(answer("degraded", "read_failed:tmux"));
+  const fixed = terminal(s);
+  if (fixed) return done(fixed);
+  if (s.failures.length > 0) return done(answer("degraded", `read_failed:${s.failures[0]}`));
+
+  const permission = screenRules.find((m) => m.kind === "permission");
+  const working = screenRules.find((m) => m.kind === "working");
+  const idle = screenRules.find((m) => m.kind === "idle");
+  const agent = s.agent;
+  const busyChild = agent?.busyChildren[0];
+  const cpuBusy = agent !== null && rules !== null &&
+    isCpuBusy(agent.cpu, rules.cpu.busyMinPercent);
+  const quiet = s.screen.quietSeconds;
+  const startupOutput = inGrace && quiet !== null &&
+    (s.sessionAgeSeconds ?? 0) - quiet < STARTUP_OUTPUT_SECONDS;
+  const changing = quiet !== null && quiet < QUIET_SECONDS && !startupOutput;
+  const inputRecent = s.lastInputAgeSeconds !== null && s.lastInputAgeSeconds < QUIET_SECONDS;
+
+  // Step 4: hooks and screen. A person-facing answer wins when sources disagree.
+  const hooks = s.hooks?.active ? s.hooks : null;
+  if (hooks?.pending === "permission") {
+    // Esc at a dialog fires no hook: a permission record old enough for its dialog to have been
+    // drawn, with a captured screen that shows none, was dismissed. A visible dialog still wins.
+    const dismissed = permission === undefined && s.screen.text !== "" &&
+      hooks.lastEventAgeSeconds !== null &&
+      hooks.lastEventAgeSeconds >= PERMISSION_RENDER_SECONDS;
+    if (!dismissed) return done(answer("waiting_input", "hook:permission", "permission"));
+    if (s.mode !== "exec" && !working && busyChild === undefined) {
+      return done(answer("waiting_input", "hook:permission_dismissed", "input"));
+    }
+  }
+  if (permission) return done(answer("waiting_input", `screen:${permission.name}`, "permission"));
+  // An exec agent ends its only turn and exits: a finished turn there is not a wait for input.
+  if (hooks?.pending === "turn_done" && s.mode !== "exec") {
+    const inputAfter = s.lastInputAgeSeconds !== null && hooks.lastEventAgeSeconds !== null &&
+      s.lastInputAgeSeconds < hooks.lastEventAgeSeconds;
+    if (!inputAfter && !working && busyChild === undefined) {
+      return done(answer("waiting_input", "hook:turn_done", "input"));
+    }
+  }
+  if (hooks?.pending === "turn_running") {
+    const recent = hooks.lastEventAgeSeconds !== null &&
+      hooks.lastEventAgeSeconds < HOOK_RUNNING_FRESH_SECONDS;
+    if (recent || working || busyChild !== undefined || cpuBusy || changing) {
+      return done(answer("in_progress", "hook:turn_running"));
+    }
+  }
+  if (working) return done(answer("in_progress", `screen:${working.name}`));
+
+  // Step 5: the agent process. Busy evidence wins even inside the grace window.
+  if (agent !== null) {
+    const interactive = s.mode !== "exec";
+    if (inputRecent) return done(answer("in_progress", "input_sent_recently"));
+    // The agent's own idle screen is surer than CPU or children, inside the grace window too.
+    if (interactive && idle) {
+      return done(
+        inGrace
+          ? answer("just_started", "grace_period")
+          : answer("waiting_input", `screen:${idle.name}`, "input"),
+      );
+    }
+    if (busyChild !== undefined) {
+      return done(answer("in_progress", `agent_child_busy:${busyChild}`));
+    }
+    if (cpuBusy) return done(answer("in_progress", "agent_cpu_busy"));
+    if (changing) return done(answer("in_progress", "agent_output_changing"));
+    if (inGrace) return done(answer("just_started", "grace_period"));
+    if (interactive) return done(answer("waiting_input", "agent_quiet", "input"));
+    return done(answer("in_progress", "agent_alive_quiet"));
+  }
+
+  // Step 6: no agent process.
+  const proc = s.command.processes[0];
+  if (proc !== undefined) return done(answer("in_progress", `command_running:${proc}`));
+  if (isCpuBusy(s.command.cpu, COMMAND_CPU.busyMinPercent)) {
+    return done(answer("in_progress", "command_cpu_busy"));
+  }
+  // A command of shell builtins only (an echo loop) still shows its work on the screen.
+  if (changing) return done(answer("in_progress", "command_output_changing"));
+  if (inGrace) return done(answer("just_started", "grace_period"));
+  return done(answer("stuck", "no_active_process"));
+}
+
+/**
+ * Turns a classification into `degraded` (non-terminal, retried) because of an infrastructure
+ * failure such as a busy state lock. Terminal answers from tmux or the done file stand: they do
+ * not depend on the failed read.
+ */
+export function degrade(c: Classification, reason: string): Classification {
+  if (
+    c.sessionState === "completed" || c.sessionState === "crashed" || c.sessionState === "not_found"
+  ) {
+    return c;
+  }
+  return {
+    sessionState: "degraded",
+    status: "degraded",
+    classificationReason: reason,
+    signals: { ...c.signals, failures: [...c.signals.failures, reason] },
+  };
+}

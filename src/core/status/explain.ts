@@ -1,0 +1,60 @@
+/**
+ * `lisa session explain`: a session's status plus its last events, to answer "why is it in this
+ * state, and how did it get there".
+ */
+import type { Deps } from "../../base/deps.ts";
+import { UsageError } from "../../base/errors.ts";
+import type { EventRecord } from "../../base/types.ts";
+import { sessionStatus, type StatusReport } from "./status.ts";
+import { readEvents } from "../../store/events.ts";
+
+/** Default number of events explain shows. */
+export const DEFAULT_EXPLAIN_EVENTS = 10;
+
+/** Options of {@link explainSession}. */
+export interface ExplainOptions {
+  session: string;
+  projectRoot?: string;
+  /** At most this many events (the newest; default 10). */
+  events?: number;
+  /** Only events at or after this time (epoch ms). */
+  sinceMs?: number;
+}
+
+/** The explain payload. */
+export interface ExplainResult extends StatusReport {
+  events: EventRecord[];
+  eventsFile: string;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * Parses `--since`: a duration back from `nowMs` (`90s`, `15m`, `2h`, `1d`) or an ISO time.
+ * Throws `invalid_argument` for anything else.
+ */
+export function parseSince(text: string, nowMs: number): number {
+  const t = text.trim();
+  const m = /^(\d+(?:\.\d+)?)([smhd])$/.exec(t);
+  if (m) return nowMs - Number(m[1]) * UNIT_MS[m[2]];
+  const at = /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(t) : NaN;
+  if (Number.isFinite(at)) return at;
+  throw new UsageError(`--since expects a duration like 15m or 2h, or an ISO time; got "${text}"`);
+}
+
+/**
+ * Status of `options.session` plus its newest events (oldest first). Throws what status throws,
+ * `lock_busy` when the event log stays locked, and `events_file_unsafe` when the log is a
+ * symlink or not a regular file.
+ */
+export async function explainSession(deps: Deps, options: ExplainOptions): Promise<ExplainResult> {
+  const { report, location } = await sessionStatus(deps, {
+    session: options.session,
+    projectRoot: options.projectRoot,
+  });
+  const events = await readEvents(location.paths.events, deps.config, {
+    limit: options.events ?? DEFAULT_EXPLAIN_EVENTS,
+    sinceMs: options.sinceMs,
+  });
+  return { ...report, events, eventsFile: location.paths.events };
+}

@@ -1,0 +1,177 @@
+/**
+ * Recording one status poll: the state file (under its lock, never across a tmux call), then,
+ * outside the lock, the event (a transition when the state or reason changed, otherwise a
+ * snapshot at most once a minute, nothing else) and the output file (once, at the first
+ * terminal state). A poll that changes nothing the next poll needs (no new CPU sample, same
+ * screen, same answer, no event due) writes nothing, so frequent polling costs no lock and no
+ * write; `pollCount` therefore counts recorded polls and is informational only.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { LockBusyError } from "../../base/errors.ts";
+import type { SessionLocation } from "../session/locate.ts";
+import type { CpuSample, EventRecord, SessionStateFile } from "../../base/types.ts";
+import { TERMINAL_STATES } from "../../base/types.ts";
+import { type Classification, degrade } from "./classify.ts";
+import { mergeSamples } from "./cpu.ts";
+import type { PaneProbe, ProcessView } from "./gather.ts";
+import { STATUS_CAPTURE_LINES } from "./gather.ts";
+import { writeFileAtomic } from "../../store/atomic.ts";
+import { updateState } from "../../store/session_store.ts";
+
+/** A snapshot event is appended at most this often for an unchanged session. */
+export const SNAPSHOT_EVENT_INTERVAL_MS = 60_000;
+
+/** What a poll saw that the state file keeps. */
+export interface PollFacts {
+  probe: Pick<PaneProbe, "exists" | "dead" | "rawCapture">;
+  view: ProcessView | null;
+  /** CPU readings of this poll, oldest first. */
+  readings: { samples: CpuSample[]; atMs: number }[];
+  hash: string;
+  /** When the screen last changed as this poll measured it (null: unknown). */
+  changedAtMs: number | null;
+  nowMs: number;
+  runId: string | null;
+}
+
+/** What applying a poll to the state asks for afterwards. */
+export interface PollEffects {
+  event: EventRecord["type"] | null;
+  writeOutput: boolean;
+}
+
+function samplesAfter(st: SessionStateFile, facts: PollFacts): CpuSample[] {
+  let samples = st.cpuSamples;
+  for (const r of facts.readings) samples = mergeSamples(samples, r.samples, r.atMs);
+  return samples;
+}
+
+function sameSamples(a: readonly CpuSample[], b: readonly CpuSample[]): boolean {
+  return a.length === b.length &&
+    a.every((s, i) => s.pid === b[i].pid && s.atMs === b[i].atMs && s.ticks === b[i].ticks);
+}
+
+/** True when `facts` and `c` would change `st` in a way later polls need. Pure. */
+export function pollChangesState(
+  st: SessionStateFile,
+  c: Classification,
+  facts: PollFacts,
+): boolean {
+  if (st.pollCount === 0) return true;
+  if (st.lastState !== c.sessionState || st.lastReason !== c.classificationReason) return true;
+  if (st.lastSnapshotEventAtMs === null) return true;
+  if (facts.nowMs - st.lastSnapshotEventAtMs >= SNAPSHOT_EVENT_INTERVAL_MS) return true;
+  if (facts.probe.exists && st.outputHash !== facts.hash) return true;
+  if (TERMINAL_STATES.includes(c.sessionState) && facts.probe.exists && !st.outputWritten) {
+    return true;
+  }
+  if (facts.view !== null) {
+    const found = facts.view.found?.proc;
+    if ((found?.pid ?? null) !== st.agentPid) return true;
+    if ((found?.startTime ?? null) !== st.agentStartTime) return true;
+  }
+  return !sameSamples(samplesAfter(st, facts), st.cpuSamples);
+}
+
+/** Applies one poll to the state in place and says which event and output it calls for. Pure. */
+export function applyPoll(st: SessionStateFile, c: Classification, facts: PollFacts): PollEffects {
+  const { nowMs } = facts;
+  let event: EventRecord["type"] | null = null;
+  let writeOutput = false;
+  st.pollCount += 1;
+  st.cpuSamples = samplesAfter(st, facts);
+  if (facts.view !== null) {
+    st.agentPid = facts.view.found?.proc.pid ?? null;
+    st.agentStartTime = facts.view.found?.proc.startTime ?? null;
+    st.lastScanAtMs = nowMs;
+  }
+  if (facts.probe.exists && st.outputHash !== facts.hash) {
+    st.outputChangedAtMs = facts.changedAtMs;
+    st.outputHash = facts.hash;
+  }
+  if (st.lastState !== c.sessionState || st.lastReason !== c.classificationReason) {
+    event = "transition";
+    st.lastSnapshotEventAtMs = nowMs;
+  } else if (
+    st.lastSnapshotEventAtMs === null ||
+    nowMs - st.lastSnapshotEventAtMs >= SNAPSHOT_EVENT_INTERVAL_MS
+  ) {
+    event = "snapshot";
+    st.lastSnapshotEventAtMs = nowMs;
+  }
+  st.lastState = c.sessionState;
+  st.lastReason = c.classificationReason;
+  if (c.sessionState === "in_progress") {
+    st.hasEverBeenActive = true;
+    st.lastActiveAtMs = nowMs;
+  }
+  if (TERMINAL_STATES.includes(c.sessionState) && facts.probe.exists && !st.outputWritten) {
+    st.outputWritten = true;
+    writeOutput = true;
+  }
+  return { event, writeOutput };
+}
+
+/**
+ * Records a poll (see the module doc); `prev` is the state read before the poll. Returns the
+ * classification, degraded when the state lock is busy or the state cannot be written.
+ */
+export async function recordPoll(
+  deps: Deps,
+  loc: SessionLocation,
+  prev: SessionStateFile,
+  c: Classification,
+  facts: PollFacts,
+): Promise<Classification> {
+  if (!pollChangesState(prev, c, facts)) return c;
+  let effects: PollEffects = { event: null, writeOutput: false };
+  let poll = 0;
+  try {
+    await updateState(loc.paths, deps.config.stateLockTimeoutMs, (st) => {
+      effects = applyPoll(st, c, facts);
+      poll = st.pollCount;
+    });
+  } catch (error) {
+    return degrade(c, error instanceof LockBusyError ? "state_lock_busy" : "state_write_failed");
+  }
+  if (effects.writeOutput) await writeOutput(deps, loc, facts.probe);
+  if (effects.event !== null) {
+    const event: EventRecord = {
+      at: new Date(facts.nowMs).toISOString(),
+      type: effects.event,
+      session: loc.session,
+      runId: facts.runId,
+      state: c.sessionState,
+      status: c.status,
+      reason: c.classificationReason,
+      poll,
+      signals: c.signals as unknown as Record<string, unknown>,
+    };
+    try {
+      // Loaded on demand: most polls append nothing, and status start-up time counts.
+      const { appendEvent } = await import("../../store/events.ts");
+      await appendEvent(loc.paths.events, event, deps.config);
+    } catch (error) {
+      deps.io.err(
+        `lisa: warning: could not log the ${effects.event} event: ${(error as Error).message}\n`,
+      );
+    }
+  }
+  return c;
+}
+
+/** Writes the last ≤260 rows of the pane to the output file (markers hidden, noise kept). */
+async function writeOutput(
+  deps: Deps,
+  loc: SessionLocation,
+  probe: Pick<PaneProbe, "dead" | "rawCapture">,
+): Promise<void> {
+  try {
+    const { cleanCapture } = await import("../drive/capture_view.ts");
+    const rows = cleanCapture(probe.rawCapture, { paneDead: probe.dead, keepNoise: true });
+    const tail = rows.slice(-STATUS_CAPTURE_LINES);
+    writeFileAtomic(loc.paths.output, tail.length > 0 ? tail.join("\n") + "\n" : "");
+  } catch (error) {
+    deps.io.err(`lisa: warning: could not write the output file: ${(error as Error).message}\n`);
+  }
+}

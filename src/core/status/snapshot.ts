@@ -1,0 +1,97 @@
+/**
+ * `lisa session snapshot`: status and the pane's text (with `nextOffset` and marker counts) from
+ * one status computation, i.e. one tmux call. That call captures the whole history, because the
+ * snapshot issues a `nextOffset` whose line count must count what a later delta reads (see
+ * `capture_pane.ts`).
+ */
+import type { Deps } from "../../base/deps.ts";
+import { UsageError } from "../../base/errors.ts";
+import {
+  captureResult,
+  cleanCapture,
+  DEFAULT_CAPTURE_LINES,
+  type DeltaInfo,
+  type MarkerSummary,
+  offsetMode,
+  paneGeometry,
+  parseOffset,
+} from "../drive/capture_view.ts";
+import { sessionStatus, type StatusReport } from "./status.ts";
+
+/** Options of {@link snapshotSession}. */
+export interface SnapshotOptions {
+  session: string;
+  projectRoot?: string;
+  /** At most this many lines of text (default 200). */
+  lines?: number;
+  markers?: readonly string[];
+  keepNoise?: boolean;
+  /** Only the text since this offset token (`nextOffset` of an earlier capture/snapshot). */
+  deltaFrom?: string;
+}
+
+/** The snapshot payload: the status report plus the capture. */
+export interface SnapshotResult extends StatusReport {
+  capture: {
+    text: string;
+    lines: number;
+    truncated: boolean;
+    nextOffset: string;
+    delta?: DeltaInfo;
+    /** With a delta: the bottom lines still being redrawn, left out of `text` ("" when none). */
+    live?: string;
+  } | null;
+  /** Offset token for the next `capture --delta-from` (null when the session is gone). */
+  nextOffset: string | null;
+  markers?: MarkerSummary;
+}
+
+/**
+ * Status + capture of `options.session`. Throws what status throws, and `invalid_argument` for
+ * a malformed `deltaFrom`.
+ */
+export async function snapshotSession(
+  deps: Deps,
+  options: SnapshotOptions,
+): Promise<SnapshotResult> {
+  if (options.deltaFrom !== undefined && parseOffset(options.deltaFrom) === undefined) {
+    throw new UsageError(
+      `--delta-from expects a nextOffset token or a line count, got "${options.deltaFrom}"`,
+    );
+  }
+  const want = options.lines ?? DEFAULT_CAPTURE_LINES;
+  const outcome = await sessionStatus(deps, {
+    session: options.session,
+    projectRoot: options.projectRoot,
+    // The whole history: a delta's anchor may lie anywhere in it, and nextOffset counts it all.
+    captureLines: Infinity,
+  });
+  if (outcome.pane === null) {
+    return { ...outcome.report, capture: null, nextOffset: null };
+  }
+  const all = cleanCapture(outcome.pane.rawCapture, {
+    paneDead: outcome.pane.dead,
+    keepNoise: options.keepNoise,
+  });
+  const view = captureResult(all, {
+    lines: options.deltaFrom !== undefined ? options.lines : want,
+    deltaFrom: options.deltaFrom,
+    markers: options.markers,
+    prompt: outcome.prompt,
+    geometry: paneGeometry(outcome.pane.facts, outcome.pane.rawCapture, all),
+    mode: offsetMode(options),
+  });
+  return {
+    ...outcome.report,
+    capture: {
+      text: view.text,
+      lines: view.lines.length,
+      truncated: view.truncated,
+      nextOffset: view.nextOffset,
+      ...(view.delta ? { delta: view.delta } : {}),
+      ...(view.live ? { live: view.live.join("\n") } : {}),
+    },
+    nextOffset: view.nextOffset,
+    ...(view.markers ? { markers: view.markers } : {}),
+  };
+}

@@ -1,0 +1,430 @@
+/**
+ * `lisa session status`: gathers one session's signals, classifies them (`classify.ts`), and
+ * records the answer (`status_record.ts`). Cost on Linux: one tmux subprocess (capture + pane
+ * facts chained), no `ps`, a few `/proc` reads; a second tmux call happens only when tmux lost a
+ * dead pane's status and no done file tells it (then the server gets SIGCHLD and the pane is
+ * read again).
+ *
+ * Recorded in the state file (under its lock, never across a tmux call): CPU samples, the
+ * screen hash and when it last changed, the agent pid, the last state and reason. An event is
+ * appended only on a transition or as a snapshot at most once a minute; the output file (last
+ * ≤260 rows) is written once, when a terminal state is first seen. A busy state lock makes the
+ * answer `degraded` (exit 0): it is retried on the next poll. Modules only some polls need
+ * (event log, capture cleaning, hooks reader) are loaded on demand to keep start-up lean.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { LisaError } from "../../base/errors.ts";
+import type { PaneFacts } from "../drive/capture_view.ts";
+import type { Agent, Mode } from "../../base/types.ts";
+import { baseName } from "../../base/paths.ts";
+import { locateSession, type SessionLocation, shownAgent } from "../session/locate.ts";
+import type {
+  CpuSample,
+  SessionMeta,
+  SessionStateFile,
+  SessionStateName,
+} from "../../base/types.ts";
+import { TERMINAL_STATES } from "../../base/types.ts";
+import {
+  type Classification,
+  classify,
+  type CoarseStatus,
+  type HookSignal,
+  type Signals,
+  type SignalSummary,
+  type WaitingFor,
+} from "./classify.ts";
+import { combinedReading, CPU_SECOND_SAMPLE_MS, type CpuReading } from "./cpu.ts";
+import {
+  fileAgeSeconds,
+  inspectProcesses,
+  missingProbe,
+  type PaneProbe,
+  parseDoneFile,
+  probePane,
+  type ProcessView,
+  readHintedAgent,
+  readPaneProcesses,
+  sampleCpu,
+  screenHash,
+  STATUS_CAPTURE_LINES,
+  visibleScreen,
+} from "./gather.ts";
+import { extraMatchNames } from "../../agents/match.ts";
+import { rulesFor } from "../../agents/rules/index.ts";
+import { CLK_TCK, hasProcFs, type ProcInfo } from "../../proc/table.ts";
+import { readTextIfExists } from "../../store/atomic.ts";
+import { readState } from "../../store/session_store.ts";
+import { recordPoll } from "./record.ts";
+import { Tmux } from "../../tmux/tmux.ts";
+
+export { SNAPSHOT_EVENT_INTERVAL_MS } from "./record.ts";
+
+/** Wait after nudging the tmux server with SIGCHLD before reading the pane again. */
+export const SIGCHLD_SETTLE_MS = 200;
+
+/** Options of {@link sessionStatus}. */
+export interface StatusOptions {
+  session: string;
+  projectRoot?: string;
+  /** Capture at least this many history rows (snapshot asks for more than status needs). */
+  captureLines?: number;
+}
+
+/** The `status --json` payload (without `stderrPolicy`, which printJson adds). */
+export interface StatusReport {
+  session: string;
+  /** `"command"` for a `--command` session without `--agent` (see `shownAgent`). */
+  agent: Agent | "command" | null;
+  mode: Mode | null;
+  status: CoarseStatus;
+  sessionState: SessionStateName;
+  classificationReason: string;
+  /** The exit code of a completed/crashed session (null otherwise or when unknown). */
+  exitCode: number | null;
+  waitingFor: WaitingFor | null;
+  paneStatus: string;
+  paneCommand: string | null;
+  paneTitle: string | null;
+  agentPid: number | null;
+  /** Recent CPU of the agent process(es), percent of one core. */
+  agentCpu: number | null;
+  heartbeatAgeSeconds: number | null;
+  signals: SignalSummary;
+  /** The output file, once written (at a terminal state). */
+  outputFile: string | null;
+}
+
+/** {@link sessionStatus}'s answer: the report plus what snapshot/monitor reuse. */
+export interface StatusOutcome {
+  report: StatusReport;
+  location: SessionLocation;
+  /** The pane as captured in this call (raw rows), null when the session is gone. */
+  pane: { rawCapture: string; dead: boolean; facts: PaneFacts } | null;
+  /** The session's prompt (its echoes do not count as markers). */
+  prompt: string | null;
+}
+
+let procFsCached: boolean | undefined;
+function procFs(): boolean {
+  procFsCached ??= hasProcFs();
+  return procFsCached;
+}
+
+/** The done file of `meta`'s run, read without following symlinks. */
+function readDone(
+  path: string,
+  meta: SessionMeta | undefined,
+  failures: string[],
+): { runId: string; exitCode: number; matchesRun: boolean } | null {
+  let text: string | undefined;
+  try {
+    text = readTextIfExists(path);
+  } catch {
+    failures.push("done");
+    return null;
+  }
+  const done = parseDoneFile(text);
+  return done ? { ...done, matchesRun: meta === undefined || done.runId === meta.runId } : null;
+}
+
+function sessionAgeSeconds(meta: SessionMeta | undefined, probe: PaneProbe, nowMs: number) {
+  const created = meta ? Date.parse(meta.createdAt) : NaN;
+  if (Number.isFinite(created)) return Math.max(0, (nowMs - created) / 1000);
+  if (probe.createdAtSeconds !== null) return Math.max(0, nowMs / 1000 - probe.createdAtSeconds);
+  return null;
+}
+
+/**
+ * The hooks signal of the session; the reader (`src/agents/hooks.ts`) is loaded only when a
+ * hook file exists, which keeps status lean for sessions without hooks.
+ */
+async function readHooks(
+  deps: Deps,
+  hooksPath: string,
+  meta: SessionMeta | undefined,
+  nowMs: number,
+): Promise<HookSignal | null> {
+  if (meta === undefined || meta.hooks === false) return null;
+  try {
+    Deno.lstatSync(hooksPath);
+  } catch {
+    return null;
+  }
+  const { readHookSignal } = await import("../../agents/hooks.ts");
+  return readHookSignal(hooksPath, meta.runId, nowMs, deps.config);
+}
+
+/**
+ * When the visible screen last changed (epoch ms; null when unknown). The screen lisa stored
+ * last time: unchanged since the stored time. Another screen (or lisa's first look) changed at
+ * the latest when the pane last printed, which tmux measures (`lastOutputSeconds`, whole
+ * seconds: the end of that second is taken, so the quiet time is never overstated). A stale
+ * stored sample is no evidence of a recent change: the change happened anywhere since that
+ * sample (issue 9, defect 7). Pure.
+ */
+export function outputChangedAt(
+  prev: Pick<SessionStateFile, "outputHash" | "outputChangedAtMs">,
+  hash: string,
+  nowMs: number,
+  lastOutputSeconds: number | null,
+): number | null {
+  if (prev.outputHash === hash) return prev.outputChangedAtMs;
+  if (lastOutputSeconds === null) return prev.outputHash === null ? null : nowMs;
+  return Math.min(nowMs, (lastOutputSeconds + 1) * 1000);
+}
+
+/** What the process and CPU pass found. */
+interface ProcessFacts {
+  view: ProcessView | null;
+  cpu: CpuReading | null;
+  /** Readings to merge into the stored samples, oldest first. */
+  readings: { samples: CpuSample[]; atMs: number }[];
+}
+
+/** Processes read before the tmux answer arrived (the previous poll's agent, still alive). */
+interface EarlyProcs {
+  procs: ProcInfo[];
+  atMs: number;
+}
+
+async function gatherProcesses(
+  deps: Deps,
+  probe: PaneProbe,
+  prev: SessionStateFile,
+  meta: SessionMeta | undefined,
+  early: EarlyProcs | null,
+  failures: string[],
+): Promise<ProcessFacts> {
+  const facts: ProcessFacts = { view: null, cpu: null, readings: [] };
+  if (!probe.exists || probe.dead || probe.panePid === null) return facts;
+  let firstAt: number;
+  try {
+    let procs: ProcInfo[];
+    if (early !== null) {
+      procs = early.procs;
+      firstAt = early.atMs;
+    } else {
+      procs = await readPaneProcesses(probe.panePid, procFs(), deps.runner);
+      firstAt = deps.now().getTime();
+    }
+    facts.view = inspectProcesses(
+      procs,
+      probe.panePid,
+      extraMatchNames(deps.config),
+      meta?.commandOnly ? null : meta?.agent ?? null,
+      (agent) => rulesFor(agent).idleHelpers,
+    );
+  } catch (error) {
+    if (error instanceof LisaError && error.code === "program_not_found") throw error;
+    failures.push("proc");
+    return facts;
+  }
+  const first = sampleCpu(facts.view.sampled, firstAt, false);
+  facts.readings.push({ samples: first, atMs: firstAt });
+  facts.cpu = combinedReading(prev.cpuSamples, first, CLK_TCK);
+  return facts;
+}
+
+/**
+ * Reasons whose answer could change with a CPU reading: only for these does a status call
+ * without a recent sample wait for a second one. Hooks, dialogs, spinners, busy children and
+ * terminal facts decide without it, so such polls never wait.
+ */
+const CPU_DEPENDENT_REASONS = new Set([
+  "agent_quiet",
+  "agent_alive_quiet",
+  "no_active_process",
+  "grace_period",
+]);
+
+/** Takes a second CPU sample {@link CPU_SECOND_SAMPLE_MS} after the first (bounded wait). */
+async function secondSample(deps: Deps, facts: ProcessFacts): Promise<void> {
+  const first = facts.readings[0]?.samples ?? [];
+  if (facts.view === null || first.length === 0) return;
+  await deps.sleep(CPU_SECOND_SAMPLE_MS);
+  const laterAt = deps.now().getTime();
+  const later = sampleCpu(facts.view.sampled, laterAt, procFs());
+  facts.readings.push({ samples: later, atMs: laterAt });
+  facts.cpu = combinedReading(first, later, CLK_TCK);
+}
+
+/** Runs the status tmux call; a tmux failure (other than a missing program) yields null. */
+async function probeOrNull(tmux: Tmux, session: string, lines: number): Promise<PaneProbe | null> {
+  try {
+    return await probePane(tmux, session, lines);
+  } catch (error) {
+    if (error instanceof LisaError && error.code === "program_not_found") throw error;
+    return null;
+  }
+}
+
+/**
+ * Computes the status of `options.session`. Throws `invalid_session_name`, the project errors,
+ * and `tmux_failed` only through the report (a failing tmux gives `degraded`). A session tmux
+ * does not know is `not_found` (the caller decides the exit code).
+ */
+export async function sessionStatus(deps: Deps, options: StatusOptions): Promise<StatusOutcome> {
+  const loc = locateSession(deps, options.session, options.projectRoot);
+  const meta = loc.meta;
+  const paths = loc.paths;
+  const tmux = new Tmux(deps.runner, loc.socketPath, deps.config.cmdTimeoutSeconds * 1000);
+  const lines = Math.max(options.captureLines ?? 0, STATUS_CAPTURE_LINES);
+  const failures: string[] = [];
+
+  // The tmux call runs while the files and the known agent's processes are read.
+  const probing = probeOrNull(tmux, loc.session, lines);
+  const prev = readState(paths);
+  let early: EarlyProcs | null = null;
+  try {
+    const procs = procFs()
+      ? readHintedAgent({ pid: prev.agentPid, startTime: prev.agentStartTime })
+      : null;
+    if (procs !== null) early = { procs, atMs: deps.now().getTime() };
+  } catch { /* the pane is scanned after the tmux answer instead */ }
+  let done = readDone(paths.done, meta, failures);
+  const heartbeatAge = fileAgeSeconds(paths.heartbeat, deps.now().getTime());
+  let probe = await probing;
+  if (probe === null) {
+    failures.push("tmux");
+    probe = missingProbe();
+  }
+  if (
+    probe.exists && probe.dead && probe.deadStatus === null && probe.deadSignal === null &&
+    !done?.matchesRun && probe.serverPid !== null
+  ) {
+    // tmux 3.3a can lose SIGCHLD and keep an empty pane_dead_status; a nudge makes it reap.
+    try {
+      Deno.kill(probe.serverPid, "SIGCHLD");
+      await deps.sleep(SIGCHLD_SETTLE_MS);
+      probe = await probePane(tmux, loc.session, lines);
+    } catch { /* keep what we have: the classifier reports the status as unknown */ }
+    done = readDone(paths.done, meta, failures);
+  }
+
+  const nowMs = deps.now().getTime();
+  const age = sessionAgeSeconds(meta, probe, nowMs);
+  const facts = await gatherProcesses(
+    deps,
+    probe,
+    prev,
+    meta,
+    early,
+    failures,
+  );
+  const visible = visibleScreen(probe.rawCapture, probe.height);
+  const hash = screenHash(visible);
+  const changedAt = outputChangedAt(prev, hash, nowMs, probe.lastOutputSeconds);
+  const found = facts.view?.found ?? null;
+  const hooks = await readHooks(deps, paths.hooks, meta, nowMs);
+
+  const signals: Signals = {
+    sessionExists: probe.exists,
+    // Only a session lisa spawned on that socket can have lost its server.
+    serverGone: probe.serverGone && meta !== undefined,
+    pane: probe.exists
+      ? {
+        dead: probe.dead,
+        deadStatus: probe.deadStatus,
+        deadSignal: probe.deadSignal,
+        currentCommand: probe.currentCommand,
+        title: probe.title,
+        pid: probe.panePid,
+      }
+      : null,
+    done,
+    // A command-only session's meta.agent is just the name's default: no agent is expected.
+    expectedAgent: meta?.commandOnly ? null : meta?.agent ?? null,
+    mode: meta?.mode ?? null,
+    sessionAgeSeconds: age,
+    agent: found
+      ? {
+        agent: found.agent,
+        pid: found.proc.pid,
+        name: found.proc.name,
+        cpu: facts.cpu,
+        busyChildren: facts.view?.busyChildren ?? [],
+      }
+      : null,
+    command: { processes: facts.view?.commandProcesses ?? [], cpu: found ? null : facts.cpu },
+    screen: {
+      title: probe.title,
+      text: visible,
+      folder: baseName(meta?.projectRoot ?? loc.projectRoot),
+      quietSeconds: changedAt === null ? null : Math.max(0, (nowMs - changedAt) / 1000),
+    },
+    heartbeatAgeSeconds: heartbeatAge,
+    hooks,
+    lastInputAgeSeconds: prev.lastInputAtMs === null
+      ? null
+      : Math.max(0, (nowMs - prev.lastInputAtMs) / 1000),
+    failures,
+  };
+  let c: Classification = classify(signals);
+  if (
+    facts.cpu === null && done === null &&
+    CPU_DEPENDENT_REASONS.has(c.classificationReason)
+  ) {
+    // No recent sample and the answer hinges on CPU: measure it now (once, ~150 ms).
+    await secondSample(deps, facts);
+    if (signals.agent) signals.agent = { ...signals.agent, cpu: facts.cpu };
+    else signals.command = { ...signals.command, cpu: facts.cpu };
+    c = classify(signals);
+  }
+
+  if (meta !== undefined || probe.exists) {
+    c = await recordPoll(deps, loc, prev, c, {
+      probe,
+      view: facts.view,
+      readings: facts.readings,
+      hash,
+      changedAtMs: changedAt,
+      nowMs,
+      runId: meta?.runId ?? null,
+    });
+  }
+  // The output file is written at a terminal state only (spawn removes stale ones).
+  let outputFile: string | null = null;
+  if (TERMINAL_STATES.includes(c.sessionState)) {
+    try {
+      if (Deno.lstatSync(paths.output).isFile) outputFile = paths.output;
+    } catch { /* not written */ }
+  }
+
+  const report: StatusReport = {
+    session: loc.session,
+    agent: meta ? shownAgent(meta) : found?.agent ?? null,
+    mode: meta?.mode ?? null,
+    status: c.status,
+    sessionState: c.sessionState,
+    classificationReason: c.classificationReason,
+    exitCode: c.exitCode ?? null,
+    waitingFor: c.waitingFor ?? null,
+    paneStatus: c.signals.paneStatus,
+    paneCommand: probe.exists ? probe.currentCommand : null,
+    paneTitle: probe.exists ? probe.title : null,
+    agentPid: c.signals.agentPid,
+    agentCpu: c.signals.agentCpu,
+    heartbeatAgeSeconds: c.signals.heartbeatAgeSeconds,
+    signals: c.signals,
+    outputFile,
+  };
+  return {
+    report,
+    location: loc,
+    pane: probe.exists
+      ? {
+        rawCapture: probe.rawCapture,
+        dead: probe.dead,
+        facts: {
+          dead: probe.dead,
+          height: probe.height,
+          cursorY: probe.cursorY,
+          historySize: probe.historySize,
+          historyLimit: probe.historyLimit,
+        },
+      }
+      : null,
+    prompt: meta?.prompt ?? null,
+  };
+}

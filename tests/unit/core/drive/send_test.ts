@@ -1,0 +1,176 @@
+import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
+import { fakeDeps } from "../../../helpers/fake_deps.ts";
+import { MemoryIo } from "../../../../src/cli/io.ts";
+import { LisaError } from "../../../../src/base/errors.ts";
+import { projectHash } from "../../../../src/core/session/identity.ts";
+import { sendToSession, splitKeys } from "../../../../src/core/drive/send.ts";
+import type { SessionMeta } from "../../../../src/base/types.ts";
+import type { Runner, RunOptions, RunResult } from "../../../../src/base/runner.ts";
+import { sessionPaths } from "../../../../src/store/runtime_dir.ts";
+import { readState, writeMeta } from "../../../../src/store/session_store.ts";
+
+/** Answers each expected call in order and rejects anything else. */
+class ScriptedRunner implements Runner {
+  calls: string[][] = [];
+  constructor(private readonly answers: RunResult[]) {}
+  run(argv: readonly string[], _options?: RunOptions): Promise<RunResult> {
+    this.calls.push([...argv]);
+    const next = this.answers.shift();
+    if (next === undefined) return Promise.reject(new Error(`unexpected call: ${argv.join(" ")}`));
+    return Promise.resolve(next);
+  }
+}
+
+const ok0: RunResult = { code: 0, success: true, stdout: "", stderr: "" };
+
+async function setup(
+  answers: RunResult[],
+  agent: "claude" | "codex" = "claude",
+  stdin = "",
+) {
+  const base = Deno.realPathSync(await Deno.makeTempDir({ prefix: "lisa-send-" }));
+  const runtimeDir = `${base}/run`;
+  const project = `${base}/proj`;
+  Deno.mkdirSync(runtimeDir, { mode: 0o700 });
+  Deno.chmodSync(runtimeDir, 0o700);
+  Deno.mkdirSync(project);
+  const runner = new ScriptedRunner(answers);
+  const slept: number[] = [];
+  const deps = fakeDeps({
+    env: { LISA_RUNTIME_DIR: runtimeDir },
+    cwd: project,
+    now: () => new Date(1_700_000_000_000),
+    runner,
+    slept,
+    io: new MemoryIo(stdin),
+  });
+  const hash = projectHash(project);
+  const paths = sessionPaths(runtimeDir, hash, "lisa-s");
+  const meta = { session: "lisa-s", agent, projectRoot: project, socketPath: `${base}/s.sock` };
+  writeMeta(paths, meta as unknown as SessionMeta);
+  return { base, deps, runner, slept, paths };
+}
+
+Deno.test("text then Enter: one paste call, the agent's delay, then Enter as its own key", async () => {
+  const t = await setup([ok0, ok0], "codex");
+  try {
+    const r = await sendToSession(t.deps, { session: "lisa-s", text: "héllo\nworld", enter: true });
+    deepStrictEqual(r, {
+      ok: true,
+      session: "lisa-s",
+      textBytes: 12,
+      removedChars: 0,
+      keys: [],
+      enter: true,
+    });
+    strictEqual(t.runner.calls.length, 2);
+    ok(t.runner.calls[0].includes("paste-buffer"));
+    deepStrictEqual(t.runner.calls[1].slice(3), ["send-keys", "-t", "=lisa-s:", "--", "Enter"]);
+    deepStrictEqual(t.slept, [150]);
+    strictEqual(readState(t.paths).lastInputAtMs, 1_700_000_000_000);
+  } finally {
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});
+
+Deno.test("keys are tmux key names split on spaces, sent without delay", async () => {
+  const t = await setup([ok0]);
+  try {
+    await sendToSession(t.deps, { session: "lisa-s", keys: " Escape  C-c " });
+    deepStrictEqual(t.runner.calls[0].slice(3), [
+      "send-keys",
+      "-t",
+      "=lisa-s:",
+      "--",
+      "Escape",
+      "C-c",
+    ]);
+    deepStrictEqual(t.slept, []);
+    deepStrictEqual(splitKeys("Up Enter"), ["Up", "Enter"]);
+  } finally {
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});
+
+Deno.test("a missing session is session_not_found and nothing to send is missing_argument", async () => {
+  const t = await setup([{ code: 1, success: false, stdout: "", stderr: "can't find session" }]);
+  try {
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s", text: "x" }),
+      (e) => e instanceof LisaError && e.code === "session_not_found" && e.exitCode === 1,
+    );
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s" }),
+      (e) => e instanceof LisaError && e.code === "missing_argument",
+    );
+    await rejects(
+      () => sendToSession(t.deps, { session: "bad name", text: "x" }),
+      (e) => e instanceof LisaError && e.code === "invalid_session_name",
+    );
+  } finally {
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});
+
+Deno.test("an unknown key name is invalid_key with a suggestion, and nothing reaches tmux", async () => {
+  const t = await setup([]); // the runner rejects any call
+  try {
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s", text: "hi", keys: "Escpe", enter: true }),
+      (e) =>
+        e instanceof LisaError && e.code === "invalid_key" &&
+        /did you mean "Escape"/.test(e.message) &&
+        e.details.suggestion === "Escape",
+    );
+    strictEqual(t.runner.calls.length, 0);
+    await sendToSession(t.deps, { session: "lisa-s", keys: "y" }).catch(() => {});
+    deepStrictEqual(t.runner.calls[0].slice(3), ["send-keys", "-t", "=lisa-s:", "--", "y"]);
+  } finally {
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});
+
+Deno.test("--text - reads stdin; --text with --text-file is conflicting_options; a missing file is file_not_found", async () => {
+  const t = await setup([ok0], "claude", "from stdin\r\n\x1b[201~done");
+  try {
+    const r = await sendToSession(t.deps, { session: "lisa-s", text: "-" });
+    strictEqual(r.textBytes, "from stdin\ndone".length);
+    strictEqual(r.removedChars, 6);
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s", text: "x", textFile: "/etc/hostname" }),
+      (e) => e instanceof LisaError && e.code === "conflicting_options",
+    );
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s", textFile: `${t.base}/nope.txt` }),
+      (e) => e instanceof LisaError && e.code === "file_not_found",
+    );
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s", textFile: t.base }),
+      (e) => e instanceof LisaError && e.code === "invalid_argument" && /directory/.test(e.message),
+    );
+    Deno.writeFileSync(`${t.base}/latin1.txt`, new Uint8Array([0x61, 0xe9, 0x62]));
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s", textFile: `${t.base}/latin1.txt` }),
+      (e) => e instanceof LisaError && e.code === "invalid_argument" && /UTF-8/.test(e.message),
+    );
+    strictEqual(t.runner.calls.length, 1);
+  } finally {
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});
+
+Deno.test("a send waits for the session's input lock and fails with lock_busy, sending nothing", async () => {
+  const t = await setup([]);
+  const holder = Deno.openSync(t.paths.inputLock, { read: true, write: true, create: true });
+  try {
+    holder.lockSync(true);
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s", text: "x", enter: true, lockTimeoutMs: 50 }),
+      (e) => e instanceof LisaError && e.code === "lock_busy" && /nothing was sent/.test(e.message),
+    );
+    strictEqual(t.runner.calls.length, 0);
+  } finally {
+    holder.close();
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});

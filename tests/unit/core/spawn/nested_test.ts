@@ -1,0 +1,206 @@
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import {
+  analyzePrompt,
+  CODEX_BYPASS_FLAG,
+  detectNested,
+  type NestedReason,
+  resolveNestedPolicy,
+} from "../../../../src/core/spawn/nested.ts";
+
+interface Row {
+  prompt: string;
+  reason: NestedReason;
+  hint?: string | null;
+}
+
+// Each phrase with the reason the heuristic must give (codex exec, so eligible is true).
+const TABLE: Row[] = [
+  // Instructions to run lisa.
+  { prompt: "Run ./lisa session spawn --agent codex", reason: "explicit_lisa_command" },
+  { prompt: "Use ./lisa to spawn a child agent.", reason: "explicit_lisa_command", hint: "./lisa" },
+  {
+    prompt: "./lisa session spawn --agent codex --mode exec --prompt hi",
+    reason: "explicit_lisa_command",
+    hint: "./lisa session spawn",
+  },
+  {
+    prompt: "Call lisa session spawn with --project-root /repo.",
+    reason: "explicit_lisa_command",
+    hint: "lisa session spawn",
+  },
+  { prompt: "Then run lisa session monitor until it completes.", reason: "explicit_lisa_command" },
+  { prompt: "Run `./lisa session spawn --agent claude`.", reason: "explicit_lisa_command" },
+  { prompt: 'Execute "./lisa session list --json" and report.', reason: "explicit_lisa_command" },
+  { prompt: "Invoke ../lisa session tree --json", reason: "explicit_lisa_command" },
+  {
+    prompt: "Start the child with /usr/local/bin/lisa session spawn",
+    reason: "explicit_lisa_command",
+  },
+  { prompt: "Please run lisa cleanup --dry-run first.", reason: "explicit_lisa_command" },
+  {
+    prompt: "Steps:\n```sh\n./lisa session spawn --agent codex\n```",
+    reason: "explicit_lisa_command",
+  },
+  {
+    prompt: "Do not run ./lisa here. Run ./lisa session spawn instead.",
+    reason: "explicit_lisa_command",
+  },
+  { prompt: "Don't edit the docs but run ./lisa session kill", reason: "explicit_lisa_command" },
+  {
+    prompt: "Start a nested lisa session for the tests.",
+    reason: "nested_lisa_phrase",
+    hint: "nested lisa",
+  },
+  { prompt: "This is a nested-lisa run: orchestrate children.", reason: "nested_lisa_phrase" },
+  // Negated mentions.
+  { prompt: "do not run ./lisa", reason: "negated_mention", hint: "./lisa" },
+  { prompt: "Never use ./lisa here.", reason: "negated_mention" },
+  { prompt: "Don't call lisa session spawn from the agent.", reason: "negated_mention" },
+  { prompt: "Avoid ./lisa session kill-all at all costs.", reason: "negated_mention" },
+  { prompt: "Fix the bug without using ./lisa", reason: "negated_mention" },
+  { prompt: "You must not invoke ./lisa session spawn.", reason: "negated_mention" },
+  { prompt: "You should never start a nested lisa session.", reason: "negated_mention" },
+  { prompt: "No nested lisa calls, please.", reason: "negated_mention" },
+  { prompt: "Please don’t run ./lisa (curly apostrophe).", reason: "negated_mention" },
+  // Documentation mentions.
+  { prompt: "The string './lisa' appears in docs only.", reason: "documentation_mention" },
+  {
+    prompt: "README mentions ./lisa session spawn as an example.",
+    reason: "documentation_mention",
+  },
+  { prompt: "The word ./lisa refers to the repo binary.", reason: "documentation_mention" },
+  {
+    prompt: "Update the CHANGELOG: ./lisa is mentioned in the docs.",
+    reason: "documentation_mention",
+  },
+  // Quoted mentions without a run verb.
+  { prompt: "Rename every `./lisa` occurrence to `./tool`.", reason: "quoted_mention" },
+  { prompt: 'Fix the typo in "lisa session spawn" help text.', reason: "quoted_mention" },
+  { prompt: "The title should be 'nested lisa' in bold.", reason: "quoted_mention" },
+  // No hint at all.
+  { prompt: "Use lisa inside of lisa inside as well.", reason: "no_nested_hint", hint: null },
+  { prompt: "Refactor the parser and run the tests.", reason: "no_nested_hint", hint: null },
+  { prompt: "Ask Lisa about the lisa project roadmap.", reason: "no_nested_hint" },
+  { prompt: "Check the lisa session status in the dashboard.", reason: "no_nested_hint" },
+  { prompt: "Open https://github.com/acme/lisa and read it.", reason: "no_nested_hint" },
+  { prompt: "Edit src/lisa/main.ts and /tmp/lisa-1000/x.", reason: "no_nested_hint" },
+  { prompt: "Read ./lisa.ts for context.", reason: "no_nested_hint" },
+  { prompt: "", reason: "no_nested_hint" },
+];
+
+for (const row of TABLE) {
+  Deno.test(`detect-nested gives ${row.reason} for ${JSON.stringify(row.prompt)}`, () => {
+    const d = detectNested("codex", "exec", row.prompt);
+    strictEqual(d.reason, row.reason);
+    strictEqual(d.eligible, true);
+    strictEqual(
+      d.autoBypass,
+      row.reason === "explicit_lisa_command" || row.reason === "nested_lisa_phrase",
+    );
+    if (row.hint !== undefined) strictEqual(d.matchedHint, row.hint);
+    if (row.reason === "no_nested_hint") strictEqual(d.matchedHint, null);
+  });
+}
+
+Deno.test("detect-nested treats a null prompt as no hint", () => {
+  deepStrictEqual(analyzePrompt(null), {
+    nested: false,
+    reason: "no_nested_hint",
+    matchedHint: null,
+  });
+});
+
+Deno.test("detect-nested is not eligible for claude or codex interactive, whatever the prompt", () => {
+  for (
+    const [agent, mode] of [["claude", "exec"], ["claude", "interactive"], [
+      "codex",
+      "interactive",
+    ]] as const
+  ) {
+    const d = detectNested(agent, mode, "Run ./lisa session spawn");
+    strictEqual(d.eligible, false);
+    strictEqual(d.autoBypass, false);
+    strictEqual(d.reason, "explicit_lisa_command");
+  }
+});
+
+const NESTED = "Run ./lisa session spawn --agent codex";
+const PLAIN = "Fix the tests.";
+
+Deno.test("nested policy auto adds the codex bypass only when the prompt instructs lisa", () => {
+  const yes = resolveNestedPolicy({ agent: "codex", mode: "exec", prompt: NESTED });
+  deepStrictEqual(yes.bypassArgs, [CODEX_BYPASS_FLAG]);
+  strictEqual(yes.decision, "auto_detected");
+  const no = resolveNestedPolicy({ agent: "codex", mode: "exec", prompt: "do not run ./lisa" });
+  deepStrictEqual(no.bypassArgs, []);
+  strictEqual(no.decision, "no_instruction");
+  strictEqual(no.detection.reason, "negated_mention");
+});
+
+Deno.test("nested policy force adds the bypass even for a plain prompt", () => {
+  const r = resolveNestedPolicy({ agent: "codex", mode: "exec", prompt: PLAIN, policy: "force" });
+  deepStrictEqual(r.bypassArgs, [CODEX_BYPASS_FLAG]);
+  strictEqual(r.decision, "policy_force");
+});
+
+Deno.test("nested policy off never adds the bypass, whatever the intent", () => {
+  for (const intent of ["auto", "nested", "neutral"] as const) {
+    const r = resolveNestedPolicy({
+      agent: "codex",
+      mode: "exec",
+      prompt: NESTED,
+      policy: "off",
+      intent,
+    });
+    deepStrictEqual(r.bypassArgs, []);
+    strictEqual(r.decision, "policy_off");
+  }
+});
+
+Deno.test("nesting intent nested forces and neutral suppresses the bypass under policy auto", () => {
+  const nested = resolveNestedPolicy({
+    agent: "codex",
+    mode: "exec",
+    prompt: PLAIN,
+    intent: "nested",
+  });
+  deepStrictEqual(nested.bypassArgs, [CODEX_BYPASS_FLAG]);
+  strictEqual(nested.decision, "intent_nested");
+  const neutral = resolveNestedPolicy({
+    agent: "codex",
+    mode: "exec",
+    prompt: NESTED,
+    intent: "neutral",
+  });
+  deepStrictEqual(neutral.bypassArgs, []);
+  strictEqual(neutral.decision, "intent_neutral");
+  strictEqual(neutral.detection.autoBypass, true);
+});
+
+Deno.test("nested policy adds nothing for claude, codex interactive or a custom command", () => {
+  const claude = resolveNestedPolicy({
+    agent: "claude",
+    mode: "exec",
+    prompt: NESTED,
+    policy: "force",
+  });
+  deepStrictEqual(claude.bypassArgs, []);
+  strictEqual(claude.decision, "not_eligible");
+  const interactive = resolveNestedPolicy({ agent: "codex", mode: "interactive", prompt: NESTED });
+  deepStrictEqual(interactive.bypassArgs, []);
+  const custom = resolveNestedPolicy({
+    agent: "codex",
+    mode: "exec",
+    prompt: NESTED,
+    policy: "force",
+    customCommand: true,
+  });
+  deepStrictEqual(custom.bypassArgs, []);
+  strictEqual(custom.decision, "custom_command");
+});
+
+Deno.test("nested policy defaults to auto/auto and reports them", () => {
+  const r = resolveNestedPolicy({ agent: "codex", mode: "exec", prompt: PLAIN });
+  strictEqual(r.policy, "auto");
+  strictEqual(r.intent, "auto");
+});
