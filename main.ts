@@ -1,47 +1,31 @@
 /**
- * lisa's entry point: the only file that calls `Deno.exit`. Hot commands (`hook`,
- * `session status`, `session list`) take lean paths that do not load commander (~25 ms);
- * everything else runs the full CLI in `src/cli/run.ts`.
+ * lisa's entry point: the only file that calls `Deno.exit`. It loads one module graph per kind
+ * of call, each as a single import (Deno loads a static graph at once; every extra dynamic
+ * import adds its own set-up): `lisa hook` (called by agents on every hook event) loads only the
+ * hook handler; `session status` (polled constantly) its pre-parsed path; every other call the
+ * command table (`src/cli/run.ts`), which then loads the verb it runs.
  */
-import { realIo } from "./src/cli/io.ts";
-import { loadConfig } from "./src/base/config.ts";
-import { type Deps, detectSelfCommand, makeDeps } from "./src/base/deps.ts";
-import { DenoRunner } from "./src/proc/runner.ts";
-
-function realDeps(env: Record<string, string>): Deps {
-  const uid = Deno.uid() ?? 0;
-  const config = loadConfig(env, uid).config;
-  return makeDeps({
-    env,
-    config,
-    cwd: Deno.cwd(),
-    uid,
-    now: () => new Date(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    runner: new DenoRunner(config.cmdTimeoutSeconds * 1000),
-    io: realIo(env),
-    selfCommand: detectSelfCommand(Deno.execPath(), Deno.mainModule),
-  });
-}
+import { lazyImport } from "./src/base/lazy.ts";
 
 async function run(argv: string[]): Promise<number> {
   const env = Deno.env.toObject();
   if (argv[0] === "hook") {
-    const { runHook } = await import("./src/core/hook/run_hook.ts");
+    const { runHook } = await lazyImport<typeof import("./src/core/hook/run_hook.ts")>(
+      new URL("./src/core/hook/run_hook.ts", import.meta.url),
+    );
     return await runHook(argv.slice(1), env);
   }
-  const deps = realDeps(env);
   if (argv[0] === "session" && argv[1] === "status") {
-    const { fastStatus } = await import("./src/cli/fast_status.ts");
-    const code = await fastStatus(argv.slice(2), deps);
-    if (code !== null) return code;
-  } else if (argv[0] === "session" && argv[1] === "list") {
-    const { fastList } = await import("./src/cli/fast_list.ts");
-    const code = await fastList(argv.slice(2), deps);
+    const { fastStatus } = await lazyImport<typeof import("./src/cli/fast_status.ts")>(
+      new URL("./src/cli/fast_status.ts", import.meta.url),
+    );
+    const code = await fastStatus(argv.slice(2), env);
     if (code !== null) return code;
   }
-  const { main } = await import("./src/cli/run.ts");
-  return await main(argv, deps);
+  const { cli } = await lazyImport<typeof import("./src/cli/run.ts")>(
+    new URL("./src/cli/run.ts", import.meta.url),
+  );
+  return await cli(argv, env);
 }
 
 if (import.meta.main) {

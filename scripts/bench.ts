@@ -6,7 +6,9 @@
  * interleaved round-robin with a rotating start so machine noise spreads evenly over the
  * cases. One untimed warm-up run per case comes first (it also catches a case that fails).
  * The report gives each case's median, the floor's median, their difference and ratio, and the
- * case's target ("floor + N ms") when it has one. `--json` prints the same as one JSON document.
+ * case's target (a ratio to the floor, DESIGN §7) when it has one: ratios, not milliseconds,
+ * because absolute times differ 2× between machines and with load. `--json` prints the same as
+ * one JSON document.
  *
  * Add a case by adding an entry to {@link CASES}; `setup`/`teardown` may prepare state (e.g.
  * spawn a session on the bench's private tmux socket dir) and `args` may read what setup left
@@ -44,8 +46,8 @@ export interface BenchCase {
   name: string;
   /** Full argv to time; use {@link lisaArgv} for lisa commands. */
   argv: string[] | ((ctx: BenchContext) => string[]);
-  /** Budget as "floor + N ms" (DESIGN §7); reported as within/over. */
-  target?: `floor + ${number} ms`;
+  /** Budget as the largest ratio of the case's median to the floor's (DESIGN §7). */
+  target?: number;
   /** Exit code that counts as success (default 0). */
   expectCode?: number;
   /** Extra environment of the timed runs. */
@@ -94,6 +96,22 @@ async function spawnIdle(ctx: BenchContext, name: string, wait: boolean): Promis
   }
 }
 
+/** Starts a `--command` session that swallows what is sent to it (for the send case). */
+async function spawnSink(ctx: BenchContext, name: string): Promise<void> {
+  const r = await ctx.lisa([
+    "session",
+    "spawn",
+    "--session",
+    name,
+    "--command",
+    "cat >/dev/null",
+    "--json",
+  ]);
+  if (r.code !== 0) throw new Error(`spawn failed: ${r.stdout}${r.stderr}`);
+}
+
+const STATUS_SESSION = "lisa-bench-status";
+
 /** The cases, floor first, each with its DESIGN §7 budget where it has one. */
 export const CASES: BenchCase[] = [
   {
@@ -103,24 +121,48 @@ export const CASES: BenchCase[] = [
       await Deno.writeTextFile(`${ctx.base}/empty.ts`, "");
     },
   },
-  { name: "lisa version", argv: lisaArgv("version") },
-  { name: "lisa session name --json", argv: lisaArgv("session", "name", "--json") },
   {
     // An idle fake claude, past its grace window (so status answers waiting_input as it would
-    // for a real idle agent), polled by the lean status path.
+    // for a real idle agent). Its setup also serves the capture and explain cases.
     name: "lisa session status --json",
-    argv: lisaArgv("session", "status", "--session", "lisa-bench-status", "--json"),
-    target: "floor + 15 ms",
-    setup: (ctx) => spawnIdle(ctx, "lisa-bench-status", true),
+    argv: lisaArgv("session", "status", "--session", STATUS_SESSION, "--json"),
+    target: 1.5,
+    setup: (ctx) => spawnIdle(ctx, STATUS_SESSION, true),
     teardown: async (ctx) => {
-      await ctx.lisa(["session", "kill", "--session", "lisa-bench-status"]);
+      await ctx.lisa(["session", "kill", "--session", STATUS_SESSION]);
+    },
+  },
+  { name: "lisa version", argv: lisaArgv("version"), target: 1.7 },
+  { name: "lisa session name --json", argv: lisaArgv("session", "name", "--json"), target: 1.7 },
+  {
+    name: "lisa session spawn --dry-run --json",
+    argv: lisaArgv("session", "spawn", "--agent", "codex", "--prompt", "hi", "--dry-run", "--json"),
+    target: 1.7,
+  },
+  {
+    name: "lisa session capture --lines 20 --json",
+    argv: lisaArgv("session", "capture", "--session", STATUS_SESSION, "--lines", "20", "--json"),
+    target: 1.7,
+  },
+  {
+    name: "lisa session explain --json",
+    argv: lisaArgv("session", "explain", "--session", STATUS_SESSION, "--json"),
+    target: 1.7,
+  },
+  {
+    name: "lisa session send --text x --json",
+    argv: lisaArgv("session", "send", "--session", "lisa-bench-send", "--text", "x", "--json"),
+    target: 1.7,
+    setup: (ctx) => spawnSink(ctx, "lisa-bench-send"),
+    teardown: async (ctx) => {
+      await ctx.lisa(["session", "kill", "--session", "lisa-bench-send"]);
     },
   },
   {
     // As an agent calls it inside a live session: a record appended to the session's sidecar.
     name: "lisa hook codex",
     argv: lisaArgv("hook", "codex", '{"type":"agent-turn-complete","last-assistant-message":"ok"}'),
-    target: "floor + 10 ms",
+    target: 1.3,
     env: (ctx) => ({
       LISA_HOOK_FILE: `${ctx.runtimeDir}/.lisa-00000000-session-lisa-bench-hook-hooks.jsonl`,
       LISA_RUN_ID: "bench",
@@ -136,7 +178,7 @@ export const CASES: BenchCase[] = [
     // A person's or orchestrator's overview: 20 live sessions with their states.
     name: `lisa session list --json (${LIST_SESSIONS} sessions)`,
     argv: lisaArgv("session", "list", "--json"),
-    target: "floor + 40 ms",
+    target: 1.8,
     setup: async (ctx) => {
       for (let i = 0; i < LIST_SESSIONS; i++) {
         await spawnIdle(ctx, `lisa-bench-list-${i}`, false);
@@ -283,15 +325,11 @@ export interface BenchResult {
   floorMs: number;
   diffMs: number;
   ratio: number;
-  target: string | null;
+  /** The largest ratio allowed (null without a target). */
+  target: number | null;
   /** true/false against the target; null without a target. */
   withinTarget: boolean | null;
   error?: string;
-}
-
-function targetMs(target: string | undefined): number | undefined {
-  const m = target === undefined ? null : /^floor \+ (\d+(?:\.\d+)?) ms$/.exec(target);
-  return m ? Number(m[1]) : undefined;
 }
 
 /**
@@ -348,9 +386,9 @@ export async function runBench(
   const results = selected.map((c): BenchResult => {
     const s = samples.get(c) ?? [];
     const med = s.length > 0 ? median(s) : NaN;
-    const budget = targetMs(c.target);
     const diff = med - floorMs;
-    const within = budget === undefined || !Number.isFinite(diff) ? null : diff <= budget;
+    const ratio = med / floorMs;
+    const within = c.target === undefined || !Number.isFinite(ratio) ? null : ratio <= c.target;
     const error = errors.get(c);
     if (error !== undefined || within === false) ok = false;
     return {
@@ -361,7 +399,7 @@ export async function runBench(
       maxMs: round(s.length > 0 ? Math.max(...s) : NaN),
       floorMs: round(floorMs),
       diffMs: round(diff),
-      ratio: Math.round((med / floorMs) * 100) / 100,
+      ratio: Math.round(ratio * 100) / 100,
       target: c.target ?? null,
       withinTarget: within,
       ...(error !== undefined ? { error } : {}),
@@ -379,7 +417,7 @@ function renderReport(results: BenchResult[], runs: number): string {
     num(r.floorMs, r.floorMs.toFixed(1)),
     r.name === FLOOR ? "-" : num(r.diffMs, `${r.diffMs >= 0 ? "+" : ""}${r.diffMs.toFixed(1)}`),
     num(r.ratio, `${r.ratio.toFixed(2)}x`),
-    r.target ?? "-",
+    r.target === null ? "-" : `≤ ${r.target.toFixed(2)}x`,
     r.error !== undefined
       ? `error: ${r.error}`
       : r.withinTarget === null

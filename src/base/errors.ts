@@ -101,3 +101,11 @@ export class SessionNotFoundError extends LisaError {
     this.name = "SessionNotFoundError";
   }
 }
+
+/** A file in lisa's private dirs is a symlink or not a regular file: lisa never follows it. */
+export class FileUnsafeError extends LisaError {
+  constructor(path: string, reason: string) {
+    super("file_unsafe", `Refusing "${path}": ${reason}`, { details: { path } });
+    this.name = "FileUnsafeError";
+  }
+}

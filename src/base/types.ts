@@ -1,7 +1,8 @@
 /**
- * Records kept in the runtime dir (DESIGN §4.4) and the shapes shared across layers: the
- * agents and modes, session meta and state, event records.
+ * The vocabulary shared across layers: agents and modes (with their parsers), the nested
+ * policies, session states, and the records kept in the runtime dir (DESIGN §4.4).
  */
+import { UsageError } from "./errors.ts";
 
 /** The agents lisa knows how to drive. */
 export const AGENTS = ["claude", "codex"] as const;
@@ -11,6 +12,29 @@ export type Agent = typeof AGENTS[number];
 export const MODES = ["interactive", "exec"] as const;
 /** One of {@link MODES}. */
 export type Mode = typeof MODES[number];
+
+/** Returns `value` as an Agent, or throws `invalid_agent` (exit 1). */
+export function parseAgent(value: string): Agent {
+  const v = value.trim().toLowerCase();
+  if ((AGENTS as readonly string[]).includes(v)) return v as Agent;
+  throw new UsageError(`Unknown agent "${value}" (expected claude or codex)`, "invalid_agent");
+}
+
+/** Returns `value` as a Mode, or throws `invalid_mode` (exit 1). */
+export function parseMode(value: string): Mode {
+  const v = value.trim().toLowerCase();
+  if ((MODES as readonly string[]).includes(v)) return v as Mode;
+  throw new UsageError(`Unknown mode "${value}" (expected interactive or exec)`, "invalid_mode");
+}
+
+/** `--nested-policy`: auto (follow intent/detection), force (always bypass), off (never). */
+export const NESTED_POLICIES = ["auto", "force", "off"] as const;
+/** One of {@link NESTED_POLICIES}. */
+export type NestedPolicy = typeof NESTED_POLICIES[number];
+/** `--nesting-intent`: auto (use the prompt heuristic), nested (bypass), neutral (do not). */
+export const NESTING_INTENTS = ["auto", "nested", "neutral"] as const;
+/** One of {@link NESTING_INTENTS}. */
+export type NestingIntent = typeof NESTING_INTENTS[number];
 
 /** Spawn facts (`…-meta.json`). Written once at spawn. */
 export interface SessionMeta {
@@ -38,6 +62,11 @@ export interface SessionMeta {
    */
   commandOnly?: boolean;
 }
+
+/** What `monitor --expect` accepts as success. */
+export const EXPECTS = ["any", "terminal", "marker"] as const;
+/** One of {@link EXPECTS}. */
+export type Expect = typeof EXPECTS[number];
 
 /** States a session can be in (seed 003). */
 export const SESSION_STATES = [

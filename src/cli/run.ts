@@ -1,112 +1,173 @@
 /**
- * The CLI entry: builds the commander tree per call, runs one verb, and maps every error to an
- * exit code and (with `--json`) a JSON error payload. The only place that does so.
+ * The CLI entry: runs one call of lisa on the command table (`table.ts`) and is the one place
+ * where every failure becomes an exit code and, under `--json`, a `{ok:false, errorCode, error}`
+ * payload on stdout: parse errors (which stricli reports as negative codes), an unknown
+ * command, and any error a verb throws. `lisa hook` is dispatched raw: it must accept any
+ * arguments and never fail.
  */
-import { Command, CommanderError } from "@commander-js/extra-typings";
+import {
+  AliasNotFoundError,
+  ArgumentParseError,
+  buildApplication,
+  EnumValidationError,
+  FlagNotFoundError,
+  formatMessageForArgumentScannerError,
+  help,
+  InvalidNegatedFlagSyntaxError,
+  run,
+  text_en,
+  UnexpectedFlagError,
+  UnexpectedPositionalError,
+  UnsatisfiedFlagError,
+  UnsatisfiedPositionalError,
+  version,
+} from "@stricli/core";
 import type { Deps } from "../base/deps.ts";
 import { LisaError } from "../base/errors.ts";
-import type { CliContext } from "./context.ts";
+import { lazyImport } from "../base/lazy.ts";
+import { LISA_VERSION } from "../base/version.ts";
+import type { LisaContext } from "./context.ts";
+import { helpCommandOf, reportFailure, wantsJson } from "./failure.ts";
 import { writeError } from "./output.ts";
-import { registerCommands } from "./commands/index.ts";
+import { realDeps } from "./real_deps.ts";
+import { buildTable } from "./table.ts";
+import type { Guard, ImplOverrides } from "./verbs.ts";
 
 /** The program's version (kept in step with deno.json). */
-export { LISA_VERSION as VERSION } from "../base/version.ts";
-import { LISA_VERSION as VERSION } from "../base/version.ts";
+export { LISA_VERSION as VERSION };
 
-const COMMANDER_CODES: Record<string, string> = {
-  "commander.unknownCommand": "unknown_command",
-  "commander.unknownOption": "unknown_option",
-  "commander.excessArguments": "unexpected_argument",
-  "commander.missingArgument": "missing_argument",
-  "commander.optionMissingArgument": "missing_argument",
-  "commander.missingMandatoryOptionValue": "missing_argument",
-  "commander.invalidArgument": "invalid_argument",
-  "commander.invalidOptionArgument": "invalid_argument",
-  "commander.conflictingOption": "conflicting_options",
-};
-
-/** Builds the whole command tree for one invocation. */
-export function buildProgram(ctx: CliContext): Command {
-  const program = new Command()
-    .name("lisa")
-    .description(
-      "Start, watch, drive and clean up AI coding agents (claude, codex, any command) in tmux.",
-    )
-    .version(VERSION, "-V, --version", "print the version")
-    .showSuggestionAfterError(true)
-    .showHelpAfterError(false);
-  registerCommands(program, ctx);
-  return program;
+/** A parse failure as lisa reports it. */
+interface ParseFailure {
+  code: string;
+  message: string;
 }
 
-function configure(cmd: Command, io: Deps["io"], captured: { message: string }): void {
-  cmd.exitOverride();
-  cmd.configureOutput({
-    writeOut: (s) => io.out(s),
-    writeErr: (s) => io.err(s),
-    outputError: (s) => {
-      captured.message = s.replace(/^error: /, "").trim();
-    },
-  });
-  for (const sub of cmd.commands) configure(sub as Command, io, captured);
-}
-
-function wantsJson(argv: readonly string[]): boolean {
-  return argv.some((a) => a === "--json" || a === "--json-min" || a === "--stream-json");
-}
-
-/** The `--help` command to suggest: the known command words before any unknown one. */
-function commandPathOf(argv: readonly string[], unknownWord?: string): string {
-  const words: string[] = [];
-  for (const a of argv) {
-    if (a.startsWith("-") || a === unknownWord || words.length >= 2) break;
-    words.push(a);
+/** Maps a stricli argument error (or what a flag parser threw) to lisa's error code. */
+export function parseFailureOf(exc: unknown): ParseFailure {
+  if (exc instanceof ArgumentParseError) {
+    const what = exc.externalFlagNameOrPlaceholder;
+    const name = /^[a-z][a-zA-Z-]*$/.test(what) && !what.includes("|")
+      ? `--${what.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+      : what;
+    const reason = exc.exception instanceof Error ? exc.exception.message : String(exc.exception);
+    const code = exc.exception instanceof LisaError ? exc.exception.code : "invalid_argument";
+    return { code, message: `${name}: ${reason}` };
   }
-  return words.length > 0 ? `lisa ${words.join(" ")} --help` : "lisa --help";
+  const message = exc instanceof Error
+    ? formatMessageForArgumentScannerError(exc as never, {})
+    : String(exc);
+  if (exc instanceof FlagNotFoundError || exc instanceof AliasNotFoundError) {
+    return { code: "unknown_option", message };
+  }
+  if (exc instanceof UnsatisfiedFlagError || exc instanceof UnsatisfiedPositionalError) {
+    return { code: "missing_argument", message };
+  }
+  if (exc instanceof UnexpectedPositionalError) return { code: "unexpected_argument", message };
+  if (
+    exc instanceof ArgumentParseError || exc instanceof EnumValidationError ||
+    exc instanceof InvalidNegatedFlagSyntaxError || exc instanceof UnexpectedFlagError
+  ) {
+    return { code: "invalid_argument", message };
+  }
+  return { code: "invalid_argument", message };
+}
+
+/** The guard around every verb: errors become exit codes and (with JSON) payloads. */
+function guardFor(argv: readonly string[]): Guard {
+  return (_route, impl) =>
+    async function (this: LisaContext, ...args: unknown[]) {
+      try {
+        await impl.apply(this, args as never);
+      } catch (error) {
+        this.exitCode = reportFailure(this.deps, this.json, error, helpCommandOf(argv));
+      }
+    };
+}
+
+/** Options of {@link main} for tests. */
+export interface MainOptions {
+  /** Verb implementations to use instead of `commands/` (argv → flags tests). */
+  overrides?: ImplOverrides;
 }
 
 /**
  * Runs lisa with `argv` (without the program name). Returns the exit code; never calls
  * `Deno.exit` and never throws.
  */
-export async function main(argv: string[], deps: Deps): Promise<number> {
-  const ctx: CliContext = { deps, exitCode: 0 };
+export async function main(argv: string[], deps: Deps, options: MainOptions = {}): Promise<number> {
+  if (argv[0] === "hook") {
+    const { runHook } = await lazyImport<typeof import("../core/hook/run_hook.ts")>(
+      new URL("../core/hook/run_hook.ts", import.meta.url),
+    );
+    return await runHook(argv.slice(1), deps.env);
+  }
   const json = wantsJson(argv);
-  const captured = { message: "" };
-  const program = buildProgram(ctx);
-  configure(program, deps.io, captured);
+  const failures: ParseFailure[] = [];
+  const text = {
+    ...text_en,
+    exceptionWhileParsingArguments(exc: unknown) {
+      failures.push(parseFailureOf(exc));
+      return "";
+    },
+    noCommandRegisteredForInput(
+      { input, corrections }: { input: string; corrections: readonly string[] },
+    ) {
+      const hint = corrections.length > 0
+        ? ` (did you mean ${corrections.map((c) => c.replaceAll("`", '"')).join(" or ")}?)`
+        : "";
+      failures.push({ code: "unknown_command", message: `unknown command "${input}"${hint}` });
+      return "";
+    },
+  };
+  const app = buildApplication<LisaContext>(
+    buildTable({ overrides: options.overrides, guard: guardFor(argv) }),
+    {
+      name: "lisa",
+      scanner: { caseStyle: "allow-kebab-for-camel" },
+      documentation: { disableAnsiColor: true },
+      localization: { text },
+    },
+    // `--version`/`-v` on the root; no latest-version check (it would reach the network).
+    {
+      help: help({
+        brief: "print help information and exit",
+        alias: "h",
+        defaultForRouteMap: true,
+        formatting: {
+          caseStyle: "convert-camel-to-kebab",
+          useAliasInUsageLine: false,
+          onlyRequiredInUsageLine: false,
+        },
+      }),
+      version: version({
+        info: { currentVersion: LISA_VERSION },
+        brief: "print the version and exit",
+        alias: "v",
+      }),
+    },
+  );
+  const process: LisaContext["process"] & { exitCode?: number | string | null; env: object } = {
+    stdout: { write: (s: string) => deps.io.out(s) },
+    // stricli writes only its own error lines there, each already captured in `failures`.
+    stderr: { write: (s: string) => s.trim() !== "" && deps.io.err(s) },
+    env: {},
+  };
+  const context: LisaContext = { process, deps, json, exitCode: 0 };
   try {
-    await program.parseAsync(argv, { from: "user" });
-    return ctx.exitCode;
+    await run(app, argv, context);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      if (
-        error.code === "commander.helpDisplayed" || error.code === "commander.version" ||
-        error.code === "commander.help"
-      ) {
-        return 0;
-      }
-      if (error.code === "commander.executeSubCommandAsync") return 0;
-      const code = COMMANDER_CODES[error.code] ?? "invalid_argument";
-      const message = captured.message || error.message.replace(/^error: /, "");
-      // A bare group (`lisa session`) prints its help and exits 1.
-      const unknownWord = /unknown command '([^']*)'/.exec(message)?.[1];
-      writeError(deps.io, json, code, message, {}, `(see: ${commandPathOf(argv, unknownWord)})`);
-      return 1;
-    }
-    if (error instanceof LisaError) {
-      writeError(
-        deps.io,
-        json,
-        error.code,
-        error.message,
-        error.details,
-        error.usage ? `(see: ${commandPathOf(argv)})` : undefined,
-      );
-      return error.exitCode;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    writeError(deps.io, json, "internal_error", message);
+    return reportFailure(deps, json, error, helpCommandOf(argv));
+  }
+  const code = Number(process.exitCode ?? 0);
+  if (code < 0 || failures.length > 0) {
+    const f = failures[0] ?? { code: "internal_error", message: `command line failed (${code})` };
+    writeError(deps.io, json, f.code, f.message, {}, `(see: ${helpCommandOf(argv)})`);
     return 1;
   }
+  return context.exitCode;
+}
+
+/** Runs lisa with `argv` in this process's real environment (`main.ts`). */
+export function cli(argv: string[], env: Record<string, string>): Promise<number> {
+  return main(argv, realDeps(env));
 }

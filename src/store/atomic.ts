@@ -2,6 +2,7 @@
  * Atomic private files: written to a temp file in the same directory (0600, created new, so
  * never through a symlink) and renamed over the target.
  */
+import { FileUnsafeError } from "../base/errors.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -47,7 +48,7 @@ export function writeJsonAtomic(path: string, value: unknown): void {
 export function readTextIfExists(path: string): string | undefined {
   try {
     const info = Deno.lstatSync(path);
-    if (info.isSymlink) throw new Error(`Refusing to read "${path}": it is a symlink`);
+    if (info.isSymlink) throw new FileUnsafeError(path, "it is a symlink");
     return decoder.decode(Deno.readFileSync(path));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;

@@ -5,7 +5,7 @@
  * Every read is bounded by a tail window, so a huge file never costs a whole-file read.
  */
 import type { Config } from "../base/config.ts";
-import { LisaError } from "../base/errors.ts";
+import { FileUnsafeError, LisaError } from "../base/errors.ts";
 import type { EventRecord } from "../base/types.ts";
 import { pathExists, writeFileAtomic } from "./atomic.ts";
 import { withLock } from "./lock.ts";
@@ -59,8 +59,8 @@ export class EventsFileUnsafeError extends LisaError {
 function refuseSymlink(path: string): void {
   try {
     const info = Deno.lstatSync(path);
-    if (info.isSymlink) throw new Error(`Refusing "${path}": it is a symlink`);
-    if (!info.isFile) throw new Error(`Refusing "${path}": it is not a regular file`);
+    if (info.isSymlink) throw new FileUnsafeError(path, "it is a symlink");
+    if (!info.isFile) throw new FileUnsafeError(path, "it is not a regular file");
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }

@@ -3,7 +3,7 @@
  * never held across a tmux or agent call (callers keep `fn` to file I/O). The one exception is
  * `send`'s per-session input lock (src/core/send.ts), which exists to serialize tmux calls.
  */
-import { LockBusyError } from "../base/errors.ts";
+import { FileUnsafeError, LockBusyError } from "../base/errors.ts";
 
 /** Options of {@link withLock}. */
 export interface LockOptions {
@@ -16,7 +16,7 @@ export interface LockOptions {
 function openLockFile(lockPath: string): Deno.FsFile {
   try {
     if (Deno.lstatSync(lockPath).isSymlink) {
-      throw new Error(`Refusing lock file "${lockPath}": it is a symlink`);
+      throw new FileUnsafeError(lockPath, "the lock file is a symlink");
     }
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;

@@ -3,6 +3,7 @@
  * whole-file read. Lines are split on the newline byte, which never occurs inside a UTF-8
  * multi-byte sequence, so byte windows can be decoded line by line safely.
  */
+import { LisaError } from "../base/errors.ts";
 
 const decoder = new TextDecoder();
 /** The newline byte. */
@@ -63,7 +64,9 @@ export function readTail(
     pos -= n;
     const buf = new Uint8Array(n);
     // Compacting a half-read window would lose lines, so fail instead.
-    if (readAt(file, pos, buf) < n) throw new Error(`File shrank while being read`);
+    if (readAt(file, pos, buf) < n) {
+      throw new LisaError("file_changed", "A file shrank while lisa read it; try again");
+    }
     chunks.unshift(buf);
     newlines += countNewlines(buf);
   }

@@ -8,7 +8,7 @@ import { main } from "../../src/cli/run.ts";
 import { loadConfig } from "../../src/base/config.ts";
 import { DENO_PERMISSIONS, makeDeps } from "../../src/base/deps.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
-import { type Runner } from "../../src/base/runner.ts";
+import type { Runner } from "../../src/base/runner.ts";
 
 /** Absolute path of the repository root. */
 export const REPO_ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");

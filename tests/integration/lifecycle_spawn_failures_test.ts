@@ -6,7 +6,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { CommandTimeoutError } from "../../src/base/errors.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
-import { type Runner, type RunOptions } from "../../src/base/runner.ts";
+import type { Runner, RunOptions } from "../../src/base/runner.ts";
 import { makeWorld } from "../helpers/world.ts";
 import { artifactsOf, endStray, readIf, spawn } from "./lifecycle_helpers.ts";
 

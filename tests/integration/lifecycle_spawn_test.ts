@@ -5,7 +5,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import type { SessionMeta } from "../../src/base/types.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
-import { type Runner, type RunOptions } from "../../src/base/runner.ts";
+import type { Runner, RunOptions } from "../../src/base/runner.ts";
 import { makeWorld, waitFor } from "../helpers/world.ts";
 import {
   artifact,

@@ -4,7 +4,7 @@
  */
 import { strictEqual } from "node:assert/strict";
 import { DenoRunner } from "../../src/proc/runner.ts";
-import { type Runner, type RunOptions, type RunResult } from "../../src/base/runner.ts";
+import type { Runner, RunOptions, RunResult } from "../../src/base/runner.ts";
 import { waitFor, type World } from "../helpers/world.ts";
 
 /** A real runner that records every argv it runs. */

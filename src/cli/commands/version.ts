@@ -1,22 +1,16 @@
 /** `lisa version`: version, commit when known, Deno version. */
-import type { Command } from "@commander-js/extra-typings";
-import type { CliContext } from "../context.ts";
+import type { LisaContext } from "../context.ts";
 import { printJson } from "../output.ts";
+import type { FlagsOf, versionFlags } from "../verbs.ts";
 import { versionInfo } from "../../base/version.ts";
 
-/** Registers `lisa version`. */
-export function registerVersion(program: Command, ctx: CliContext): void {
-  program
-    .command("version")
-    .description("print lisa's version, commit and Deno version")
-    .option("--json", "print JSON")
-    .action((opts) => {
-      const info = versionInfo(ctx.deps);
-      if (opts.json) printJson(ctx.deps.io, { ok: true, ...info });
-      else {
-        ctx.deps.io.out(
-          `lisa ${info.version}${info.commit ? ` (${info.commit})` : ""} deno ${info.deno}\n`,
-        );
-      }
-    });
+/** Prints lisa's version. */
+export default function version(this: LisaContext, flags: FlagsOf<typeof versionFlags>): void {
+  const info = versionInfo(this.deps);
+  if (flags.json) printJson(this.deps.io, { ok: true, ...info });
+  else {
+    this.deps.io.out(
+      `lisa ${info.version}${info.commit ? ` (${info.commit})` : ""} deno ${info.deno}\n`,
+    );
+  }
 }

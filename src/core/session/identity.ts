@@ -3,23 +3,9 @@
  * See DESIGN §4.3. Pure except for {@link canonicalProjectRoot}, which resolves symlinks.
  */
 import { LisaError, UsageError } from "../../base/errors.ts";
-import { type Agent, AGENTS, type Mode, MODES } from "../../base/types.ts";
+import type { Agent, Mode } from "../../base/types.ts";
 import { md5Hex } from "../../base/md5.ts";
 import { baseName, resolvePath } from "../../base/paths.ts";
-
-/** Returns `value` as an Agent, or throws `invalid_agent` (exit 1). */
-export function parseAgent(value: string): Agent {
-  const v = value.trim().toLowerCase();
-  if ((AGENTS as readonly string[]).includes(v)) return v as Agent;
-  throw new UsageError(`Unknown agent "${value}" (expected claude or codex)`, "invalid_agent");
-}
-
-/** Returns `value` as a Mode, or throws `invalid_mode` (exit 1). */
-export function parseMode(value: string): Mode {
-  const v = value.trim().toLowerCase();
-  if ((MODES as readonly string[]).includes(v)) return v as Mode;
-  throw new UsageError(`Unknown mode "${value}" (expected interactive or exec)`, "invalid_mode");
-}
 
 /**
  * Returns the absolute project root with symlinks resolved. `root` defaults to `cwd`.

@@ -5,7 +5,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { validateSessionName } from "./identity.ts";
-import { type Agent } from "../../base/types.ts";
+import type { Agent } from "../../base/types.ts";
 import { joinPath } from "../../base/paths.ts";
 import { type Project, resolveProject } from "./project.ts";
 import type { SessionMeta } from "../../base/types.ts";

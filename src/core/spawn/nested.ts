@@ -8,16 +8,7 @@
  * negated, documentation and quoted mentions are reported but never trigger the bypass, and the
  * decision is always visible (`nestedDetection`, `nestedBypass`). Pure: no I/O.
  */
-import type { Agent, Mode } from "../../base/types.ts";
-
-/** `--nested-policy`: auto (follow intent/detection), force (always bypass), off (never). */
-export const NESTED_POLICIES = ["auto", "force", "off"] as const;
-/** One of {@link NESTED_POLICIES}. */
-export type NestedPolicy = typeof NESTED_POLICIES[number];
-/** `--nesting-intent`: auto (use the prompt heuristic), nested (bypass), neutral (do not). */
-export const NESTING_INTENTS = ["auto", "nested", "neutral"] as const;
-/** One of {@link NESTING_INTENTS}. */
-export type NestingIntent = typeof NESTING_INTENTS[number];
+import type { Agent, Mode, NestedPolicy, NestingIntent } from "../../base/types.ts";
 
 /** The codex flag that lets a nested lisa call reach the tmux socket (codex 0.169). */
 export const CODEX_BYPASS_FLAG = "--dangerously-bypass-approvals-and-sandbox";

@@ -27,7 +27,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { UsageError } from "../../base/errors.ts";
-import type { SessionStateName } from "../../base/types.ts";
+import type { Expect, SessionStateName } from "../../base/types.ts";
 import { TERMINAL_STATES } from "../../base/types.ts";
 import {
   cleanCapture,
@@ -38,11 +38,6 @@ import {
 } from "../drive/capture_view.ts";
 import { offsetOf } from "../drive/offset.ts";
 import { sessionStatus, type StatusOutcome, type StatusReport } from "./status.ts";
-
-/** `--expect` values. */
-export const EXPECTS = ["any", "terminal", "marker"] as const;
-/** One of {@link EXPECTS}. */
-export type Expect = typeof EXPECTS[number];
 
 /** Default seconds between polls. */
 export const DEFAULT_POLL_INTERVAL_SECONDS = 30;

@@ -6,6 +6,7 @@
  * screen, same answer, no event due) writes nothing, so frequent polling costs no lock and no
  * write; `pollCount` therefore counts recorded polls and is informational only.
  */
+import { lazyImport } from "../../base/lazy.ts";
 import type { Deps } from "../../base/deps.ts";
 import { LockBusyError } from "../../base/errors.ts";
 import type { SessionLocation } from "../session/locate.ts";
@@ -149,7 +150,9 @@ export async function recordPoll(
     };
     try {
       // Loaded on demand: most polls append nothing, and status start-up time counts.
-      const { appendEvent } = await import("../../store/events.ts");
+      const { appendEvent } = await lazyImport<typeof import("../../store/events.ts")>(
+        new URL("../../store/events.ts", import.meta.url),
+      );
       await appendEvent(loc.paths.events, event, deps.config);
     } catch (error) {
       deps.io.err(
@@ -167,7 +170,9 @@ async function writeOutput(
   probe: Pick<PaneProbe, "dead" | "rawCapture">,
 ): Promise<void> {
   try {
-    const { cleanCapture } = await import("../drive/capture_view.ts");
+    const { cleanCapture } = await lazyImport<typeof import("../drive/capture_view.ts")>(
+      new URL("../drive/capture_view.ts", import.meta.url),
+    );
     const rows = cleanCapture(probe.rawCapture, { paneDead: probe.dead, keepNoise: true });
     const tail = rows.slice(-STATUS_CAPTURE_LINES);
     writeFileAtomic(loc.paths.output, tail.length > 0 ? tail.join("\n") + "\n" : "");

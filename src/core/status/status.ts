@@ -50,6 +50,7 @@ import {
   STATUS_CAPTURE_LINES,
   visibleScreen,
 } from "./gather.ts";
+import { readHookSignal } from "../../agents/hooks.ts";
 import { extraMatchNames } from "../../agents/match.ts";
 import { rulesFor } from "../../agents/rules/index.ts";
 import { CLK_TCK, hasProcFs, type ProcInfo } from "../../proc/table.ts";
@@ -136,22 +137,20 @@ function sessionAgeSeconds(meta: SessionMeta | undefined, probe: PaneProbe, nowM
 }
 
 /**
- * The hooks signal of the session; the reader (`src/agents/hooks.ts`) is loaded only when a
- * hook file exists, which keeps status lean for sessions without hooks.
+ * The hooks signal of the session (null when it has no hook file or its hooks are off).
  */
-async function readHooks(
+function readHooks(
   deps: Deps,
   hooksPath: string,
   meta: SessionMeta | undefined,
   nowMs: number,
-): Promise<HookSignal | null> {
+): HookSignal | null {
   if (meta === undefined || meta.hooks === false) return null;
   try {
     Deno.lstatSync(hooksPath);
   } catch {
     return null;
   }
-  const { readHookSignal } = await import("../../agents/hooks.ts");
   return readHookSignal(hooksPath, meta.runId, nowMs, deps.config);
 }
 
@@ -316,7 +315,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
   const hash = screenHash(visible);
   const changedAt = outputChangedAt(prev, hash, nowMs, probe.lastOutputSeconds);
   const found = facts.view?.found ?? null;
-  const hooks = await readHooks(deps, paths.hooks, meta, nowMs);
+  const hooks = readHooks(deps, paths.hooks, meta, nowMs);
 
   const signals: Signals = {
     sessionExists: probe.exists,

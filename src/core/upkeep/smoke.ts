@@ -122,6 +122,15 @@ export async function runSmoke(deps: Deps, options: SmokeOptions): Promise<Smoke
   }
   const started = deps.now().getTime();
   const timeoutSeconds = options.timeoutSeconds ?? 120;
+  if (!(timeoutSeconds >= 1)) {
+    throw new LisaError(
+      "invalid_argument",
+      `--timeout-seconds must be 1 or more, got ${timeoutSeconds}`,
+      {
+        usage: true,
+      },
+    );
+  }
   const project = resolveProject(deps, options.projectRoot);
   const id = randomId();
   const sessions = Array.from(

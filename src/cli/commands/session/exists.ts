@@ -1,21 +1,21 @@
 /** `lisa session exists`: exit 0 when the session exists, 1 when not. */
-import type { Command } from "@commander-js/extra-typings";
-import type { CliContext } from "../../context.ts";
+import type { LisaContext } from "../../context.ts";
+import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
+import type { existsFlags, FlagsOf } from "../../verbs.ts";
 import { sessionExists } from "../../../core/inventory/exists.ts";
 
-/** Registers `lisa session exists`. */
-export function registerExists(session: Command, ctx: CliContext): void {
-  session
-    .command("exists")
-    .description("exit 0 when the session exists, 1 when it does not")
-    .requiredOption("--session <name>", "session name")
-    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
-    .option("--json", "print JSON")
-    .action(async (opts) => {
-      const result = await sessionExists(ctx.deps, opts.session, opts.projectRoot);
-      if (opts.json) printJson(ctx.deps.io, { ...result });
-      else ctx.deps.io.out(`${result.exists}\n`);
-      ctx.exitCode = result.exists ? 0 : 1;
-    });
+/** Prints whether the session exists; exit 0 when it does, 1 when not. */
+export default async function exists(
+  this: LisaContext,
+  flags: FlagsOf<typeof existsFlags>,
+): Promise<void> {
+  const result = await sessionExists(
+    this.deps,
+    needed(flags.session, "--session"),
+    flags.projectRoot,
+  );
+  if (flags.json) printJson(this.deps.io, { ...result });
+  else this.deps.io.out(`${result.exists}\n`);
+  this.exitCode = result.exists ? 0 : 1;
 }

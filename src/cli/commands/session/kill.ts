@@ -1,7 +1,8 @@
 /** `lisa session kill`: end a session, its descendants and all their processes. */
-import type { Command } from "@commander-js/extra-typings";
-import type { CliContext } from "../../context.ts";
+import type { LisaContext } from "../../context.ts";
+import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
+import type { FlagsOf, killFlags } from "../../verbs.ts";
 import { killSessionTree, type ProcessReport } from "../../../core/kill/kill.ts";
 
 /**
@@ -10,7 +11,7 @@ import { killSessionTree, type ProcessReport } from "../../../core/kill/kill.ts"
  * code (1 when something survived).
  */
 export function printKillOutcome<R extends { ok: boolean; processes: ProcessReport }>(
-  ctx: CliContext,
+  ctx: LisaContext,
   json: boolean,
   result: R,
   doneLine: string,
@@ -29,25 +30,17 @@ export function printKillOutcome<R extends { ok: boolean; processes: ProcessRepo
   ctx.deps.io.out(`${doneLine}\n`);
 }
 
-/** Registers `lisa session kill`. */
-export function registerKill(session: Command, ctx: CliContext): void {
-  session
-    .command("kill")
-    .description(
-      "end a session: its descendants first, every process of its pane, its artifacts (the event log is kept)",
-    )
-    .requiredOption("--session <name>", "session name")
-    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
-    .option("--cleanup-all-hashes", "also remove its artifacts under other project hashes")
-    .option("--json", "print JSON")
-    .action(async (opts) => {
-      // Printed through `announce`: when lisa runs inside the session, its terminal goes last.
-      await killSessionTree(ctx.deps, {
-        session: opts.session,
-        projectRoot: opts.projectRoot,
-        cleanupAllHashes: opts.cleanupAllHashes,
-        announce: (result) =>
-          printKillOutcome(ctx, opts.json ?? false, result, `killed ${result.killed.join(", ")}`),
-      });
-    });
+/** Kills the session tree. */
+export default async function kill(
+  this: LisaContext,
+  flags: FlagsOf<typeof killFlags>,
+): Promise<void> {
+  // Printed through `announce`: when lisa runs inside the session, its terminal goes last.
+  await killSessionTree(this.deps, {
+    session: needed(flags.session, "--session"),
+    projectRoot: flags.projectRoot,
+    cleanupAllHashes: flags.cleanupAllHashes,
+    announce: (result) =>
+      printKillOutcome(this, flags.json ?? false, result, `killed ${result.killed.join(", ")}`),
+  });
 }

@@ -1,24 +1,18 @@
-/** `lisa session list`: the live lisa sessions, as a table or JSON. */
-import type { Command } from "@commander-js/extra-typings";
-import type { CliContext } from "../../context.ts";
+/** `lisa session list`: the lisa sessions, as a table or JSON. */
+import type { LisaContext } from "../../context.ts";
 import { printList } from "../../list_render.ts";
+import type { FlagsOf, listFlags } from "../../verbs.ts";
 import { listSessionsOf } from "../../../core/inventory/list.ts";
 
-/** Registers `lisa session list`. */
-export function registerList(session: Command, ctx: CliContext): void {
-  session
-    .command("list")
-    .description("list live lisa sessions")
-    .option("--project-only", "only sessions of the current project")
-    .option("--all-sockets", "every project's tmux server in the socket dir")
-    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
-    .option("--json", "print JSON")
-    .action(async (opts) => {
-      const result = await listSessionsOf(ctx.deps, {
-        projectRoot: opts.projectRoot,
-        projectOnly: opts.projectOnly ?? false,
-        allSockets: opts.allSockets ?? false,
-      });
-      printList(ctx.deps.io, result, opts.json ?? false, ctx.deps.now());
-    });
+/** Prints the sessions. */
+export default async function list(
+  this: LisaContext,
+  flags: FlagsOf<typeof listFlags>,
+): Promise<void> {
+  const result = await listSessionsOf(this.deps, {
+    projectRoot: flags.projectRoot,
+    projectOnly: flags.projectOnly ?? false,
+    allSockets: flags.allSockets ?? false,
+  });
+  printList(this.deps.io, result, flags.json ?? false, this.deps.now());
 }

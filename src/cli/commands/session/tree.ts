@@ -1,7 +1,7 @@
 /** `lisa session tree`: the parent/child graph of sessions from their metadata. */
-import type { Command } from "@commander-js/extra-typings";
-import type { CliContext } from "../../context.ts";
+import type { LisaContext } from "../../context.ts";
 import { printJson, relativeAge, renderTable } from "../../output.ts";
+import type { FlagsOf, treeFlags } from "../../verbs.ts";
 import { flattenTree, renderTreeLines, type TreeNode } from "../../../core/inventory/tree_graph.ts";
 import { runTree } from "../../../core/inventory/tree.ts";
 
@@ -26,57 +26,48 @@ function describe(n: TreeNode, now: Date): string {
   return `${n.session} (${parts.join(", ")})`;
 }
 
-/** Registers `lisa session tree`. */
-export function registerTree(session: Command, ctx: CliContext): void {
-  session
-    .command("tree")
-    .description("show sessions as a tree of parent/child links (from metadata)")
-    .option("--project-root <dir>", "project root (default: LISA_PROJECT_ROOT, else cwd)")
-    .option("--all-hashes", "include sessions of every project in the runtime dir")
-    .option("--active-only", "only sessions tmux still has")
-    .option("--with-state", "add each session's state")
-    .option("--flat", "one row per session with its depth")
-    .option("--delta", "report edges added/removed since the previous --delta call")
-    .option("--json", "print JSON")
-    .action(async (opts) => {
-      const deps = ctx.deps;
-      const result = await runTree(deps, {
-        projectRoot: opts.projectRoot,
-        allHashes: opts.allHashes === true,
-        activeOnly: opts.activeOnly === true,
-        withState: opts.withState === true,
-        delta: opts.delta === true,
-      });
-      if (opts.json) {
-        if (opts.flat) {
-          const { roots, ...rest } = result;
-          printJson(deps.io, { ...rest, rows: flattenTree(roots) });
-        } else printJson(deps.io, { ...result });
-        return;
-      }
-      const now = deps.now();
-      if (opts.flat) {
-        const rows = flattenTree(result.roots).map((r) => [
-          `${"  ".repeat(r.depth)}${r.session}`,
-          r.parentSession ?? "-",
-          `${r.agent}/${r.mode}`,
-          stateLabel(r),
-          Number.isNaN(Date.parse(r.createdAt)) ? "-" : relativeAge(new Date(r.createdAt), now),
-        ]);
-        deps.io.out(renderTable(["SESSION", "PARENT", "AGENT/MODE", "STATE", "CREATED"], rows));
-      } else if (result.roots.length === 0) {
-        deps.io.out("no sessions\n");
-      } else {
-        deps.io.out(renderTreeLines(result.roots, (n) => describe(n, now)).join("\n") + "\n");
-      }
-      for (const c of result.cycles) {
-        deps.io.err(`lisa: parent links form a cycle (${c.join(" -> ")}); broken at ${c[0]}\n`);
-      }
-      if (result.delta) {
-        const d = result.delta;
-        for (const e of d.added) deps.io.out(`+ ${e.parent} -> ${e.child}\n`);
-        for (const e of d.removed) deps.io.out(`- ${e.parent} -> ${e.child}\n`);
-        if (d.added.length === 0 && d.removed.length === 0) deps.io.out("no edge changes\n");
-      }
-    });
+/** Prints the session tree (nested, flat, or JSON) and, with --delta, the edge changes. */
+export default async function tree(
+  this: LisaContext,
+  flags: FlagsOf<typeof treeFlags>,
+): Promise<void> {
+  const deps = this.deps;
+  const result = await runTree(deps, {
+    projectRoot: flags.projectRoot,
+    allHashes: flags.allHashes === true,
+    activeOnly: flags.activeOnly === true,
+    withState: flags.withState === true,
+    delta: flags.delta === true,
+  });
+  if (flags.json) {
+    if (flags.flat) {
+      const { roots, ...rest } = result;
+      printJson(deps.io, { ...rest, rows: flattenTree(roots) });
+    } else printJson(deps.io, { ...result });
+    return;
+  }
+  const now = deps.now();
+  if (flags.flat) {
+    const rows = flattenTree(result.roots).map((r) => [
+      `${"  ".repeat(r.depth)}${r.session}`,
+      r.parentSession ?? "-",
+      `${r.agent}/${r.mode}`,
+      stateLabel(r),
+      Number.isNaN(Date.parse(r.createdAt)) ? "-" : relativeAge(new Date(r.createdAt), now),
+    ]);
+    deps.io.out(renderTable(["SESSION", "PARENT", "AGENT/MODE", "STATE", "CREATED"], rows));
+  } else if (result.roots.length === 0) {
+    deps.io.out("no sessions\n");
+  } else {
+    deps.io.out(renderTreeLines(result.roots, (n) => describe(n, now)).join("\n") + "\n");
+  }
+  for (const c of result.cycles) {
+    deps.io.err(`lisa: parent links form a cycle (${c.join(" -> ")}); broken at ${c[0]}\n`);
+  }
+  if (result.delta) {
+    const d = result.delta;
+    for (const e of d.added) deps.io.out(`+ ${e.parent} -> ${e.child}\n`);
+    for (const e of d.removed) deps.io.out(`- ${e.parent} -> ${e.child}\n`);
+    if (d.added.length === 0 && d.removed.length === 0) deps.io.out("no edge changes\n");
+  }
 }

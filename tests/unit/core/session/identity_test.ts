@@ -5,14 +5,13 @@ import {
   canonicalProjectRoot,
   isValidSessionName,
   newRunId,
-  parseAgent,
-  parseMode,
   projectHash,
   projectSlug,
   sanitizeTag,
   sessionName,
   validateSessionName,
 } from "../../../../src/core/session/identity.ts";
+import { parseAgent, parseMode } from "../../../../src/base/types.ts";
 
 const NAME_RE =
   /^lisa-([a-z0-9]{1,10})-(\d{6})-(\d{6})-(\d{9})-(claude|codex)-(interactive|exec)(?:-([a-z0-9]{1,16}))?$/;

@@ -1,0 +1,90 @@
+/**
+ * Every `errorCode` lisa reports, with when it happens: the one table of error codes. The
+ * README's table is generated from it (`deno task docs`), and a test fails when code in `src/`
+ * throws a code that is not here.
+ */
+
+/** One row: the codes and when they happen. */
+export interface ErrorCodeRow {
+  codes: readonly string[];
+  when: string;
+}
+
+/** The error codes, grouped as the README shows them. */
+export const ERROR_CODES: readonly ErrorCodeRow[] = [
+  {
+    codes: ["invalid_argument"],
+    when: "a flag value is malformed (not a number, not one of the choices, a bad `--delta-from`)",
+  },
+  {
+    codes: ["unknown_command", "unknown_option"],
+    when: 'a typo; the message carries a "did you mean" hint',
+  },
+  {
+    codes: ["missing_argument", "unexpected_argument", "conflicting_options"],
+    when: "flags missing, extra words, flags that exclude each other",
+  },
+  {
+    codes: ["invalid_agent", "invalid_mode", "invalid_session_name"],
+    when: "`--agent`, `--mode` or `--session` is not valid",
+  },
+  {
+    codes: ["invalid_key"],
+    when: "`send --keys` names a key tmux does not know (with a suggestion); nothing was sent",
+  },
+  { codes: ["file_not_found"], when: "`--text-file` / `--prompt-file` does not exist" },
+  {
+    codes: ["prompt_too_large"],
+    when: "an interactive spawn's prompt is over 128 KiB (one argv word); use exec mode or `send`",
+  },
+  { codes: ["session_not_found"], when: "the session does not exist (commands that need one)" },
+  { codes: ["session_already_exists"], when: "`spawn --session` names a session that exists" },
+  {
+    codes: ["project_root_not_found"],
+    when: "`--project-root` (or `LISA_PROJECT_ROOT`, or cwd) is not an existing directory",
+  },
+  {
+    codes: ["runtime_dir_unsafe"],
+    when: "the runtime dir is a symlink, foreign-owned or open to group/other",
+  },
+  {
+    codes: ["socket_dir_unsafe"],
+    when: "`LISA_TMUX_SOCKET_DIR` is a symlink, foreign-owned, writable by group/other, or " +
+      "cannot be created",
+  },
+  {
+    codes: ["file_unsafe", "events_file_unsafe"],
+    when: "a file in lisa's dirs (state, lock, event log) is a symlink or not a regular file: " +
+      "never followed",
+  },
+  { codes: ["file_changed"], when: "a file shrank while lisa read it (an outside edit); retry" },
+  {
+    codes: ["lock_busy"],
+    when: "a state/event lock, or a session's input lock (another send), stayed held past its " +
+      "timeout",
+  },
+  { codes: ["meta_unreadable"], when: "a session's meta file is corrupt or a symlink" },
+  { codes: ["program_not_found"], when: "tmux (or another needed program) is not on PATH" },
+  {
+    codes: ["command_failed", "command_timeout", "tmux_failed"],
+    when: "a subprocess failed or timed out",
+  },
+  {
+    codes: ["spawn_script_error", "spawn_tmux_error", "spawn_meta_error"],
+    when: "spawn failed at that step; everything it created was removed",
+  },
+  {
+    codes: ["kill_failed", "processes_remaining"],
+    when: "kill could not end the session or some of its processes (listed in the payload)",
+  },
+  {
+    codes: ["cursor_file_error", "cursor_file_unsafe"],
+    when: "`--cursor-file` cannot be read, or is a symlink / not a regular file",
+  },
+  { codes: ["internal_error"], when: "a bug: please report it with the command line" },
+];
+
+/** Every code of {@link ERROR_CODES}. */
+export function allErrorCodes(): Set<string> {
+  return new Set(ERROR_CODES.flatMap((r) => r.codes));
+}

@@ -1,0 +1,319 @@
+/**
+ * Every flag of lisa's command line, declared once (the command table picks from here). A flag
+ * is a stricli flag spec: its parser turns the text into a value or throws; the message names
+ * what was expected, and `run.ts` maps the failure to `invalid_argument` (or the code of a
+ * `LisaError` the parser threw, such as `invalid_agent`).
+ */
+import { UsageError } from "../base/errors.ts";
+import {
+  type Agent,
+  AGENTS,
+  type Expect,
+  EXPECTS,
+  type Mode,
+  MODES,
+  NESTED_POLICIES,
+  type NestedPolicy,
+  NESTING_INTENTS,
+  type NestingIntent,
+  parseAgent,
+  parseMode,
+  SESSION_STATES,
+  type SessionStateName,
+} from "../base/types.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Parsers
+
+/** A whole number within [min, max]. */
+export function intIn(min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
+  return (text) => {
+    const n = Number(text);
+    if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new UsageError(`expected a whole number from ${min} to ${max}, got "${text}"`);
+    }
+    return n;
+  };
+}
+
+/** A number (fractions allowed) within [min, max]. */
+export function numberIn(min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
+  return (text) => {
+    const n = Number(text);
+    if (text.trim() === "" || !Number.isFinite(n) || n < min || n > max) {
+      throw new UsageError(`expected a number from ${min} to ${max}, got "${text}"`);
+    }
+    return n;
+  };
+}
+
+/** "true" / "false" (also yes/no, 1/0, on/off). */
+export function parseBool(text: string): boolean {
+  const v = text.trim().toLowerCase();
+  if (["true", "yes", "1", "on"].includes(v)) return true;
+  if (["false", "no", "0", "off"].includes(v)) return false;
+  throw new UsageError(`expected true or false, got "${text}"`);
+}
+
+/** One of `choices` (case-insensitive). */
+export function oneOf<T extends string>(choices: readonly T[]): (text: string) => T {
+  return (text) => {
+    const v = text.trim().toLowerCase();
+    if ((choices as readonly string[]).includes(v)) return v as T;
+    throw new UsageError(`expected one of ${choices.join("|")}, got "${text}"`);
+  };
+}
+
+/** A comma-separated list (empty items dropped). */
+export function parseList(text: string): string[] {
+  return text.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+/** Any text, as given. */
+export function parseText(text: string): string {
+  return text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flag specs (stricli's shapes). `optional` flags are undefined when absent.
+
+const text = (brief: string, placeholder: string) =>
+  ({ kind: "parsed", parse: parseText, brief, placeholder, optional: true }) as const;
+const bool = (brief: string) =>
+  ({ kind: "boolean", brief, optional: true, withNegated: false }) as const;
+
+/**
+ * `--session`: the session a verb acts on (required by those verbs, checked in `commands/`);
+ * for spawn, the name to give instead of a generated one.
+ */
+export const session = text("session name (spawn: the name to give, starting with lisa-)", "name");
+/** `--project-root`: where the project's sessions live. */
+export const projectRoot = text(
+  "project root (default: LISA_PROJECT_ROOT, else the current directory)",
+  "dir",
+);
+/** `--json`. */
+export const json = bool("print JSON");
+/** `--json-min`: the compact payload an orchestrator branches on. */
+export const jsonMin = bool("print compact JSON");
+/** `--stream-json`: one JSON line per event, then the final payload. */
+export const streamJson = bool("print one JSON line per poll, then the final payload");
+/** `--agent`. */
+export const agent = {
+  kind: "parsed",
+  parse: (t: string): Agent => parseAgent(t),
+  brief: "the agent: claude or codex",
+  placeholder: AGENTS.join("|"),
+  optional: true,
+} as const;
+/** `--mode`. */
+export const mode = {
+  kind: "parsed",
+  parse: (t: string): Mode => parseMode(t),
+  brief: "the mode: interactive or exec",
+  placeholder: MODES.join("|"),
+  optional: true,
+} as const;
+/** `--tag`. */
+export const tag = text("tag appended to the name (lowercase alphanumerics, at most 16)", "tag");
+/** `--prompt` (spawn: the agent's prompt; detect-nested: the prompt to analyse, required). */
+export const prompt = text("the prompt (never read by a shell; '-' reads stdin)", "text");
+/** `--prompt-file`. */
+export const promptFile = text("read the prompt from this file ('-' reads stdin)", "path");
+/** `--command` (spawn: what runs instead of the agent; guard: the command you plan to run). */
+export const command = text(
+  "a shell command (spawn: run it instead of the agent; guard: the command you plan to run)",
+  "shell",
+);
+/** `--agent-args`. */
+export const agentArgs = text("extra agent arguments (shell syntax, inserted as-is)", "shell");
+/** `--model`. */
+export const model = text("model for the agent", "model");
+/** `--width`. */
+export const width = {
+  kind: "parsed",
+  parse: intIn(20, 10_000),
+  brief: "pane width",
+  placeholder: "cols",
+  optional: true,
+} as const;
+/** `--height`. */
+export const height = {
+  kind: "parsed",
+  parse: intIn(5, 10_000),
+  brief: "pane height",
+  placeholder: "rows",
+  optional: true,
+} as const;
+/** `--dangerously-skip-permissions` (on by default for claude; `--no-…` turns it off). */
+export const dangerouslySkipPermissions = {
+  kind: "boolean",
+  brief: "claude: pass --dangerously-skip-permissions (--no-… to leave it out)",
+  default: true,
+} as const;
+/** `--hooks` (on by default; `--no-hooks` like LISA_HOOKS=off). */
+export const hooks = {
+  kind: "boolean",
+  brief: "inject agent hooks (--no-hooks: like LISA_HOOKS=off)",
+  default: true,
+} as const;
+/** `--nested-policy`. */
+export const nestedPolicy = {
+  kind: "parsed",
+  parse: oneOf<NestedPolicy>(NESTED_POLICIES),
+  brief: "codex exec sandbox bypass for nested lisa calls",
+  placeholder: NESTED_POLICIES.join("|"),
+  default: "auto",
+} as const;
+/** `--nesting-intent`. */
+export const nestingIntent = {
+  kind: "parsed",
+  parse: oneOf<NestingIntent>(NESTING_INTENTS),
+  brief: "override the nested-prompt heuristic",
+  placeholder: NESTING_INTENTS.join("|"),
+  default: "auto",
+} as const;
+/** `--dry-run`. */
+export const dryRun = bool("resolve and report everything, change nothing");
+/** `--text` of send. */
+export const textFlag = text("text to paste (multi-line allowed; '-' reads stdin)", "text");
+/** `--text-file` of send. */
+export const textFile = text("paste the content of this file ('-' reads stdin)", "path");
+/** `--keys` of send. */
+export const keys = text("tmux key names separated by spaces (e.g. 'Escape', 'C-c', 'y')", "keys");
+/** `--enter` of send. */
+export const enter = bool("press Enter afterwards (after a short per-agent delay)");
+/** `--lines`. */
+export const lines = {
+  kind: "parsed",
+  parse: intIn(1, 1_000_000),
+  brief: "at most the last N lines (default 200; a delta is uncapped unless given)",
+  placeholder: "n",
+  optional: true,
+} as const;
+/** `--raw`. */
+export const raw = bool("the pane text as tmux shows it (no marker hiding, no noise filtering)");
+/** `--keep-noise`. */
+export const keepNoise = bool("keep agent start-up noise (MCP/auth warnings, banners, tips)");
+/** `--strip-noise` (the default; accepted for compatibility). */
+export const stripNoise = bool("filter start-up noise (the default; accepted for compatibility)");
+/** `--delta-from`. */
+export const deltaFrom = text(
+  "only what appeared since this nextOffset (opaque token) or line count",
+  "offset",
+);
+/** `--cursor-file`. */
+export const cursorFile = text(
+  "read the offset from PATH when present; write nextOffset to it after the capture",
+  "path",
+);
+/** `--markers`. */
+export const markers = {
+  kind: "parsed",
+  parse: parseList,
+  brief: "comma-separated markers to look for in the text",
+  placeholder: "list",
+  optional: true,
+} as const;
+/** `--fail-not-found`. */
+export const failNotFound = bool("exit 1 when the session does not exist (default: exit 0)");
+/** `--events` of explain. */
+export const events = {
+  kind: "parsed",
+  parse: intIn(1, 100_000),
+  brief: "number of recent events (default 10)",
+  placeholder: "n",
+  optional: true,
+} as const;
+/** `--since` of explain. */
+export const since = text("only events since a duration ago (15m, 2h, 1d) or an ISO time", "when");
+/** `--poll-interval`. */
+export const pollInterval = {
+  kind: "parsed",
+  parse: numberIn(0),
+  brief: "seconds between polls (fractions allowed)",
+  placeholder: "seconds",
+  default: "30",
+} as const;
+/** `--max-polls`. */
+export const maxPolls = {
+  kind: "parsed",
+  parse: intIn(1),
+  brief: "stop after N polls (default 120; no limit with only a timeout)",
+  placeholder: "n",
+  optional: true,
+} as const;
+/** `--timeout-seconds`. */
+export const timeoutSeconds = {
+  kind: "parsed",
+  parse: numberIn(0),
+  brief: "stop after this many seconds (monitor: exitReason timeout, exit 2; smoke: the " +
+    "whole run's limit, default 120)",
+  placeholder: "seconds",
+  optional: true,
+} as const;
+/** `--until-marker`. */
+export const untilMarker = text(
+  "stop when this text appears in the pane or its history (prompt echoes ignored)",
+  "text",
+);
+/** `--until-state`. */
+export const untilState = {
+  kind: "parsed",
+  parse: oneOf<SessionStateName>(SESSION_STATES),
+  brief: "stop when the session reaches this state",
+  placeholder: "state",
+  optional: true,
+} as const;
+/** `--stop-on-waiting`. */
+export const stopOnWaiting = {
+  kind: "parsed",
+  parse: parseBool,
+  brief: "stop on waiting_input",
+  placeholder: "true|false",
+  default: "true",
+} as const;
+/** `--expect`. */
+export const expect = {
+  kind: "parsed",
+  parse: oneOf<Expect>(EXPECTS),
+  brief: "what counts as success",
+  placeholder: EXPECTS.join("|"),
+  default: "any",
+} as const;
+/** `--levels` of smoke. */
+export const levels = {
+  kind: "parsed",
+  parse: intIn(1),
+  brief: "nesting depth, 1-4 (default 3)",
+  placeholder: "n",
+  optional: true,
+} as const;
+/** `--project-only`. */
+export const projectOnly = bool("only the current project's sessions");
+/** `--all-sockets`. */
+export const allSockets = bool("every project's tmux server in the socket dir");
+/** `--cleanup-all-hashes`. */
+export const cleanupAllHashes = bool("also remove artifacts under every project hash");
+/** `--all-hashes` of tree. */
+export const allHashes = bool("include sessions of every project in the runtime dir");
+/** `--active-only` of tree. */
+export const activeOnly = bool("only sessions tmux still has");
+/** `--with-state` of tree. */
+export const withState = bool("add each session's live state");
+/** `--flat` of tree. */
+export const flat = bool("one row per session with its depth");
+/** `--delta` of tree. */
+export const delta = bool("report edges added/removed since the previous --delta call");
+/** `--keep-sessions` of smoke. */
+export const keepSessions = bool("do not kill the smoke sessions at the end");
+/** `--shared-tmux` of guard. */
+export const sharedTmux = bool("inspect the default tmux server (read-only list-sessions)");
+
+/** The value of a flag a verb needs; throws `missing_argument` naming it when absent. */
+export function needed<T>(value: T | undefined, flag: string): T {
+  if (value === undefined) {
+    throw new UsageError(`${flag} is required`, "missing_argument", { flag });
+  }
+  return value;
+}

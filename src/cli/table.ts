@@ -1,0 +1,62 @@
+/**
+ * The command table in stricli's terms: `verbs.ts` (the data) turned into a route map whose
+ * commands load their implementation only when they run.
+ */
+import { buildCommand, buildRouteMap, type Command, type RouteMap } from "@stricli/core";
+import type { LisaContext } from "./context.ts";
+import { GROUPS, type Guard, type ImplOverrides, VERBS, type VerbSpec } from "./verbs.ts";
+
+function verb(route: string, spec: VerbSpec, options: TableOptions): Command<LisaContext> {
+  // deno-lint-ignore no-explicit-any
+  return buildCommand<any, any, LisaContext>({
+    loader: async () => {
+      const impl = options.overrides?.[route] ?? (await spec.load()).default;
+      return options.guard ? options.guard(route, impl) : impl;
+    },
+    parameters: {
+      flags: spec.flags,
+      // deno-lint-ignore no-explicit-any
+      ...(spec.positional ? { positional: spec.positional as any } : {}),
+    },
+    docs: {
+      brief: spec.brief,
+      ...(spec.fullDescription ? { fullDescription: spec.fullDescription } : {}),
+    },
+  });
+}
+
+/** How {@link buildTable} wires implementations. */
+export interface TableOptions {
+  /** Implementations to use instead of `commands/` (tests). */
+  overrides?: ImplOverrides;
+  /** Wraps every implementation (`run.ts`: maps thrown errors to exit codes and JSON). */
+  guard?: Guard;
+}
+
+/** Builds the route map of every verb. */
+export function buildTable(options: TableOptions = {}): RouteMap<LisaContext> {
+  const groups = new Map<string, Record<string, Command<LisaContext> | RouteMap<LisaContext>>>();
+  const groupOf = (name: string) => {
+    let g = groups.get(name);
+    if (g === undefined) groups.set(name, g = {});
+    return g;
+  };
+  for (const [route, spec] of Object.entries(VERBS)) {
+    const words = route.split(" ");
+    const leaf = words.pop()!;
+    groupOf(words.join(" "))[leaf] = verb(route, spec, options);
+  }
+  // Nested groups, deepest first, become routes of their parents.
+  const names = [...groups.keys()].filter((n) => n !== "").sort((a, b) =>
+    b.split(" ").length - a.split(" ").length
+  );
+  for (const name of names) {
+    const words = name.split(" ");
+    const leaf = words.pop()!;
+    groupOf(words.join(" "))[leaf] = buildRouteMap({
+      routes: groups.get(name)!,
+      docs: { brief: GROUPS[name] ?? name },
+    });
+  }
+  return buildRouteMap({ routes: groups.get("")!, docs: { brief: GROUPS[""] } });
+}

@@ -1,0 +1,349 @@
+/**
+ * The command table as data: every verb of lisa, its flags (picked from `flags.ts`, where each
+ * flag is declared once), its one-line doc, and a lazy loader of its implementation
+ * (`commands/<route>.ts`, default export). `table.ts` turns it into stricli's route map; help,
+ * completions, the status pre-parser and the README's command map read it too. Loading this
+ * module loads no verb and not stricli.
+ *
+ * `lisa hook` is not here: `main()` dispatches it raw (it must accept anything and never fail).
+ */
+import * as F from "./flags.ts";
+import type { LisaContext } from "./context.ts";
+import { lazyImport } from "../base/lazy.ts";
+
+/** The value a flag spec parses to. */
+type ValueOf<S> = S extends { kind: "boolean" } ? boolean
+  : S extends { parse: (text: string) => infer T } ? T
+  : never;
+
+/** The flags object a verb receives for the flag specs `S`. */
+export type FlagsOf<S> = {
+  readonly [K in keyof S]: S[K] extends { optional: true } ? ValueOf<S[K]> | undefined
+    : ValueOf<S[K]>;
+};
+
+/** A verb implementation: `this` is the context, then the parsed flags and positionals. */
+export type VerbImpl<S, A extends readonly unknown[] = []> = (
+  this: LisaContext,
+  flags: FlagsOf<S>,
+  ...args: A
+) => void | Promise<void>;
+
+/** A module of `commands/`: its default export is the verb. */
+// deno-lint-ignore no-explicit-any
+export type VerbModule = { default: VerbImpl<any, any> };
+
+/** Replaces verb implementations (CLI tests: argv → flags without running anything). */
+// deno-lint-ignore no-explicit-any
+export type ImplOverrides = Partial<Record<string, VerbImpl<any, any>>>;
+
+/** Wraps an implementation so the route id travels with it (errors name the verb's help). */
+export type Guard = (route: string, impl: VerbModule["default"]) => VerbModule["default"];
+
+// ---------------------------------------------------------------------------------------------
+// Flag sets of the verbs (exported for the implementations' types).
+
+/** `lisa version`. */
+export const versionFlags = { json: F.json };
+/** `lisa doctor`. */
+export const doctorFlags = { json: F.json };
+/** `lisa cleanup`. */
+export const cleanupFlags = {
+  dryRun: F.dryRun,
+  projectOnly: F.projectOnly,
+  projectRoot: F.projectRoot,
+  json: F.json,
+};
+/** `lisa completions <shell>`. */
+export const completionsFlags = {};
+/** `lisa session name`. */
+export const nameFlags = {
+  agent: F.agent,
+  mode: F.mode,
+  tag: F.tag,
+  projectRoot: F.projectRoot,
+  json: F.json,
+};
+/** `lisa session spawn`. */
+export const spawnFlags = {
+  agent: F.agent,
+  mode: F.mode,
+  prompt: F.prompt,
+  promptFile: F.promptFile,
+  command: F.command,
+  agentArgs: F.agentArgs,
+  model: F.model,
+  session: F.session,
+  tag: F.tag,
+  projectRoot: F.projectRoot,
+  width: F.width,
+  height: F.height,
+  dangerouslySkipPermissions: F.dangerouslySkipPermissions,
+  hooks: F.hooks,
+  nestedPolicy: F.nestedPolicy,
+  nestingIntent: F.nestingIntent,
+  dryRun: F.dryRun,
+  json: F.json,
+};
+/** `lisa session send`. */
+export const sendFlags = {
+  session: F.session,
+  text: F.textFlag,
+  textFile: F.textFile,
+  keys: F.keys,
+  enter: F.enter,
+  projectRoot: F.projectRoot,
+  json: F.json,
+};
+/** `lisa session status`. */
+export const statusFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  json: F.json,
+  jsonMin: F.jsonMin,
+  failNotFound: F.failNotFound,
+};
+/** `lisa session explain`. */
+export const explainFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  events: F.events,
+  since: F.since,
+  json: F.json,
+};
+/** `lisa session monitor`. */
+export const monitorFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  pollInterval: F.pollInterval,
+  maxPolls: F.maxPolls,
+  timeoutSeconds: F.timeoutSeconds,
+  untilMarker: F.untilMarker,
+  untilState: F.untilState,
+  stopOnWaiting: F.stopOnWaiting,
+  expect: F.expect,
+  json: F.json,
+  jsonMin: F.jsonMin,
+  streamJson: F.streamJson,
+};
+/** `lisa session capture`. */
+export const captureFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  lines: F.lines,
+  raw: F.raw,
+  keepNoise: F.keepNoise,
+  stripNoise: F.stripNoise,
+  deltaFrom: F.deltaFrom,
+  cursorFile: F.cursorFile,
+  markers: F.markers,
+  json: F.json,
+  jsonMin: F.jsonMin,
+};
+/** `lisa session snapshot`. */
+export const snapshotFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  lines: F.lines,
+  markers: F.markers,
+  keepNoise: F.keepNoise,
+  deltaFrom: F.deltaFrom,
+  json: F.json,
+  jsonMin: F.jsonMin,
+};
+/** `lisa session list`. */
+export const listFlags = {
+  projectOnly: F.projectOnly,
+  allSockets: F.allSockets,
+  projectRoot: F.projectRoot,
+  json: F.json,
+};
+/** `lisa session exists`. */
+export const existsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
+/** `lisa session kill`. */
+export const killFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  cleanupAllHashes: F.cleanupAllHashes,
+  json: F.json,
+};
+/** `lisa session kill-all`. */
+export const killAllFlags = {
+  projectOnly: F.projectOnly,
+  cleanupAllHashes: F.cleanupAllHashes,
+  projectRoot: F.projectRoot,
+  json: F.json,
+};
+/** `lisa session tree`. */
+export const treeFlags = {
+  projectRoot: F.projectRoot,
+  allHashes: F.allHashes,
+  activeOnly: F.activeOnly,
+  withState: F.withState,
+  flat: F.flat,
+  delta: F.delta,
+  json: F.json,
+};
+/** `lisa session smoke`. */
+export const smokeFlags = {
+  levels: F.levels,
+  projectRoot: F.projectRoot,
+  keepSessions: F.keepSessions,
+  timeoutSeconds: F.timeoutSeconds,
+  json: F.json,
+};
+/** `lisa session detect-nested`. */
+export const detectNestedFlags = {
+  prompt: F.prompt,
+  agent: F.agent,
+  mode: F.mode,
+  nestedPolicy: F.nestedPolicy,
+  nestingIntent: F.nestingIntent,
+  json: F.json,
+};
+/** `lisa session guard`. */
+export const guardFlags = { sharedTmux: F.sharedTmux, command: F.command, json: F.json };
+
+// ---------------------------------------------------------------------------------------------
+// The verbs.
+
+/** One verb of the table. */
+export interface VerbSpec {
+  brief: string;
+  fullDescription?: string;
+  // deno-lint-ignore no-explicit-any
+  flags: Record<string, any>;
+  /** Positional arguments (a tuple), in stricli's shape. */
+  positional?: {
+    kind: "tuple";
+    // deno-lint-ignore no-explicit-any
+    parameters: readonly { brief: string; placeholder: string; parse: (t: string) => any }[];
+  };
+  load: () => Promise<VerbModule>;
+}
+
+/** Route → verb spec: the whole command line of lisa. */
+export const VERBS: Readonly<Record<string, VerbSpec>> = {
+  "version": {
+    brief: "print lisa's version, commit and Deno version",
+    flags: versionFlags,
+    load: () => lazyImport(new URL("./commands/version.ts", import.meta.url)),
+  },
+  "doctor": {
+    brief: "check tmux, claude, codex, the runtime dir and LISA_* variables",
+    flags: doctorFlags,
+    load: () => lazyImport(new URL("./commands/doctor.ts", import.meta.url)),
+  },
+  "cleanup": {
+    brief: "remove stale lisa sockets, artifacts of gone sessions and old startup scripts; " +
+      "never kills a server",
+    flags: cleanupFlags,
+    load: () => lazyImport(new URL("./commands/cleanup.ts", import.meta.url)),
+  },
+  "completions": {
+    brief: "print a shell completion script (bash, zsh or fish)",
+    fullDescription: "Load it with: source <(lisa completions bash)  (zsh: source " +
+      "<(lisa completions zsh); fish: lisa completions fish | source). Session names " +
+      "complete from the live sessions.",
+    flags: completionsFlags,
+    positional: {
+      kind: "tuple",
+      parameters: [{
+        brief: "the shell: bash, zsh or fish",
+        placeholder: "bash|zsh|fish",
+        parse: F.oneOf(["bash", "zsh", "fish", "sessions"]),
+      }],
+    },
+    load: () => lazyImport(new URL("./commands/completions.ts", import.meta.url)),
+  },
+  "session name": {
+    brief: "print the session name spawn would use",
+    flags: nameFlags,
+    load: () => lazyImport(new URL("./commands/session/name.ts", import.meta.url)),
+  },
+  "session spawn": {
+    brief: "start an agent (or any command) in a new tmux session",
+    flags: spawnFlags,
+    load: () => lazyImport(new URL("./commands/session/spawn.ts", import.meta.url)),
+  },
+  "session send": {
+    brief: "send text (bracketed paste) and/or keys to a session",
+    flags: sendFlags,
+    load: () => lazyImport(new URL("./commands/session/send.ts", import.meta.url)),
+  },
+  "session status": {
+    brief: "classify a session: state, reason, exit code, and the signals seen",
+    flags: statusFlags,
+    load: () => lazyImport(new URL("./commands/session/status.ts", import.meta.url)),
+  },
+  "session explain": {
+    brief: "show a session's status and its recent events (transitions, lifecycle)",
+    flags: explainFlags,
+    load: () => lazyImport(new URL("./commands/session/explain.ts", import.meta.url)),
+  },
+  "session monitor": {
+    brief: "poll a session until it completes, fails, waits for input, or a gate opens " +
+      "(exit 0 success, 2 non-success, 1 error)",
+    flags: monitorFlags,
+    load: () => lazyImport(new URL("./commands/session/monitor.ts", import.meta.url)),
+  },
+  "session capture": {
+    brief: "print a session's pane text, or only what appeared since an earlier capture",
+    flags: captureFlags,
+    load: () => lazyImport(new URL("./commands/session/capture.ts", import.meta.url)),
+  },
+  "session snapshot": {
+    brief: "a session's status and its pane text (with nextOffset and markers) at once",
+    flags: snapshotFlags,
+    load: () => lazyImport(new URL("./commands/session/snapshot.ts", import.meta.url)),
+  },
+  "session list": {
+    brief: "list lisa sessions",
+    flags: listFlags,
+    load: () => lazyImport(new URL("./commands/session/list.ts", import.meta.url)),
+  },
+  "session exists": {
+    brief: "exit 0 when the session exists, 1 when it does not",
+    flags: existsFlags,
+    load: () => lazyImport(new URL("./commands/session/exists.ts", import.meta.url)),
+  },
+  "session kill": {
+    brief: "end a session: its descendants first, every process of its pane, its artifacts " +
+      "(the event log is kept)",
+    flags: killFlags,
+    load: () => lazyImport(new URL("./commands/session/kill.ts", import.meta.url)),
+  },
+  "session kill-all": {
+    brief: "end every lisa session on every lisa tmux server (or only the project's)",
+    flags: killAllFlags,
+    load: () => lazyImport(new URL("./commands/session/kill_all.ts", import.meta.url)),
+  },
+  "session tree": {
+    brief: "show sessions as a tree of parent/child links (from metadata)",
+    flags: treeFlags,
+    load: () => lazyImport(new URL("./commands/session/tree.ts", import.meta.url)),
+  },
+  "session smoke": {
+    brief: "nested self-test: L1 spawns L2 … LN (lisa itself, no agent), each monitors its " +
+      "child and passes the markers up",
+    flags: smokeFlags,
+    load: () => lazyImport(new URL("./commands/session/smoke.ts", import.meta.url)),
+  },
+  "session detect-nested": {
+    brief: "show whether a prompt would make spawn add the codex sandbox bypass",
+    flags: detectNestedFlags,
+    load: () => lazyImport(new URL("./commands/session/detect_nested.ts", import.meta.url)),
+  },
+  "session guard": {
+    brief: "check whether a planned cleanup/kill command is risky for the default tmux " +
+      "server (read-only; exit 1 when risky)",
+    flags: guardFlags,
+    load: () => lazyImport(new URL("./commands/session/guard.ts", import.meta.url)),
+  },
+};
+
+/** Documentation of the route maps (groups). */
+export const GROUPS: Readonly<Record<string, string>> = {
+  "": "Start, watch, drive and clean up AI coding agents (claude, codex, any command) in tmux.",
+  "session": "spawn, drive, watch and end sessions",
+};

@@ -1,0 +1,229 @@
+/**
+ * The plan of a spawn: everything `spawn` decides before it touches tmux or a file — the name,
+ * the agent command (with hooks and the nested policy's bypass), the session's environment, the
+ * startup script and the tmux invocation. Pure: it reads only what it is given (the caller's
+ * environment, config and clock through `deps`, the prompt and project already resolved), so
+ * `--dry-run` is this plan printed, and unit tests check it without tmux.
+ */
+import { buildAgentCommand, renderCommand } from "../../agents/command.ts";
+import { hookExtras } from "../../agents/hooks.ts";
+import type { Deps } from "../../base/deps.ts";
+import type { Agent, Mode, NestedPolicy, NestingIntent, SessionMeta } from "../../base/types.ts";
+import { newRunId, sessionName, validateSessionName } from "../session/identity.ts";
+import type { Project } from "../session/project.ts";
+import { type NestedDetection, resolveNestedPolicy } from "./nested.ts";
+import {
+  buildStartupScript,
+  type ScriptCommand,
+  type StartupScriptInput,
+} from "./startup_script.ts";
+import { cmdScriptPath, type SessionPaths, sessionPaths } from "../../store/runtime_dir.ts";
+import { newSessionCommands } from "../../tmux/sessions.ts";
+import { sessionTarget } from "../../tmux/tmux.ts";
+
+/** Default pane size. */
+export const DEFAULT_WIDTH = 200;
+/** Default pane size. */
+export const DEFAULT_HEIGHT = 50;
+
+/** What a spawn plan is made from (flags parsed, prompt read, project resolved). */
+export interface PlanInput {
+  agent: Agent;
+  mode: Mode;
+  /** A `--command` given without `--agent`: a command-only session. */
+  explicitAgent: boolean;
+  prompt: string | undefined;
+  project: Project;
+  command?: string;
+  agentArgs?: string;
+  model?: string;
+  session?: string;
+  tag?: string;
+  width?: number;
+  height?: number;
+  skipPermissions?: boolean;
+  hooks?: boolean;
+  nestedPolicy?: NestedPolicy;
+  nestingIntent?: NestingIntent;
+}
+
+/** A spawn, decided. */
+export interface SpawnPlan {
+  session: string;
+  agent: Agent;
+  mode: Mode;
+  runId: string;
+  project: Project;
+  paths: SessionPaths;
+  /** The exact command the session runs (shell syntax, as `spawn --json` shows it). */
+  command: string;
+  commandOnly: boolean;
+  parentSession: string | null;
+  createdAt: string;
+  nestedBypass: string[];
+  nestedDetection: NestedDetection;
+  /** The session's `LISA_*` environment. */
+  lisaEnv: Record<string, string>;
+  /** What the startup script is built from (the caller's environment included). */
+  script: StartupScriptInput;
+  /** Where the startup script goes. */
+  scriptPath: string;
+  /** The tmux commands of the one invocation that creates the session. */
+  tmuxCommands: string[][];
+  /** The meta written once the session exists. */
+  meta: SessionMeta;
+}
+
+/** The session's LISA_* variables (DESIGN §4.5). */
+export function lisaEnvOf(input: {
+  session: string;
+  agent: Agent;
+  mode: Mode;
+  project: Project;
+  paths: SessionPaths;
+  runId: string;
+}): Record<string, string> {
+  return {
+    LISA_SESSION: "true",
+    LISA_SESSION_NAME: input.session,
+    LISA_AGENT: input.agent,
+    LISA_MODE: input.mode,
+    LISA_PROJECT_ROOT: input.project.root,
+    LISA_PROJECT_HASH: input.project.hash,
+    LISA_TMUX_SOCKET: input.project.socketPath,
+    LISA_RUNTIME_DIR: input.project.runtimeDir,
+    LISA_HEARTBEAT_FILE: input.paths.heartbeat,
+    LISA_DONE_FILE: input.paths.done,
+    LISA_HOOK_FILE: input.paths.hooks,
+    LISA_RUN_ID: input.runId,
+  };
+}
+
+function scriptNanos(now: Date): string {
+  const rand = crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000;
+  return `${now.getTime()}${String(rand).padStart(6, "0")}`;
+}
+
+/**
+ * Plans a spawn (see the module doc). Throws `invalid_session_name` for a bad `--session` and
+ * the agent command's errors (`prompt_too_large`).
+ */
+export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
+  const { agent, mode, prompt, project } = input;
+  const now = deps.now();
+  const session = input.session !== undefined
+    ? validateSessionName(input.session)
+    : sessionName({ projectRoot: project.root, agent, mode, tag: input.tag, now });
+  const runId = newRunId(now);
+  const paths = sessionPaths(project.runtimeDir, project.hash, session);
+  const custom = input.command !== undefined && input.command.trim() !== "";
+  const extras = hookExtras(deps, {
+    agent,
+    custom,
+    agentArgs: input.agentArgs,
+    hooks: input.hooks,
+  });
+  const nested = resolveNestedPolicy({
+    agent,
+    mode,
+    prompt,
+    policy: input.nestedPolicy,
+    intent: input.nestingIntent,
+    customCommand: custom,
+  });
+
+  let command: string;
+  let run: ScriptCommand;
+  if (custom) {
+    command = input.command!;
+    run = { shell: command };
+  } else {
+    const built = buildAgentCommand({
+      agent,
+      mode,
+      prompt,
+      model: input.model,
+      agentArgs: input.agentArgs,
+      skipPermissions: input.skipPermissions ?? true,
+      extraArgs: [...extras.extraArgs, ...nested.bypassArgs],
+    });
+    command = built.command;
+    // Agent-args are shell text: the whole line then runs under `bash -c`, so even a syntax
+    // error in them ends as an exit status in the done file instead of killing the wrapper.
+    // A prompt on stdin stays out of that `bash -c` word (it is one argv word too).
+    const stdin = built.stdin === null ? {} : { stdin: built.stdin };
+    run = built.agentArgs === null
+      ? { argv: built.argv, ...stdin }
+      : { shell: renderCommand(built.argv, built.agentArgs, built.agentArgsIndex), ...stdin };
+  }
+
+  const lisaEnv = lisaEnvOf({ session, agent, mode, project, paths, runId });
+  const script: StartupScriptInput = {
+    session,
+    runId,
+    projectRoot: project.root,
+    callerEnv: deps.env,
+    lisaEnv,
+    heartbeatFile: paths.heartbeat,
+    doneFile: paths.done,
+    command: run,
+    // Only Linux has child subreapers (prctl); elsewhere kill reports that it cannot see them.
+    subreaper: Deno.build.os === "linux",
+  };
+  const scriptPath = cmdScriptPath(project.runtimeDir, project.hash, session, scriptNanos(now));
+  const tmuxCommands = [
+    ...newSessionCommands({
+      session,
+      width: input.width ?? DEFAULT_WIDTH,
+      height: input.height ?? DEFAULT_HEIGHT,
+      cwd: project.root,
+      env: lisaEnv,
+      argv: ["bash", scriptPath],
+    }),
+    // In the same invocation: a new-session that "succeeded" without a session fails here.
+    ["has-session", "-t", sessionTarget(session)],
+  ];
+  const parentSession = deps.config.sessionName ?? null;
+  const createdAt = now.toISOString();
+  const commandOnly = custom && !input.explicitAgent;
+  return {
+    session,
+    agent,
+    mode,
+    runId,
+    project,
+    paths,
+    command,
+    commandOnly,
+    parentSession,
+    createdAt,
+    nestedBypass: nested.bypassArgs,
+    nestedDetection: nested.detection,
+    lisaEnv,
+    script,
+    scriptPath,
+    tmuxCommands,
+    meta: {
+      session,
+      parentSession,
+      agent,
+      mode,
+      projectRoot: project.root,
+      projectHash: project.hash,
+      socketPath: project.socketPath,
+      startCmd: command,
+      prompt: prompt ?? null,
+      createdAt,
+      runId,
+      agentSessionId: extras.agentSessionId,
+      hooks: extras.hooks,
+      nestedBypass: nested.bypassArgs,
+      commandOnly,
+    },
+  };
+}
+
+/** The startup script of a plan as `--dry-run` shows it (the caller's environment summarised). */
+export function dryRunScript(plan: SpawnPlan): string {
+  return buildStartupScript({ ...plan.script, redactCallerEnv: true });
+}
