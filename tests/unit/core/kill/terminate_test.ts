@@ -97,7 +97,9 @@ Deno.test("on Linux the subtree is read from /proc and ended without any subproc
   }).spawn();
   try {
     let victims: Awaited<ReturnType<typeof collectVictims>> = [];
-    for (let i = 0; i < 100 && victims.length < 3; i++) {
+    // Until both children have exec'd: `setsid` shows under its own name for a moment.
+    const names = () => victims.map((v) => v.name).sort().join(",");
+    for (let i = 0; i < 100 && names() !== "bash,sleep,sleep"; i++) {
       await new Promise((r) => setTimeout(r, 20));
       victims = await collectVictims({ panePids: [child.pid], runner: noSubprocess, procfs: true });
     }
