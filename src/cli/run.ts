@@ -30,7 +30,7 @@ import type { LisaContext } from "./context.ts";
 import { helpCommandOf, reportFailure, wantsJson } from "./failure.ts";
 import { writeError } from "./output.ts";
 import { realDeps } from "./real_deps.ts";
-import { buildTable } from "./table.ts";
+import { buildTable, routeOf } from "./table.ts";
 import type { Guard, ImplOverrides } from "./verbs.ts";
 
 /** The program's version (kept in step with deno.json). */
@@ -120,7 +120,7 @@ export async function main(argv: string[], deps: Deps, options: MainOptions = {}
     },
   };
   const app = buildApplication<LisaContext>(
-    buildTable({ overrides: options.overrides, guard: guardFor(argv) }),
+    buildTable({ overrides: options.overrides, guard: guardFor(argv), only: routeOf(argv) }),
     {
       name: "lisa",
       scanner: { caseStyle: "allow-kebab-for-camel" },

@@ -31,6 +31,20 @@ export interface TableOptions {
   overrides?: ImplOverrides;
   /** Wraps every implementation (`run.ts`: maps thrown errors to exit codes and JSON). */
   guard?: Guard;
+  /**
+   * Build only this route (a call that names a verb outright): the other verbs' commands are
+   * neither built nor validated. Help of a group and "did you mean" need the whole table.
+   */
+  only?: string;
+}
+
+/** The route `argv` names outright (its leading words are a verb of the table), if any. */
+export function routeOf(argv: readonly string[]): string | undefined {
+  for (let n = Math.min(argv.length, 3); n > 0; n--) {
+    const route = argv.slice(0, n).join(" ");
+    if (Object.hasOwn(VERBS, route)) return route;
+  }
+  return undefined;
 }
 
 /** Builds the route map of every verb. */
@@ -41,7 +55,9 @@ export function buildTable(options: TableOptions = {}): RouteMap<LisaContext> {
     if (g === undefined) groups.set(name, g = {});
     return g;
   };
-  for (const [route, spec] of Object.entries(VERBS)) {
+  const routes = options.only !== undefined ? [options.only] : Object.keys(VERBS);
+  for (const route of routes) {
+    const spec = VERBS[route];
     const words = route.split(" ");
     const leaf = words.pop()!;
     groupOf(words.join(" "))[leaf] = verb(route, spec, options);

@@ -261,3 +261,19 @@ Deno.test("every verb receives every one of its flags from argv", async () => {
     deepStrictEqual(r.flags, expected, route);
   }
 });
+
+Deno.test("a call that names a verb outright builds only that verb; groups still list all", async () => {
+  const { routeOf } = await import("../../src/cli/table.ts");
+  strictEqual(routeOf(["session", "name", "--json"]), "session name");
+  strictEqual(routeOf(["completions", "bash"]), "completions");
+  strictEqual(routeOf(["session", "nmae"]), undefined);
+  strictEqual(routeOf(["session", "--help"]), undefined);
+  const group = await call(["session", "--help"]);
+  strictEqual(group.code, 0);
+  for (const route of Object.keys(VERBS).filter((r) => r.startsWith("session "))) {
+    ok(group.stdout.includes(route), `session help lists ${route}`);
+  }
+  const typo = await call(["session", "nmae", "--json"]);
+  strictEqual(typo.json?.errorCode, "unknown_command");
+  ok(String(typo.json?.error).includes("name"), String(typo.json?.error));
+});
