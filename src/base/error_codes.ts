@@ -82,6 +82,17 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "`--cursor-file` cannot be read, or is a symlink / not a regular file",
   },
   { codes: ["internal_error"], when: "a bug: please report it with the command line" },
+  // issue 11
+  {
+    codes: ["session_ambiguous"],
+    when: "`--session` (or a session left out) matches several sessions; the payload lists " +
+      "`candidates`",
+  },
+  {
+    codes: ["session_not_running"],
+    when: "attach: the session exists but its command has finished (or no session runs)",
+  },
+  { codes: ["not_a_terminal"], when: "attach: stdin/stdout is not a terminal" },
 ];
 
 /** Every code of {@link ERROR_CODES}. */

@@ -21,4 +21,10 @@ export interface Io {
    * dropped, and commands that only stream (monitor) stop.
    */
   readonly outClosed: boolean;
+  /** True when stdin is a terminal (a person could answer a question). Absent: false. */
+  readonly stdinIsTty?: boolean;
+  /** Width of the terminal in columns, when stdout is one. */
+  columns?(): number | null;
+  /** Reads one line typed on stdin (without its newline); null at end of input. */
+  readLine?(): Promise<string | null>;
 }

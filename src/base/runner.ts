@@ -15,6 +15,11 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Do not throw on a non-zero exit; the caller inspects `code`. */
   allowFailure?: boolean;
+  /**
+   * The child uses this process's terminal (stdin, stdout and stderr inherited; nothing is
+   * captured) and runs without a timeout: `attach` hands the terminal to a tmux client.
+   */
+  interactive?: boolean;
 }
 
 /** What a finished subprocess returned. */

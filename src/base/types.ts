@@ -61,6 +61,11 @@ export interface SessionMeta {
    * preferred agent when matching processes). Absent in metas written before this field.
    */
   commandOnly?: boolean;
+  /**
+   * Short human name `{slug}-{adjective}-{noun}`, unique among the user's known sessions
+   * (issue 11); absent in metas written before it and for sessions spawned without one.
+   */
+  alias?: string;
 }
 
 /** What `monitor --expect` accepts as success. */

@@ -317,3 +317,35 @@ export function needed<T>(value: T | undefined, flag: string): T {
   }
   return value;
 }
+
+// issue 11
+/** `--wide` of list: full session names beside the aliases. */
+export const wide = bool("show full session names beside the aliases");
+/** `--watch [seconds]` of list: redraw the table until Ctrl-C (default every 2 s). */
+export const watchTable = {
+  kind: "parsed",
+  parse: (text: string) => text.trim() === "" ? 2 : numberIn(0.2, 3600)(text),
+  brief: "redraw the table every N seconds (default 2) until Ctrl-C",
+  placeholder: "seconds",
+  optional: true,
+  inferEmpty: true,
+} as const;
+/** `--read-only` of attach. */
+export const readOnly = bool("attach read-only (keys are not sent to the session)");
+/** `--older-than` of prune. */
+export const olderThan = text(
+  "prune sessions whose end (or last sign of life) is older than this (7d, 12h, 0s; default 7d)",
+  "duration",
+);
+/** `--until` of watch. */
+export const until = {
+  kind: "parsed",
+  parse: oneOf<SessionStateName | "terminal">([...SESSION_STATES, "terminal"]),
+  brief: "stop when sessions reach this state (waiting_input, terminal, or any state)",
+  placeholder: "state",
+  optional: true,
+} as const;
+/** `--any` of watch. */
+export const anyFlag = bool("with --until: stop when the first session gets there (default)");
+/** `--all` of watch. */
+export const allFlag = bool("with --until: stop when every watched session got there");

@@ -2,6 +2,7 @@ import type { Io } from "../base/io.ts";
 import { readCapped } from "../core/drive/text_input.ts";
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 function writeAll(file: { writeSync(p: Uint8Array): number }, text: string): void {
   let bytes = encoder.encode(text);
@@ -44,6 +45,15 @@ export function realIo(env: Readonly<Record<string, string>>): Io {
     get outClosed() {
       return stdout.closed;
     },
+    stdinIsTty: Deno.stdin.isTerminal(),
+    columns: () => {
+      try {
+        return isTty ? Deno.consoleSize().columns : null;
+      } catch {
+        return null;
+      }
+    },
+    readLine: () => readLine(Deno.stdin),
   };
 }
 
@@ -66,5 +76,21 @@ export class MemoryIo implements Io {
   }
   err(text: string): void {
     this.stderr += text;
+  }
+}
+
+/** Reads one line from `file` byte by byte (a prompt's answer; never reads past the newline). */
+async function readLine(file: { read(p: Uint8Array): Promise<number | null> }): Promise<
+  string | null
+> {
+  const bytes: number[] = [];
+  const one = new Uint8Array(1);
+  for (;;) {
+    const n = await file.read(one);
+    if (n === null || n === 0) {
+      return bytes.length === 0 ? null : decoder.decode(new Uint8Array(bytes));
+    }
+    if (one[0] === 10) return decoder.decode(new Uint8Array(bytes)).replace(/\r$/, "");
+    bytes.push(one[0]);
   }
 }

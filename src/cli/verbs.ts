@@ -157,6 +157,33 @@ export const listFlags = {
   allSockets: F.allSockets,
   projectRoot: F.projectRoot,
   json: F.json,
+  wide: F.wide,
+  watch: F.watchTable,
+};
+/** `lisa session attach [id]`. */
+export const attachFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  readOnly: F.readOnly,
+  json: F.json,
+};
+/** `lisa session prune`. */
+export const pruneFlags = {
+  olderThan: F.olderThan,
+  dryRun: F.dryRun,
+  projectRoot: F.projectRoot,
+  json: F.json,
+};
+/** `lisa session watch`. */
+export const watchFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  allSockets: F.allSockets,
+  until: F.until,
+  any: F.anyFlag,
+  all: F.allFlag,
+  timeoutSeconds: F.timeoutSeconds,
+  json: F.json,
 };
 /** `lisa session exists`. */
 export const existsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
@@ -216,8 +243,13 @@ export interface VerbSpec {
   /** Positional arguments (a tuple), in stricli's shape. */
   positional?: {
     kind: "tuple";
-    // deno-lint-ignore no-explicit-any
-    parameters: readonly { brief: string; placeholder: string; parse: (t: string) => any }[];
+    parameters: readonly {
+      brief: string;
+      placeholder: string;
+      // deno-lint-ignore no-explicit-any
+      parse: (t: string) => any;
+      optional?: boolean;
+    }[];
   };
   load: () => Promise<VerbModule>;
 }
@@ -301,6 +333,35 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     brief: "list lisa sessions",
     flags: listFlags,
     load: () => lazyImport(new URL("./commands/session/list.ts", import.meta.url)),
+  },
+  "session attach": {
+    brief: "attach this terminal to a live session (inside tmux: opens a new window)",
+    fullDescription: "The session is a full name, an alias or an unambiguous prefix, given " +
+      "as an argument or with --session; left out, the one running session of the project " +
+      "(several: asked on a terminal). Detach with the tmux prefix then d.",
+    flags: attachFlags,
+    positional: {
+      kind: "tuple",
+      parameters: [{
+        brief: "session name, alias or prefix",
+        placeholder: "session",
+        parse: F.parseText,
+        optional: true,
+      }],
+    },
+    load: () => lazyImport(new URL("./commands/session/attach.ts", import.meta.url)),
+  },
+  "session prune": {
+    brief: "remove the files of finished or gone sessions older than --older-than (never a " +
+      "live one), and event logs past retention",
+    flags: pruneFlags,
+    load: () => lazyImport(new URL("./commands/session/prune.ts", import.meta.url)),
+  },
+  "session watch": {
+    brief: "one JSON line per state change of any session; with --until, exit 0 when met, " +
+      "2 on --timeout-seconds",
+    flags: watchFlags,
+    load: () => lazyImport(new URL("./commands/session/watch.ts", import.meta.url)),
   },
   "session exists": {
     brief: "exit 0 when the session exists, 1 when it does not",

@@ -13,6 +13,7 @@ export class DenoRunner implements Runner {
   constructor(private readonly defaultTimeoutMs: number) {}
 
   async run(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+    if (options.interactive) return await runInteractive(argv, options);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const signal = AbortSignal.timeout(timeoutMs);
     let child: Deno.ChildProcess;
@@ -54,4 +55,26 @@ export class DenoRunner implements Runner {
     if (!result.success && !options.allowFailure) throw new CommandFailedError(argv, result);
     return result;
   }
+}
+
+/** Runs `argv` on this process's terminal until it exits (no timeout, nothing captured). */
+async function runInteractive(argv: readonly string[], options: RunOptions): Promise<RunResult> {
+  let status: Deno.CommandStatus;
+  try {
+    status = await new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      stdin: "inherit",
+      stdout: "inherit",
+      stderr: "inherit",
+      env: options.env,
+      clearEnv: options.clearEnv,
+      cwd: options.cwd,
+    }).spawn().status;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw new ProgramNotFoundError(argv[0]);
+    throw error;
+  }
+  const result: RunResult = { code: status.code, success: status.success, stdout: "", stderr: "" };
+  if (!result.success && !options.allowFailure) throw new CommandFailedError(argv, result);
+  return result;
 }

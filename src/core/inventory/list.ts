@@ -1,16 +1,21 @@
 /**
- * `lisa session list` and the session inventory kill-all works from: one `list-sessions` call
- * per tmux server (the project's, or with `allSockets` every `lisa-tmux-*.sock` in the socket
- * dir, dead sockets skipped quietly), joined with each session's meta and last known state.
+ * `lisa session list` and the session inventory kill-all works from. With `live` (the list
+ * verb) every session is classified as `status` would classify it now (`fleet.ts`: one tmux
+ * invocation per server, the same classifier); without it (kill-all, completions) one
+ * `list-sessions` call per tmux server gives names and pane facts only, and no state. The
+ * servers: the project's, or with `allSockets` every `lisa-tmux-*.sock` in the socket dir
+ * (dead sockets skipped quietly). A recorded state is never shown as a live one.
  */
 import type { Deps } from "../../base/deps.ts";
 import { AGENTS, MODES } from "../../base/types.ts";
 import { baseName, joinPath } from "../../base/paths.ts";
 import { type Project, resolveProject } from "../session/project.ts";
-import { scanMetaFiles, shownAgent, tryReadMeta } from "../session/locate.ts";
+import { scanMetaFiles, type SessionLocation, shownAgent, tryReadMeta } from "../session/locate.ts";
+import { LisaError } from "../../base/errors.ts";
+import { lazyImport } from "../../base/lazy.ts";
+import type { CoarseStatus, WaitingFor } from "../status/classify.ts";
 import type { SessionMeta, SessionStateName } from "../../base/types.ts";
 import { sessionPaths, SOCKET_RE } from "../../store/runtime_dir.ts";
-import { readState } from "../../store/session_store.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import { listSessions, type SessionRow } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
@@ -18,6 +23,8 @@ import { Tmux } from "../../tmux/tmux.ts";
 /** One live lisa session. */
 export interface ListedSession {
   session: string;
+  /** Short name (`{slug}-{adjective}-{noun}`, from meta); null for sessions spawned without. */
+  alias: string | null;
   /**
    * From meta (`"command"` for a `--command` session without `--agent`), else from the session
    * name; null when neither tells.
@@ -30,10 +37,17 @@ export interface ListedSession {
   createdAt: string;
   /** False when the command has finished (done file, or tmux says the pane is dead). */
   alive: boolean;
-  /** The last state `status`/`monitor` classified, when known. */
+  /** The live state, as `status` gives it now (null when the list was not classified). */
   state: SessionStateName | null;
+  /** The coarse status of `state` (null when not classified). */
+  status: CoarseStatus | null;
+  /** What a `waiting_input` session waits for: `input` or `permission`. */
+  waitingFor: WaitingFor | null;
+  classificationReason: string | null;
   /** Exit status of a finished command (done file first, then tmux), when known. */
   exitCode: number | null;
+  /** Seconds since the screen last changed (null when unknown or not classified). */
+  lastOutputAgeSeconds: number | null;
   parentSession: string | null;
   socketPath: string;
 }
@@ -45,6 +59,8 @@ export interface ListOptions {
   projectOnly?: boolean;
   /** Every lisa tmux server in the socket dir, not only the project's. */
   allSockets?: boolean;
+  /** Classify every session live (the list verb); else names and pane facts only. */
+  live?: boolean;
 }
 
 /** `session list --json`. */
@@ -121,7 +137,6 @@ function toListed(
   const { meta, hash } = found;
   const fromName = NAME_AGENT_MODE.exec(row.session);
   const paths = hash === null ? null : sessionPaths(runtimeDir, hash, row.session);
-  const state = paths === null ? null : readState(paths).lastState;
   const done = paths === null ? null : doneExit(meta, paths.done);
   return {
     session: row.session,
@@ -130,9 +145,14 @@ function toListed(
     projectRoot: meta?.projectRoot ?? null,
     projectHash: meta?.projectHash ?? hash,
     createdAt: meta?.createdAt ?? new Date(row.createdAt * 1000).toISOString(),
+    alias: meta?.alias ?? null,
     alive: !row.paneDead && done === null,
-    state,
+    state: null,
+    status: null,
+    waitingFor: null,
+    classificationReason: null,
     exitCode: done ?? (row.paneDead ? row.paneDeadStatus : null),
+    lastOutputAgeSeconds: null,
     parentSession: meta?.parentSession ?? null,
     socketPath,
   };
@@ -171,15 +191,127 @@ export async function gatherSessions(
       out.push(listed);
     }
   }
-  return out.sort((a, b) =>
+  return sortByCreation(out);
+}
+
+function sortByCreation(rows: ListedSession[]): ListedSession[] {
+  return rows.sort((a, b) =>
     a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.session < b.session ? -1 : 1
   );
+}
+
+/** Where a session found through its meta (or only on a socket) lives. */
+function locationOf(
+  project: Project,
+  session: string,
+  socketPath: string,
+  found: { meta: SessionMeta | undefined; hash: string | null },
+): SessionLocation {
+  const hash = found.meta?.projectHash ?? found.hash ?? project.hash;
+  return {
+    session,
+    hash,
+    projectRoot: found.meta?.projectRoot ?? project.root,
+    runtimeDir: project.runtimeDir,
+    socketPath,
+    paths: sessionPaths(project.runtimeDir, hash, session),
+    meta: found.meta,
+    project,
+  };
+}
+
+/**
+ * The lisa sessions of the servers (see {@link gatherSessions}), each classified live as
+ * `status` would classify it now ({@link fleetStatuses}: one tmux invocation per server).
+ */
+export async function gatherLiveSessions(
+  deps: Deps,
+  project: Project,
+  options: Pick<ListOptions, "projectOnly" | "allSockets">,
+): Promise<ListedSession[]> {
+  const socketDir = deps.config.tmuxSocketDir ?? project.runtimeDir;
+  const sockets = options.allSockets
+    ? [...new Set([project.socketPath, ...lisaSockets(socketDir)])]
+    : [project.socketPath];
+  const socketSet = new Set(sockets);
+  const candidates = new Map<string, SessionLocation>();
+  for (const f of scanMetaFiles(project.runtimeDir)) {
+    const meta = tryReadMeta(f.path);
+    if (meta === undefined || !socketSet.has(meta.socketPath)) continue;
+    if (options.projectOnly && (meta.projectHash ?? f.hash) !== project.hash) continue;
+    candidates.set(
+      `${meta.socketPath}\n${f.session}`,
+      locationOf(project, f.session, meta.socketPath, { meta, hash: f.hash }),
+    );
+  }
+  const find = metaFinder(project.runtimeDir);
+  // Loaded on demand: kill-all and completions list names only.
+  const { fleetStatuses } = await lazyImport<typeof import("../status/fleet.ts")>(
+    new URL("../status/fleet.ts", import.meta.url),
+  );
+  const { outcomes, readings } = await fleetStatuses(deps, {
+    candidates: [...candidates.values()],
+    sockets,
+    choose: (readings) => {
+      const out: SessionLocation[] = [];
+      for (const [socketPath, reading] of readings) {
+        if (!reading.reachable && socketPath === project.socketPath) {
+          throw new LisaError("tmux_failed", `tmux could not list the sessions of ${socketPath}`);
+        }
+        for (const name of reading.sessions.keys()) {
+          if (!name.startsWith("lisa-")) continue;
+          const known = candidates.get(`${socketPath}\n${name}`);
+          if (known !== undefined) {
+            out.push(known);
+            continue;
+          }
+          const found = find(name, socketHash(socketPath));
+          if (options.projectOnly && (found.meta?.projectHash ?? found.hash) !== project.hash) {
+            continue;
+          }
+          out.push(locationOf(project, name, socketPath, found));
+        }
+      }
+      return out;
+    },
+  });
+  const rows: ListedSession[] = [];
+  for (const [session, outcome] of outcomes) {
+    const loc = outcome.location;
+    const probe = readings.get(loc.socketPath)?.sessions.get(session);
+    const r = outcome.report;
+    const meta = loc.meta;
+    const fromName = NAME_AGENT_MODE.exec(session);
+    const terminal = r.sessionState === "completed" || r.sessionState === "crashed";
+    rows.push({
+      session,
+      alias: meta?.alias ?? null,
+      agent: meta ? shownAgent(meta) : r.agent ?? fromName?.[1] ?? null,
+      mode: meta?.mode ?? fromName?.[2] ?? null,
+      projectRoot: meta?.projectRoot ?? null,
+      projectHash: meta?.projectHash ?? socketHash(loc.socketPath),
+      createdAt: meta?.createdAt ??
+        new Date((probe?.createdAtSeconds ?? 0) * 1000).toISOString(),
+      alive: !terminal,
+      state: r.sessionState,
+      status: r.status,
+      waitingFor: r.waitingFor,
+      classificationReason: r.classificationReason,
+      exitCode: r.exitCode,
+      lastOutputAgeSeconds: r.signals.outputQuietSeconds,
+      parentSession: meta?.parentSession ?? null,
+      socketPath: loc.socketPath,
+    });
+  }
+  return sortByCreation(rows);
 }
 
 /** `lisa session list`: the sessions and their count (see {@link gatherSessions}). */
 export async function listSessionsOf(deps: Deps, options: ListOptions): Promise<ListResult> {
   const project = resolveProject(deps, options.projectRoot);
-  const sessions = await gatherSessions(deps, project, options);
+  const sessions = options.live
+    ? await gatherLiveSessions(deps, project, options)
+    : await gatherSessions(deps, project, options);
   return {
     sessions,
     count: sessions.length,

@@ -292,8 +292,9 @@ async function endAll(
  * tmux has no such session.
  */
 export async function killSessionTree(deps: Deps, options: KillOptions): Promise<KillResult> {
-  const name = validateSessionName(options.session);
-  const loc = locateSession(deps, name, options.projectRoot);
+  // An alias or prefix is resolved here, once, to a full name; tmux targets stay exact.
+  const loc = locateSession(deps, options.session, options.projectRoot);
+  const name = validateSessionName(loc.session);
   const root: Target = {
     session: name,
     hash: loc.hash,

@@ -4,7 +4,8 @@
  * and socketPath then decide where it lives.
  */
 import type { Deps } from "../../base/deps.ts";
-import { validateSessionName } from "./identity.ts";
+import { isValidSessionName, validateSessionName } from "./identity.ts";
+import { LisaError } from "../../base/errors.ts";
 import type { Agent } from "../../base/types.ts";
 import { joinPath } from "../../base/paths.ts";
 import { type Project, resolveProject } from "./project.ts";
@@ -69,13 +70,99 @@ export function tryReadMeta(path: string): SessionMeta | undefined {
   }
 }
 
+/** One session `resolve` can pick: its name, alias and meta file. */
+export interface KnownSession {
+  session: string;
+  alias: string | null;
+  hash: string;
+  path: string;
+}
+
+/** Every session with a meta in `runtimeDir`, and every name that has any artifact there. */
+export function knownSessions(
+  runtimeDir: string,
+): { metas: KnownSession[]; names: Set<string> } {
+  const metas: KnownSession[] = [];
+  const names = new Set<string>();
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(runtimeDir)];
+  } catch {
+    return { metas, names };
+  }
+  for (const entry of entries) {
+    const m = SESSION_ARTIFACT_RE.exec(entry.name);
+    if (m === null) continue;
+    names.add(m[2]);
+    if (m[3] !== "meta.json" || m[4] !== undefined) continue;
+    const path = joinPath(runtimeDir, entry.name);
+    const alias = tryReadMeta(path)?.alias;
+    metas.push({
+      session: m[2],
+      alias: typeof alias === "string" ? alias : null,
+      hash: m[1],
+      path,
+    });
+  }
+  return { metas, names };
+}
+
 /**
- * Locates session `name`. Throws `invalid_session_name` for a bad name and the errors of
- * {@link resolveProject}. A session without meta anywhere is placed in the current project.
+ * Resolves what a person typed for `--session` (seed 004's `SessionRegistry.resolve`): a full
+ * name any artifact knows (an event log outlives kill) stands for itself; else an alias stands
+ * for its session; else an unambiguous prefix of a name or an alias. Returns the session name,
+ * or null when nothing matches. Throws `session_ambiguous` (exit 1) listing the candidates. Pure
+ * over `known`.
+ */
+export function resolveIn(
+  known: { metas: readonly KnownSession[]; names: ReadonlySet<string> },
+  value: string,
+): string | null {
+  if (value === "") return null;
+  if (known.names.has(value)) return value;
+  const byAlias = known.metas.filter((k) => k.alias === value);
+  const unique = (list: readonly KnownSession[]) => [...new Set(list.map((k) => k.session))];
+  if (unique(byAlias).length === 1) return byAlias[0].session;
+  const matches = byAlias.length > 0
+    ? byAlias
+    : known.metas.filter((k) =>
+      k.session.startsWith(value) || (k.alias !== null && k.alias.startsWith(value))
+    );
+  const names = unique(matches);
+  if (names.length === 1) return names[0];
+  if (names.length === 0) return null;
+  const candidates = names.sort().map((n) => {
+    const alias = matches.find((k) => k.session === n)?.alias ?? null;
+    return { session: n, alias };
+  });
+  throw new LisaError(
+    "session_ambiguous",
+    `"${value}" matches ${names.length} sessions: ` +
+      candidates.map((c) => c.alias ? `${c.alias} (${c.session})` : c.session).join(", "),
+    { details: { value, candidates } },
+  );
+}
+
+/**
+ * Locates session `name`: a full name, an alias, or an unambiguous prefix of either
+ * ({@link resolveIn}). Throws `session_ambiguous`, `invalid_session_name` for a value that is
+ * neither a valid name nor matches a session, and the errors of {@link resolveProject}. A valid
+ * name without meta anywhere is placed in the current project (status then says not_found).
  */
 export function locateSession(deps: Deps, name: string, projectRootFlag?: string): SessionLocation {
-  validateSessionName(name);
   const project = resolveProject(deps, projectRootFlag);
+  if (isValidSessionName(name)) {
+    // The fast path of every poll: the project's own meta, no directory listing.
+    const localMeta = tryReadMeta(sessionPaths(project.runtimeDir, project.hash, name).meta);
+    if (localMeta !== undefined) return locateExact(deps, name, project);
+  }
+  const resolved = resolveIn(knownSessions(project.runtimeDir), name);
+  if (resolved === null) validateSessionName(name);
+  return locateExact(deps, resolved ?? name, project);
+}
+
+function locateExact(_deps: Deps, name: string, project: Project): SessionLocation {
+  validateSessionName(name);
   const local = sessionPaths(project.runtimeDir, project.hash, name);
   const localMeta = tryReadMeta(local.meta);
   const here = (meta: SessionMeta | undefined): SessionLocation => ({

@@ -27,6 +27,7 @@ import {
 import { appendLifecycle } from "../session/lifecycle.ts";
 import { resolveProject } from "../session/project.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
+import { knownAliases, pickAlias } from "../session/alias.ts";
 import { readTextInput } from "../drive/text_input.ts";
 import type { NestedDetection } from "./nested.ts";
 import { dryRunScript, planSpawn, type SpawnPlan } from "./plan.ts";
@@ -88,6 +89,8 @@ export interface SpawnResult {
   command: string;
   /** A `--command` session without an explicit agent: status expects no agent in it. */
   commandOnly: boolean;
+  /** The session's short name (`{slug}-{adjective}-{noun}`), accepted wherever a name is. */
+  alias: string;
   parentSession: string | null;
   createdAt: string;
   /** Sandbox-bypass flags the nested policy added to the agent command ([] when none). */
@@ -132,6 +135,7 @@ function resultOf(plan: SpawnPlan, dryRun: boolean): SpawnResult {
     socketPath: plan.project.socketPath,
     command: plan.command,
     commandOnly: plan.commandOnly,
+    alias: plan.meta.alias ?? "",
     parentSession: plan.parentSession,
     createdAt: plan.createdAt,
     nestedBypass: plan.nestedBypass,
@@ -164,6 +168,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     prompt,
     project,
   });
+  plan.meta.alias = pickAlias(project.slug, knownAliases(project.runtimeDir));
   if (options.dryRun) {
     const tmux = new Tmux(deps.runner, project.socketPath);
     return {

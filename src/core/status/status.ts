@@ -174,7 +174,7 @@ export function outputChangedAt(
 }
 
 /** What the process and CPU pass found. */
-interface ProcessFacts {
+export interface ProcessFacts {
   view: ProcessView | null;
   cpu: CpuReading | null;
   /** Readings to merge into the stored samples, oldest first. */
@@ -182,7 +182,7 @@ interface ProcessFacts {
 }
 
 /** Processes read before the tmux answer arrived (the previous poll's agent, still alive). */
-interface EarlyProcs {
+export interface EarlyProcs {
   procs: ProcInfo[];
   atMs: number;
 }
@@ -237,17 +237,6 @@ const CPU_DEPENDENT_REASONS = new Set([
   "grace_period",
 ]);
 
-/** Takes a second CPU sample {@link CPU_SECOND_SAMPLE_MS} after the first (bounded wait). */
-async function secondSample(deps: Deps, facts: ProcessFacts): Promise<void> {
-  const first = facts.readings[0]?.samples ?? [];
-  if (facts.view === null || first.length === 0) return;
-  await deps.sleep(CPU_SECOND_SAMPLE_MS);
-  const laterAt = deps.now().getTime();
-  const later = sampleCpu(facts.view.sampled, laterAt, procFs());
-  facts.readings.push({ samples: later, atMs: laterAt });
-  facts.cpu = combinedReading(first, later, CLK_TCK);
-}
-
 /** Runs the status tmux call; a tmux failure (other than a missing program) yields null. */
 async function probeOrNull(tmux: Tmux, session: string, lines: number): Promise<PaneProbe | null> {
   try {
@@ -258,22 +247,19 @@ async function probeOrNull(tmux: Tmux, session: string, lines: number): Promise<
   }
 }
 
-/**
- * Computes the status of `options.session`. Throws `invalid_session_name`, the project errors,
- * and `tmux_failed` only through the report (a failing tmux gives `degraded`). A session tmux
- * does not know is `not_found` (the caller decides the exit code).
- */
-export async function sessionStatus(deps: Deps, options: StatusOptions): Promise<StatusOutcome> {
-  const loc = locateSession(deps, options.session, options.projectRoot);
-  const meta = loc.meta;
-  const paths = loc.paths;
-  const tmux = new Tmux(deps.runner, loc.socketPath, deps.config.cmdTimeoutSeconds * 1000);
-  const lines = Math.max(options.captureLines ?? 0, STATUS_CAPTURE_LINES);
-  const failures: string[] = [];
+/** What a poll reads from the session's files before (or while) tmux answers. */
+export interface StatusPrelude {
+  prev: SessionStateFile;
+  early: EarlyProcs | null;
+  done: { runId: string; exitCode: number; matchesRun: boolean } | null;
+  heartbeatAge: number | null;
+  failures: string[];
+}
 
-  // The tmux call runs while the files and the known agent's processes are read.
-  const probing = probeOrNull(tmux, loc.session, lines);
-  const prev = readState(paths);
+/** Reads the state, the done file, the heartbeat's age and the last known agent's processes. */
+export function readPrelude(deps: Deps, loc: SessionLocation): StatusPrelude {
+  const failures: string[] = [];
+  const prev = readState(loc.paths);
   let early: EarlyProcs | null = null;
   try {
     const procs = procFs()
@@ -281,41 +267,52 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
       : null;
     if (procs !== null) early = { procs, atMs: deps.now().getTime() };
   } catch { /* the pane is scanned after the tmux answer instead */ }
-  let done = readDone(paths.done, meta, failures);
-  const heartbeatAge = fileAgeSeconds(paths.heartbeat, deps.now().getTime());
-  let probe = await probing;
-  if (probe === null) {
-    failures.push("tmux");
-    probe = missingProbe();
-  }
-  if (
-    probe.exists && probe.dead && probe.deadStatus === null && probe.deadSignal === null &&
-    !done?.matchesRun && probe.serverPid !== null
-  ) {
-    // tmux 3.3a can lose SIGCHLD and keep an empty pane_dead_status; a nudge makes it reap.
-    try {
-      Deno.kill(probe.serverPid, "SIGCHLD");
-      await deps.sleep(SIGCHLD_SETTLE_MS);
-      probe = await probePane(tmux, loc.session, lines);
-    } catch { /* keep what we have: the classifier reports the status as unknown */ }
-    done = readDone(paths.done, meta, failures);
-  }
+  const done = readDone(loc.paths.done, loc.meta, failures);
+  const heartbeatAge = fileAgeSeconds(loc.paths.heartbeat, deps.now().getTime());
+  return { prev, early, done, heartbeatAge, failures };
+}
 
+/** True when tmux lost a dead pane's status and no done file of this run tells it. */
+export function lostExitStatus(probe: PaneProbe, done: StatusPrelude["done"]): boolean {
+  return probe.exists && probe.dead && probe.deadStatus === null && probe.deadSignal === null &&
+    !done?.matchesRun && probe.serverPid !== null;
+}
+
+/** One session's poll between its classification and its recording. */
+export interface Evaluation {
+  loc: SessionLocation;
+  prelude: StatusPrelude;
+  probe: PaneProbe;
+  facts: ProcessFacts;
+  signals: Signals;
+  c: Classification;
+  hash: string;
+  changedAt: number | null;
+  nowMs: number;
+}
+
+/**
+ * Classifies a session from its prelude and its pane probe: reads its processes and CPU,
+ * builds the signals, runs the classifier. `captured: false` says the probe holds no capture
+ * (a terminal session whose output file is written): the stored screen hash is kept.
+ */
+export async function evaluateSession(
+  deps: Deps,
+  loc: SessionLocation,
+  prelude: StatusPrelude,
+  probe: PaneProbe,
+  captured = true,
+): Promise<Evaluation> {
+  const meta = loc.meta;
+  const { prev, done, failures } = prelude;
   const nowMs = deps.now().getTime();
   const age = sessionAgeSeconds(meta, probe, nowMs);
-  const facts = await gatherProcesses(
-    deps,
-    probe,
-    prev,
-    meta,
-    early,
-    failures,
-  );
+  const facts = await gatherProcesses(deps, probe, prev, meta, prelude.early, failures);
   const visible = visibleScreen(probe.rawCapture, probe.height);
-  const hash = screenHash(visible);
+  const hash = !captured && prev.outputHash !== null ? prev.outputHash : screenHash(visible);
   const changedAt = outputChangedAt(prev, hash, nowMs, probe.lastOutputSeconds);
   const found = facts.view?.found ?? null;
-  const hooks = readHooks(deps, paths.hooks, meta, nowMs);
+  const hooks = readHooks(deps, loc.paths.hooks, meta, nowMs);
 
   const signals: Signals = {
     sessionExists: probe.exists,
@@ -352,33 +349,52 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
       folder: baseName(meta?.projectRoot ?? loc.projectRoot),
       quietSeconds: changedAt === null ? null : Math.max(0, (nowMs - changedAt) / 1000),
     },
-    heartbeatAgeSeconds: heartbeatAge,
+    heartbeatAgeSeconds: prelude.heartbeatAge,
     hooks,
     lastInputAgeSeconds: prev.lastInputAtMs === null
       ? null
       : Math.max(0, (nowMs - prev.lastInputAtMs) / 1000),
     failures,
   };
-  let c: Classification = classify(signals);
-  if (
-    facts.cpu === null && done === null &&
-    CPU_DEPENDENT_REASONS.has(c.classificationReason)
-  ) {
-    // No recent sample and the answer hinges on CPU: measure it now (once, ~150 ms).
-    await secondSample(deps, facts);
-    if (signals.agent) signals.agent = { ...signals.agent, cpu: facts.cpu };
-    else signals.command = { ...signals.command, cpu: facts.cpu };
-    c = classify(signals);
-  }
+  return { loc, prelude, probe, facts, signals, c: classify(signals), hash, changedAt, nowMs };
+}
 
+/** True when the answer hinges on CPU and no recent sample exists: a second one is due. */
+export function needsSecondSample(ev: Evaluation): boolean {
+  return ev.facts.cpu === null && ev.prelude.done === null &&
+    CPU_DEPENDENT_REASONS.has(ev.c.classificationReason);
+}
+
+/**
+ * Takes the second CPU sample (the caller waited {@link CPU_SECOND_SAMPLE_MS} since the first)
+ * and classifies again.
+ */
+export function resample(deps: Deps, ev: Evaluation): void {
+  const first = ev.facts.readings[0]?.samples ?? [];
+  if (ev.facts.view === null || first.length === 0) return;
+  const laterAt = deps.now().getTime();
+  const later = sampleCpu(ev.facts.view.sampled, laterAt, procFs());
+  ev.facts.readings.push({ samples: later, atMs: laterAt });
+  ev.facts.cpu = combinedReading(first, later, CLK_TCK);
+  if (ev.signals.agent) ev.signals.agent = { ...ev.signals.agent, cpu: ev.facts.cpu };
+  else ev.signals.command = { ...ev.signals.command, cpu: ev.facts.cpu };
+  ev.c = classify(ev.signals);
+}
+
+/** Records the poll (state file, event, output file) and builds the report. */
+export async function finishEvaluation(deps: Deps, ev: Evaluation): Promise<StatusOutcome> {
+  const { loc, probe, facts } = ev;
+  const meta = loc.meta;
+  const paths = loc.paths;
+  let c = ev.c;
   if (meta !== undefined || probe.exists) {
-    c = await recordPoll(deps, loc, prev, c, {
+    c = await recordPoll(deps, loc, ev.prelude.prev, c, {
       probe,
       view: facts.view,
       readings: facts.readings,
-      hash,
-      changedAtMs: changedAt,
-      nowMs,
+      hash: ev.hash,
+      changedAtMs: ev.changedAt,
+      nowMs: ev.nowMs,
       runId: meta?.runId ?? null,
     });
   }
@@ -389,7 +405,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
       if (Deno.lstatSync(paths.output).isFile) outputFile = paths.output;
     } catch { /* not written */ }
   }
-
+  const found = facts.view?.found ?? null;
   const report: StatusReport = {
     session: loc.session,
     agent: meta ? shownAgent(meta) : found?.agent ?? null,
@@ -426,4 +442,40 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
       : null,
     prompt: meta?.prompt ?? null,
   };
+}
+
+/**
+ * Computes the status of `options.session`. Throws `invalid_session_name`, the project errors,
+ * and `tmux_failed` only through the report (a failing tmux gives `degraded`). A session tmux
+ * does not know is `not_found` (the caller decides the exit code).
+ */
+export async function sessionStatus(deps: Deps, options: StatusOptions): Promise<StatusOutcome> {
+  const loc = locateSession(deps, options.session, options.projectRoot);
+  const tmux = new Tmux(deps.runner, loc.socketPath, deps.config.cmdTimeoutSeconds * 1000);
+  const lines = Math.max(options.captureLines ?? 0, STATUS_CAPTURE_LINES);
+
+  // The tmux call runs while the files and the known agent's processes are read.
+  const probing = probeOrNull(tmux, loc.session, lines);
+  const prelude = readPrelude(deps, loc);
+  let probe = await probing;
+  if (probe === null) {
+    prelude.failures.push("tmux");
+    probe = missingProbe();
+  }
+  if (lostExitStatus(probe, prelude.done)) {
+    // tmux 3.3a can lose SIGCHLD and keep an empty pane_dead_status; a nudge makes it reap.
+    try {
+      Deno.kill(probe.serverPid!, "SIGCHLD");
+      await deps.sleep(SIGCHLD_SETTLE_MS);
+      probe = await probePane(tmux, loc.session, lines);
+    } catch { /* keep what we have: the classifier reports the status as unknown */ }
+    prelude.done = readDone(loc.paths.done, loc.meta, prelude.failures);
+  }
+  const ev = await evaluateSession(deps, loc, prelude, probe);
+  if (needsSecondSample(ev)) {
+    // No recent sample and the answer hinges on CPU: measure it now (once, ~150 ms).
+    await deps.sleep(CPU_SECOND_SAMPLE_MS);
+    resample(deps, ev);
+  }
+  return await finishEvaluation(deps, ev);
 }

@@ -1,18 +1,55 @@
-/** `lisa session list`: the lisa sessions, as a table or JSON. */
+/** `lisa session list`: the lisa sessions with their live states, as a table or JSON. */
 import type { LisaContext } from "../../context.ts";
 import { printList } from "../../list_render.ts";
 import type { FlagsOf, listFlags } from "../../verbs.ts";
 import { listSessionsOf } from "../../../core/inventory/list.ts";
 
-/** Prints the sessions. */
+/** Prints the sessions (with --watch: redraws them in place until Ctrl-C). */
 export default async function list(
   this: LisaContext,
   flags: FlagsOf<typeof listFlags>,
 ): Promise<void> {
-  const result = await listSessionsOf(this.deps, {
+  const deps = this.deps;
+  const options = {
     projectRoot: flags.projectRoot,
     projectOnly: flags.projectOnly ?? false,
     allSockets: flags.allSockets ?? false,
+    live: true,
+  };
+  const view = () => ({
+    wide: flags.wide ?? false,
+    columns: deps.io.columns?.() ?? null,
+    colour: !deps.io.noColor,
   });
-  printList(this.deps.io, result, flags.json ?? false, this.deps.now());
+  if (flags.watch === undefined) {
+    printList(
+      deps.io,
+      await listSessionsOf(deps, options),
+      flags.json ?? false,
+      deps.now(),
+      view(),
+    );
+    return;
+  }
+  // --watch: redraw until Ctrl-C (or a closed stdout); on a terminal the screen is cleared and
+  // the cursor hidden while drawing, and restored on the way out.
+  const tty = deps.io.isTty && !flags.json;
+  let stop = false;
+  const onSignal = () => {
+    stop = true;
+  };
+  Deno.addSignalListener("SIGINT", onSignal);
+  try {
+    if (tty) deps.io.out("\x1b[?25l");
+    while (!stop && !deps.io.outClosed) {
+      const result = await listSessionsOf(deps, options);
+      if (tty) deps.io.out("\x1b[H\x1b[2J");
+      printList(deps.io, result, flags.json ?? false, deps.now(), view());
+      const until = Date.now() + flags.watch * 1000;
+      while (!stop && Date.now() < until) await deps.sleep(Math.min(100, until - Date.now()));
+    }
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    if (tty) deps.io.out("\x1b[?25h");
+  }
 }

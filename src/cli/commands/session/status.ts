@@ -1,6 +1,6 @@
 /** `lisa session status`: one session's state, the reason, and the signals behind it. */
 import type { LisaContext } from "../../context.ts";
-import { needed } from "../../flags.ts";
+import { lazyImport } from "../../../base/lazy.ts";
 import { printStatus, statusExitCode } from "../../status_render.ts";
 import type { FlagsOf, statusFlags } from "../../verbs.ts";
 import { sessionStatus } from "../../../core/status/status.ts";
@@ -11,9 +11,17 @@ export default async function status(
   flags: FlagsOf<typeof statusFlags>,
 ): Promise<void> {
   const { report } = await sessionStatus(this.deps, {
-    session: needed(flags.session, "--session"),
+    session: flags.session ?? await pickOnly(this, flags.projectRoot),
     projectRoot: flags.projectRoot,
   });
   printStatus(this.deps.io, report, { json: flags.json, jsonMin: flags.jsonMin });
   this.exitCode = statusExitCode(report, flags.failNotFound ?? false);
+}
+
+/** The one running session when --session is left out (never asks: status is for scripts). */
+async function pickOnly(ctx: LisaContext, projectRoot: string | undefined): Promise<string> {
+  const { pickSession } = await lazyImport<typeof import("../../../core/inventory/pick.ts")>(
+    new URL("../../../core/inventory/pick.ts", import.meta.url),
+  );
+  return await pickSession(ctx.deps, undefined, projectRoot);
 }

@@ -1,0 +1,38 @@
+/** `lisa session prune`: remove finished or gone sessions' files by age (never a live one). */
+import type { LisaContext } from "../../context.ts";
+import { printJson, renderTable } from "../../output.ts";
+import type { FlagsOf, pruneFlags } from "../../verbs.ts";
+import { parseDuration, pruneSessions } from "../../../core/upkeep/prune.ts";
+
+/** Prunes and reports what went (or, with --dry-run, what would go). */
+export default async function prune(
+  this: LisaContext,
+  flags: FlagsOf<typeof pruneFlags>,
+): Promise<void> {
+  const result = await pruneSessions(this.deps, {
+    projectRoot: flags.projectRoot,
+    olderThanMs: flags.olderThan === undefined ? undefined : parseDuration(flags.olderThan),
+    dryRun: flags.dryRun ?? false,
+  });
+  if (flags.json) {
+    printJson(this.deps.io, { ...result });
+    return;
+  }
+  const verb = result.dryRun ? "would prune" : "pruned";
+  if (result.pruned.length === 0) this.deps.io.out(`nothing to prune\n`);
+  else {
+    this.deps.io.out(renderTable(
+      ["SESSION", "WHY", "LAST SEEN", "FILES"],
+      result.pruned.map((p) => [
+        p.alias ?? p.session,
+        p.reason,
+        p.lastSeenAt ?? "-",
+        String(p.files.length),
+      ]),
+    ));
+    this.deps.io.out(`${verb} ${result.pruned.length} session(s)\n`);
+  }
+  if (result.events.length > 0) {
+    this.deps.io.out(`${verb} ${result.events.length} event log file(s) past retention\n`);
+  }
+}

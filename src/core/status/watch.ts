@@ -1,0 +1,138 @@
+/**
+ * `lisa session watch`: one process that follows every session of the scope and reports each
+ * change of state (and each session that appears or disappears) as one event, until
+ * `--until` is met or the timeout passes. Each round is one live pass over the fleet
+ * (`gatherLiveSessions`: one tmux invocation per server, `/proc` reads, the status classifier)
+ * every {@link WATCH_INTERVAL_MS}: a change visible to `status` is reported within about that
+ * interval plus one pass. Nothing is forked per session.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { TERMINAL_STATES } from "../../base/types.ts";
+import type { SessionStateName } from "../../base/types.ts";
+import { resolveProject } from "../session/project.ts";
+import { gatherLiveSessions, type ListedSession } from "../inventory/list.ts";
+
+/** Time between two rounds of watch. */
+export const WATCH_INTERVAL_MS = 300;
+
+/** Options of {@link watchSessions}. */
+export interface WatchOptions {
+  projectRoot?: string;
+  allSockets?: boolean;
+  /** Only these sessions (full names, already resolved); all of the scope when absent. */
+  sessions?: string[];
+  /** `waiting_input`, `terminal`, or any session state. */
+  until?: string;
+  /** `all`: every watched session must get there; `any` (default): the first one. */
+  quantifier?: "any" | "all";
+  timeoutSeconds?: number;
+  /** Stop early (a closed stdout, a signal); checked between rounds. */
+  stopped?: () => boolean;
+}
+
+/** One line of the stream. */
+export interface WatchEvent {
+  type: "appeared" | "changed" | "disappeared" | "until_met" | "timeout" | "stopped";
+  at: string;
+  session?: string;
+  alias?: string | null;
+  from?: SessionStateName | null;
+  to?: SessionStateName | null;
+  waitingFor?: string | null;
+  reason?: string | null;
+  exitCode?: number | null;
+  /** until_met: the sessions that met the condition. */
+  sessions?: { session: string; alias: string | null; state: SessionStateName | null }[];
+}
+
+/** How watch ended: 0 the condition was met (or no condition and stopped), 2 timeout. */
+export interface WatchOutcome {
+  exitCode: number;
+  last: WatchEvent;
+}
+
+/** True when `state` satisfies `until` (`terminal` = any terminal state). Pure. */
+export function meets(state: SessionStateName | null, until: string): boolean {
+  if (state === null) return false;
+  if (until === "terminal") return TERMINAL_STATES.includes(state);
+  return state === until;
+}
+
+/**
+ * Watches (see the module doc), calling `emit` for each event. Returns when the condition is
+ * met (exit 0), on timeout (exit 2), or when `stopped()` says so (exit 0).
+ */
+export async function watchSessions(
+  deps: Deps,
+  options: WatchOptions,
+  emit: (e: WatchEvent) => void,
+): Promise<WatchOutcome> {
+  const project = resolveProject(deps, options.projectRoot);
+  const startMs = deps.now().getTime();
+  const deadline = options.timeoutSeconds === undefined
+    ? Infinity
+    : startMs + options.timeoutSeconds * 1000;
+  const only = options.sessions ? new Set(options.sessions) : null;
+  let known = new Map<string, ListedSession>();
+  let watched: Set<string> | null = only;
+  const at = () => deps.now().toISOString();
+  for (let round = 0;; round++) {
+    const rows = (await gatherLiveSessions(deps, project, { allSockets: options.allSockets }))
+      .filter((r) => only === null || only.has(r.session));
+    const now = new Map(rows.map((r) => [r.session, r]));
+    for (const r of rows) {
+      const before = known.get(r.session);
+      if (before === undefined) {
+        emit({ ...fields(r), type: "appeared", at: at(), from: null, to: r.state });
+      } else if (before.state !== r.state || before.waitingFor !== r.waitingFor) {
+        emit({ ...fields(r), type: "changed", at: at(), from: before.state, to: r.state });
+      }
+    }
+    for (const [name, before] of known) {
+      if (!now.has(name)) {
+        emit({ ...fields(before), type: "disappeared", at: at(), from: before.state, to: null });
+      }
+    }
+    known = now;
+    if (watched === null) watched = new Set(rows.map((r) => r.session));
+    if (options.until !== undefined && watched.size > 0) {
+      const until = options.until;
+      const state = (name: string) => now.get(name)?.state ?? (only ? "not_found" : null);
+      const met = [...watched].filter((n) => meets(state(n), until));
+      const done = options.quantifier === "all" ? met.length === watched.size : met.length > 0;
+      if (done) {
+        const last: WatchEvent = {
+          type: "until_met",
+          at: at(),
+          sessions: met.map((n) => ({
+            session: n,
+            alias: now.get(n)?.alias ?? null,
+            state: state(n),
+          })),
+        };
+        emit(last);
+        return { exitCode: 0, last };
+      }
+    }
+    if (options.stopped?.()) {
+      const last: WatchEvent = { type: "stopped", at: at() };
+      return { exitCode: 0, last };
+    }
+    if (deps.now().getTime() + WATCH_INTERVAL_MS > deadline) {
+      const last: WatchEvent = { type: "timeout", at: at() };
+      emit(last);
+      return { exitCode: 2, last };
+    }
+    await deps.sleep(WATCH_INTERVAL_MS);
+  }
+}
+
+function fields(r: ListedSession): Partial<WatchEvent> {
+  return {
+    session: r.session,
+    alias: r.alias,
+    waitingFor: r.waitingFor,
+    reason: r.classificationReason,
+    exitCode: r.exitCode,
+  };
+}

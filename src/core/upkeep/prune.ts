@@ -1,0 +1,228 @@
+/**
+ * `lisa session prune` (seed 004's prune/housekeeping): removes the artifacts of sessions that
+ * have finished or whose tmux session is gone, once their end (or last sign of life) is older
+ * than `olderThanMs`, plus event logs past `LISA_EVENT_RETENTION_DAYS`. A finished session tmux
+ * still shows (its dead pane kept by remain-on-exit) has that tmux session closed too.
+ *
+ * Liveness is proven by tmux, never assumed: each server that a session's meta names is asked
+ * once (`list-sessions`); a session whose server lists it with a running pane is live and kept, and so is every session of a server that could not be asked (a
+ * timeout, a permission error: unknown is not gone). The last sign of life is the newest
+ * modification of the session's meta, heartbeat (refreshed every 2 s while the wrapper runs),
+ * done file and hooks log; state and event files are left out, since a status poll writes them
+ * after the end. Files go through `removeSessionArtifacts`, the one removal path of kill and
+ * spawn (the event log is kept until its retention ends). `dryRun` reports the same plan and
+ * changes nothing.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { UsageError } from "../../base/errors.ts";
+import { joinPath } from "../../base/paths.ts";
+import { removeSessionArtifacts } from "../session/artifacts.ts";
+import { resolveProject } from "../session/project.ts";
+import { tryReadMeta } from "../session/locate.ts";
+import { pruneOldEvents } from "../../store/events.ts";
+import { SESSION_ARTIFACT_RE } from "../../store/runtime_dir.ts";
+import { killSession, listSessions, type SessionRow } from "../../tmux/sessions.ts";
+import { Tmux } from "../../tmux/tmux.ts";
+import { lisaSockets } from "../inventory/list.ts";
+
+/** Default `--older-than`: 7 days. */
+export const DEFAULT_PRUNE_AGE_MS = 7 * 86_400_000;
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses a duration (`0s`, `90s`, `15m`, `12h`, `7d`); throws `invalid_argument` otherwise. */
+export function parseDuration(text: string, flag = "--older-than"): number {
+  const m = /^(\d+(?:\.\d+)?)([smhdw]?)$/.exec(text.trim());
+  if (m === null) {
+    throw new UsageError(`${flag} expects a duration like 7d, 12h, 30m or 0s; got "${text}"`);
+  }
+  const unit = m[2] === "" ? "s" : m[2];
+  return Number(m[1]) * (unit === "w" ? 7 * UNIT_MS.d : UNIT_MS[unit]);
+}
+
+/** Options of {@link pruneSessions}. */
+export interface PruneOptions {
+  projectRoot?: string;
+  olderThanMs?: number;
+  dryRun?: boolean;
+}
+
+/** One session prune removed (or would remove). */
+export interface PrunedSession {
+  session: string;
+  alias: string | null;
+  /** `finished`: tmux still shows it, its command ended; `gone`: tmux no longer has it. */
+  reason: "finished" | "gone";
+  /** ISO time of its last sign of life. */
+  lastSeenAt: string | null;
+  /** The tmux session (a dead pane) was closed. */
+  closedTmuxSession: boolean;
+  files: string[];
+}
+
+/** One session prune kept, and why. */
+export interface KeptSession {
+  session: string;
+  alias: string | null;
+  reason: "live" | "recent" | "server_unknown";
+}
+
+/** What prune did (or would do). */
+export interface PruneResult {
+  ok: true;
+  dryRun: boolean;
+  olderThanSeconds: number;
+  pruned: PrunedSession[];
+  kept: KeptSession[];
+  /** Event logs (and their locks) past retention. */
+  events: string[];
+}
+
+interface SessionFiles {
+  hash: string;
+  session: string;
+  paths: Map<string, string>;
+}
+
+function mtimeMs(path: string): number | null {
+  try {
+    const st = Deno.lstatSync(path);
+    return st.isFile ? st.mtime?.getTime() ?? null : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Event logs past `retentionDays` (what {@link pruneOldEvents} would remove, logs only). */
+function oldEventLogs(runtimeDir: string, retentionDays: number, nowMs: number): string[] {
+  if (!(retentionDays > 0)) return [];
+  const cutoff = nowMs - retentionDays * 86_400_000;
+  const out: string[] = [];
+  try {
+    for (const e of Deno.readDirSync(runtimeDir)) {
+      const m = SESSION_ARTIFACT_RE.exec(e.name);
+      if (m === null || m[3] !== "events.jsonl" || m[4] !== undefined || !e.isFile) continue;
+      const path = joinPath(runtimeDir, e.name);
+      const t = mtimeMs(path);
+      if (t !== null && t < cutoff) out.push(path);
+    }
+  } catch { /* no runtime dir: nothing */ }
+  return out.sort();
+}
+
+/** Prunes (see the module doc). Throws only the project errors and a bad duration's. */
+export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<PruneResult> {
+  const project = resolveProject(deps, options.projectRoot);
+  const olderThanMs = options.olderThanMs ?? DEFAULT_PRUNE_AGE_MS;
+  const dryRun = options.dryRun === true;
+  const nowMs = deps.now().getTime();
+  const runtimeDir = project.runtimeDir;
+
+  // The sessions the runtime dir knows, with their files (event logs and locks aside).
+  const sessions = new Map<string, SessionFiles>();
+  try {
+    for (const e of Deno.readDirSync(runtimeDir)) {
+      const m = SESSION_ARTIFACT_RE.exec(e.name);
+      if (m === null || m[4] !== undefined || m[3] === "events.jsonl") continue;
+      const key = `${m[1]}\n${m[2]}`;
+      let s = sessions.get(key);
+      if (s === undefined) sessions.set(key, s = { hash: m[1], session: m[2], paths: new Map() });
+      s.paths.set(m[3], joinPath(runtimeDir, e.name));
+    }
+  } catch { /* no runtime dir yet */ }
+
+  // Every server a meta names, and every lisa server in the socket dir: one call each.
+  const metas = new Map<string, ReturnType<typeof tryReadMeta>>();
+  const sockets = new Set(lisaSockets(deps.config.tmuxSocketDir ?? runtimeDir));
+  sockets.add(project.socketPath);
+  for (const [key, s] of sessions) {
+    const metaPath = s.paths.get("meta.json");
+    const meta = metaPath === undefined ? undefined : tryReadMeta(metaPath);
+    metas.set(key, meta);
+    if (meta?.socketPath) sockets.add(meta.socketPath);
+  }
+  const servers = new Map<string, Map<string, SessionRow> | null>();
+  await Promise.all([...sockets].map(async (socket) => {
+    try {
+      const rows = await listSessions(
+        new Tmux(deps.runner, socket, deps.config.cmdTimeoutSeconds * 1000),
+      );
+      servers.set(socket, new Map(rows.map((r) => [r.session, r])));
+    } catch {
+      servers.set(socket, null);
+    }
+  }));
+  const anyUnknown = [...servers.values()].some((v) => v === null);
+
+  const result: PruneResult = {
+    ok: true,
+    dryRun,
+    olderThanSeconds: Math.round(olderThanMs / 1000),
+    pruned: [],
+    kept: [],
+    events: [],
+  };
+  for (const [key, s] of sessions) {
+    const meta = metas.get(key);
+    const alias = meta?.alias ?? null;
+    let row: SessionRow | undefined;
+    let unknown = false;
+    if (meta?.socketPath) {
+      const rows = servers.get(meta.socketPath);
+      if (rows === null) unknown = true;
+      else row = rows?.get(s.session);
+    } else {
+      // No meta: any server listing the name keeps it; an unanswered server might.
+      for (const rows of servers.values()) if (rows?.has(s.session)) row = rows.get(s.session);
+      unknown = row === undefined && anyUnknown;
+    }
+    if (unknown) {
+      result.kept.push({ session: s.session, alias, reason: "server_unknown" });
+      continue;
+    }
+    // A running pane is live even when the done file is there (the wrapper is finishing).
+    if (row !== undefined && !row.paneDead) {
+      result.kept.push({ session: s.session, alias, reason: "live" });
+      continue;
+    }
+    const signs = ["meta.json", "heartbeat.txt", "done.txt", "hooks.jsonl"]
+      .map((k) => s.paths.get(k))
+      .filter((p): p is string => p !== undefined)
+      .map(mtimeMs)
+      .filter((t): t is number => t !== null);
+    const last = signs.length > 0 ? Math.max(...signs) : null;
+    if (last !== null && nowMs - last < olderThanMs) {
+      result.kept.push({ session: s.session, alias, reason: "recent" });
+      continue;
+    }
+    const pruned: PrunedSession = {
+      session: s.session,
+      alias,
+      reason: row !== undefined ? "finished" : "gone",
+      lastSeenAt: last === null ? null : new Date(last).toISOString(),
+      closedTmuxSession: false,
+      files: [],
+    };
+    if (dryRun) {
+      pruned.files = [...s.paths.values()].sort();
+    } else {
+      if (row !== undefined && meta?.socketPath) {
+        // Its pane is dead (or its run wrote the done file): nothing of it runs any more.
+        try {
+          pruned.closedTmuxSession = await killSession(
+            new Tmux(deps.runner, meta.socketPath, deps.config.cmdTimeoutSeconds * 1000),
+            s.session,
+          );
+        } catch { /* the files still go; the dead pane stays visible */ }
+      }
+      pruned.files = removeSessionArtifacts(runtimeDir, s.session, { hash: s.hash }).sort();
+    }
+    result.pruned.push(pruned);
+  }
+  result.events = dryRun
+    ? oldEventLogs(runtimeDir, deps.config.eventRetentionDays, nowMs)
+    : pruneOldEvents(runtimeDir, deps.config.eventRetentionDays, nowMs).sort();
+  result.pruned.sort((a, b) => a.session < b.session ? -1 : 1);
+  result.kept.sort((a, b) => a.session < b.session ? -1 : 1);
+  return result;
+}
