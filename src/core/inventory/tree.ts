@@ -2,12 +2,14 @@
  * `lisa session tree`, the I/O side: reads the metas of this project (or of every project) in
  * the runtime dir, asks each tmux server once which sessions live (one `list-sessions` per
  * socket, whatever the number of sessions), and keeps the topology snapshot for `--delta`.
- * `--with-state` adds no tmux call: the same `list-sessions` rows carry each pane's dead/exit
- * facts, completed by the done file and the last classified state of each session's poll cache
- * (the full classifier costs a tmux call and a process scan per session, see `status`).
+ * `--with-state` classifies every session live, as `status` would now (`fleet.ts`: the same
+ * classifier, one tmux invocation per socket in place of `list-sessions`, `/proc` reads).
  * The graph itself is built by the pure `tree.ts`.
  */
 import type { Deps } from "../../base/deps.ts";
+import { lazyImport } from "../../base/lazy.ts";
+import type { SessionLocation } from "../session/locate.ts";
+import type { StatusOutcome } from "../status/status.ts";
 import { resolveProject } from "../session/project.ts";
 import { scanMetaFiles, shownAgent, tryReadMeta } from "../session/locate.ts";
 import {
@@ -24,7 +26,6 @@ import {
 import type { SessionMeta } from "../../base/types.ts";
 import { readJsonIfExists, readTextIfExists, writeJsonAtomic } from "../../store/atomic.ts";
 import { sessionPaths, treeDeltaPath } from "../../store/runtime_dir.ts";
-import { readState } from "../../store/session_store.ts";
 import { listSessions, type SessionRow } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -98,10 +99,47 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
     });
   }
 
-  const live = await liveSessionsBySocket(
-    deps,
-    metas.map((m) => m.socketPath).filter((s) => s !== ""),
-  );
+  const sockets = metas.map((m) => m.socketPath).filter((s) => s !== "");
+  let live: Map<string, Map<string, SessionRow> | null>;
+  let states: Map<string, StatusOutcome> | null = null;
+  if (options.withState) {
+    const { fleetStatuses } = await lazyImport<typeof import("../status/fleet.ts")>(
+      new URL("../status/fleet.ts", import.meta.url),
+    );
+    const candidates: SessionLocation[] = metas.filter((m) => m.socketPath !== "").map((m) => ({
+      session: m.session,
+      hash: m.projectHash,
+      projectRoot: m.projectRoot,
+      runtimeDir: project.runtimeDir,
+      socketPath: m.socketPath,
+      paths: sessionPaths(project.runtimeDir, m.projectHash, m.session),
+      meta: m,
+      project,
+    }));
+    const fleet = await fleetStatuses(deps, { candidates, sockets });
+    states = fleet.outcomes;
+    live = new Map();
+    for (const [socket, reading] of fleet.readings) {
+      if (!reading.reachable) {
+        live.set(socket, null);
+        continue;
+      }
+      live.set(
+        socket,
+        new Map(
+          [...reading.sessions].map(([name, p]) => [name, {
+            session: name,
+            createdAt: p.createdAtSeconds ?? 0,
+            panePid: p.panePid ?? 0,
+            paneDead: p.dead,
+            paneDeadStatus: p.deadStatus,
+          }]),
+        ),
+      );
+    }
+  } else {
+    live = await liveSessionsBySocket(deps, sockets);
+  }
   const inputs: TreeInput[] = metas.map((m) => ({
     session: m.session,
     parentSession: m.parentSession ?? null,
@@ -122,10 +160,15 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
     n.active = row !== undefined;
     n.alive = row !== undefined && !row.paneDead && done === null;
     if (n.active) activeCount++;
-    if (options.withState) {
-      const s = sessionStateOf(project.runtimeDir, meta, row, done);
-      n.state = s.state;
-      if (s.exitCode !== null) n.exitCode = s.exitCode;
+    const outcome = states?.get(n.session);
+    if (outcome !== undefined) {
+      const r = outcome.report;
+      n.state = r.sessionState;
+      n.waitingFor = r.waitingFor;
+      n.classificationReason = r.classificationReason;
+      n.alias = meta.alias ?? null;
+      n.alive = n.active && r.sessionState !== "completed" && r.sessionState !== "crashed";
+      if (r.exitCode !== null) n.exitCode = r.exitCode;
     } else if (!n.alive) {
       // The exit is at hand either way; plain labels show it ("exited 3").
       const exit = row?.paneDead ? (row.paneDeadStatus ?? done) : done;
@@ -170,28 +213,4 @@ export function doneExitOf(runtimeDir: string, meta: SessionMeta): number | null
     if (m && m[1] === meta.runId) return Number(m[2]);
   } catch { /* unreadable: no evidence */ }
   return null;
-}
-
-/**
- * A session's state from facts already at hand, as `status` decides it without a process scan:
- * the done file of this run (`done`, see {@link doneExitOf}) or a dead pane's status →
- * completed/crashed, whether or not tmux still has the session; no tmux row → not_found; else
- * the last state status/monitor classified, else in_progress (its pane's command still runs).
- */
-export function sessionStateOf(
-  runtimeDir: string,
-  meta: SessionMeta,
-  row: SessionRow | undefined,
-  done: number | null,
-): { state: string; exitCode: number | null } {
-  const exit = row?.paneDead ? (row.paneDeadStatus ?? done) : done;
-  if (exit !== null) return { state: exit === 0 ? "completed" : "crashed", exitCode: exit };
-  if (row === undefined) return { state: "not_found", exitCode: null };
-  if (row.paneDead) return { state: "crashed", exitCode: null };
-  const paths = sessionPaths(runtimeDir, meta.projectHash, meta.session);
-  let last: string | null = null;
-  try {
-    last = readState(paths).lastState;
-  } catch { /* unreadable cache: fall through */ }
-  return { state: last ?? "in_progress", exitCode: null };
 }

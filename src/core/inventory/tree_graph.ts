@@ -35,8 +35,13 @@ export interface TreeNode {
   active?: boolean;
   /** Whether the session's command still runs: tmux has it, its pane lives, no done file. */
   alive?: boolean;
-  /** Session state (set by the I/O layer with `--with-state`). */
+  /** Session state (set by the I/O layer with `--with-state`): live, as `status` says. */
   state?: string;
+  /** With `--with-state`: what a waiting session waits for, and the classifier's reason. */
+  waitingFor?: string | null;
+  classificationReason?: string;
+  /** With `--with-state`: the session's alias, when it has one. */
+  alias?: string | null;
   /** Exit code of a finished session, when known. */
   exitCode?: number;
   children: TreeNode[];
