@@ -1,0 +1,279 @@
+/**
+ * Issue 11 against real tmux: aliases and resolve through the CLI, `attach` in a real tmux
+ * client (from a plain terminal and from inside another tmux), `prune`, and `watch --until`.
+ */
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { LISA_ARGV, makeWorld, waitFor, type World } from "../helpers/world.ts";
+import {
+  artifact,
+  endStray,
+  readIf,
+  spawn,
+  type Spawned,
+  waitDone,
+  waitPane,
+} from "./lifecycle_helpers.ts";
+
+Deno.test("spawn gives each session a unique alias; every --session verb accepts it or a prefix", async () => {
+  const world = await makeWorld();
+  try {
+    const a = await spawn(world, ["--command", "sleep 120", "--tag", "one"]);
+    const b = await spawn(world, ["--command", "sleep 120", "--tag", "two"]);
+    const slug = "project";
+    ok(typeof a.alias === "string" && (a.alias as string).startsWith(`${slug}-`), String(a.alias));
+    ok(a.alias !== b.alias);
+    const meta = JSON.parse(readIf(artifact(world, a, "meta.json"))!);
+    strictEqual(meta.alias, a.alias);
+
+    const byAlias = await world.lisaInProcess([
+      "session",
+      "status",
+      "--session",
+      a.alias as string,
+      "--json",
+    ]);
+    strictEqual(byAlias.code, 0, byAlias.stdout);
+    strictEqual(byAlias.json!.session, a.session);
+    const prefix = (a.alias as string).slice(0, (a.alias as string).lastIndexOf("-") + 2);
+    const unique = [a.alias, b.alias].filter((x) => (x as string).startsWith(prefix)).length === 1;
+    if (unique) {
+      const byPrefix = await world.lisaInProcess([
+        "session",
+        "exists",
+        "--session",
+        prefix,
+        "--json",
+      ]);
+      strictEqual(byPrefix.json!.session, a.session, byPrefix.stdout);
+    }
+    // "lisa-" prefixes both: ambiguous, exit 1, candidates listed, nothing killed.
+    const amb = await world.lisaInProcess(["session", "kill", "--session", "lisa-", "--json"]);
+    strictEqual(amb.code, 1, amb.stdout);
+    strictEqual(amb.json!.errorCode, "session_ambiguous");
+    deepStrictEqual(
+      (amb.json!.candidates as { session: string }[]).map((c) => c.session).sort(),
+      [a.session, b.session].sort(),
+    );
+    // Status without --session and two running sessions: never a prompt, an error.
+    const omitted = await world.lisaInProcess(["session", "status", "--json"]);
+    strictEqual(omitted.code, 1, omitted.stdout);
+    strictEqual(omitted.json!.errorCode, "session_ambiguous");
+    const none = await world.lisaInProcess(["session", "status", "--session", "zzz-no", "--json"]);
+    strictEqual(none.code, 1);
+    strictEqual(none.json!.errorCode, "invalid_session_name");
+    // kill by alias ends exactly that session.
+    const killed = await world.lisaInProcess([
+      "session",
+      "kill",
+      "--session",
+      b.alias as string,
+      "--json",
+    ]);
+    strictEqual(killed.code, 0, killed.stdout);
+    const left = await world.lisaInProcess(["session", "list", "--json"]);
+    deepStrictEqual(
+      (left.json!.sessions as { session: string }[]).map((s) => s.session),
+      [a.session],
+    );
+    // One running session left: status may leave it out.
+    const only = await world.lisaInProcess(["session", "status", "--json"]);
+    strictEqual(only.code, 0, only.stdout);
+    strictEqual(only.json!.session, a.session);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+/** argv of lisa run with the world's environment spelled out (for a pane of an outer tmux). */
+function lisaInPane(world: World, args: string[], keepTmux: boolean): string[] {
+  const env = Object.entries(world.env).filter(([k]) =>
+    ["PATH", "HOME", "DENO_DIR", "LISA_RUNTIME_DIR", "LISA_TMUX_SOCKET_DIR", "NO_COLOR"].includes(k)
+  ).map(([k, v]) => `${k}=${v}`);
+  return ["env", ...(keepTmux ? [] : ["-u", "TMUX"]), ...env, "TERM=xterm", ...LISA_ARGV, ...args];
+}
+
+Deno.test("attach shows the agent's screen in a real tmux client, and refuses finished sessions", async () => {
+  const world = await makeWorld();
+  const outer = `${world.socketDir}/outer.sock`;
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "idle" });
+    await waitPane(world, s, "> ");
+    // A plain terminal: the pane of a private outer tmux, TMUX unset for the lisa inside it.
+    const started = await world.tmux(outer, [
+      "new-session",
+      "-d",
+      "-s",
+      "outer",
+      "-x",
+      "100",
+      "-y",
+      "30",
+      "-c",
+      world.projectRoot,
+      "--",
+      ...lisaInPane(world, ["session", "attach", s.alias as string], false),
+    ]);
+    strictEqual(started.code, 0, started.stderr);
+    const seen = await waitFor(async () => {
+      const c = await world.tmux(outer, ["capture-pane", "-p", "-t", "=outer:"]);
+      return c.stdout.includes("fake claude (interactive)") ? c.stdout : "";
+    }, 30_000);
+    ok(seen, (await world.tmux(outer, ["capture-pane", "-p", "-t", "=outer:"])).stdout);
+    // The attached client counts as a client of the session's server.
+    const clients = await world.tmux(s.socketPath, ["list-clients", "-F", "#{session_name}"]);
+    ok(clients.stdout.includes(s.session), clients.stdout);
+
+    // Inside tmux: a new window of the caller's tmux runs the attach (read-only here).
+    const inner = await world.tmux(outer, [
+      "new-window",
+      "-d",
+      "-n",
+      "caller",
+      "-c",
+      world.projectRoot,
+      "--",
+      ...lisaInPane(world, ["session", "attach", s.session, "--read-only"], true),
+    ]);
+    strictEqual(inner.code, 0, inner.stderr);
+    const window = await waitFor(async () => {
+      const w = await world.tmux(outer, ["list-windows", "-t", "=outer:", "-F", "#{window_name}"]);
+      return w.stdout.includes(s.alias as string) ? w.stdout : "";
+    }, 30_000);
+    ok(window, "no window named after the alias");
+    const shown = await waitFor(async () => {
+      const c = await world.tmux(outer, ["capture-pane", "-p", "-t", `=outer:${s.alias}`]);
+      return c.stdout.includes("fake claude (interactive)");
+    }, 30_000);
+    ok(shown);
+    const ro = await world.tmux(s.socketPath, ["list-clients", "-F", "#{client_readonly}"]);
+    ok(ro.stdout.split("\n").includes("1"), ro.stdout);
+
+    // A finished session does not attach.
+    const fin = await spawn(world, ["--command", "true"]);
+    await waitDone(world, fin);
+    const refused = await world.lisaInProcess(["session", "attach", fin.session, "--json"]);
+    strictEqual(refused.code, 1);
+    strictEqual(refused.json!.errorCode, "session_not_running");
+    // Without a terminal (and outside tmux): a clear error, never a hang.
+    const noTty = await world.lisaInProcess(["session", "attach", s.session, "--json"]);
+    strictEqual(noTty.code, 1);
+    strictEqual(noTty.json!.errorCode, "not_a_terminal");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("prune --dry-run changes nothing; prune removes the dead session, never the live one", async () => {
+  const world = await makeWorld();
+  try {
+    const live = await spawn(world, ["--command", "sleep 120", "--tag", "live"]);
+    const dead = await spawn(world, ["--command", "echo bye", "--tag", "dead"]);
+    await waitDone(world, dead);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = [...Deno.readDirSync(world.runtimeDir)].map((e) => e.name).sort();
+    const dry = await world.lisaInProcess([
+      "session",
+      "prune",
+      "--older-than",
+      "0s",
+      "--dry-run",
+      "--json",
+    ]);
+    strictEqual(dry.code, 0, dry.stdout + dry.stderr);
+    const after = [...Deno.readDirSync(world.runtimeDir)].map((e) => e.name).sort();
+    deepStrictEqual(after, before);
+    deepStrictEqual((dry.json!.pruned as { session: string }[]).map((p) => p.session), [
+      dead.session,
+    ]);
+    ok(
+      (dry.json!.kept as { session: string; reason: string }[]).some((k) =>
+        k.session === live.session && k.reason === "live"
+      ),
+    );
+    // Same age (0s) for both: only the finished one goes, its tmux session closed too.
+    const real = await world.lisaInProcess(["session", "prune", "--older-than", "0s", "--json"]);
+    strictEqual(real.code, 0, real.stdout);
+    const pruned = real.json!.pruned as { session: string; closedTmuxSession: boolean }[];
+    deepStrictEqual(pruned.map((p) => p.session), [dead.session]);
+    strictEqual(pruned[0].closedTmuxSession, true);
+    strictEqual(readIf(artifact(world, dead, "meta.json")), undefined);
+    ok(readIf(artifact(world, live, "meta.json")) !== undefined);
+    const has = await world.tmux(live.socketPath, ["has-session", "-t", `=${live.session}:`]);
+    strictEqual(has.code, 0);
+    // The default age keeps a fresh finished session.
+    const fresh = await spawn(world, ["--command", "true", "--tag", "fresh"]);
+    await waitDone(world, fresh);
+    const kept = await world.lisaInProcess(["session", "prune", "--json"]);
+    deepStrictEqual(kept.json!.pruned, []);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+async function watchLines(
+  world: World,
+  args: string[],
+): Promise<{ code: number; lines: Record<string, unknown>[] }> {
+  const r = await world.lisa(["session", "watch", "--json", ...args]);
+  return {
+    code: r.code,
+    lines: r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)),
+  };
+}
+
+Deno.test("watch --until waiting_input: --any exits at the first idle session, --all after the last", async () => {
+  const world = await makeWorld();
+  try {
+    // Three busy agents that go idle after 4, 8 and 12 s of CPU (an interactive agent at rest).
+    const s: Spawned[] = [];
+    for (const [i, n] of [[0, 4], [1, 8], [2, 12]]) {
+      s.push(
+        await spawn(world, ["--agent", "codex", "--tag", `b${i}`], { FAKE_BEHAVIOR: `burst:${n}` }),
+      );
+    }
+    const any = await watchLines(world, [
+      "--until",
+      "waiting_input",
+      "--any",
+      "--timeout-seconds",
+      "60",
+    ]);
+    strictEqual(any.code, 0, JSON.stringify(any.lines));
+    const met = any.lines.at(-1)!;
+    strictEqual(met.type, "until_met");
+    const metSessions = met.sessions as { session: string; state: string }[];
+    deepStrictEqual(metSessions.map((m) => m.session), [s[0].session]);
+    ok(any.lines.some((l) => l.type === "appeared" && l.session === s[2].session));
+    const all = await watchLines(world, [
+      "--until",
+      "waiting_input",
+      "--all",
+      "--timeout-seconds",
+      "60",
+    ]);
+    strictEqual(all.code, 0, JSON.stringify(all.lines));
+    const last = all.lines.at(-1)!;
+    strictEqual(last.type, "until_met");
+    deepStrictEqual(
+      (last.sessions as { session: string }[]).map((m) => m.session).sort(),
+      s.map((x) => x.session).sort(),
+    );
+    // The last to go idle was reported changing to waiting_input during this watch.
+    ok(
+      all.lines.some((l) =>
+        l.type === "changed" && l.session === s[2].session && l.to === "waiting_input"
+      ),
+      JSON.stringify(all.lines),
+    );
+    // A condition never met: exit 2 at the timeout.
+    const timeout = await watchLines(world, ["--until", "crashed", "--timeout-seconds", "1"]);
+    strictEqual(timeout.code, 2);
+    strictEqual(timeout.lines.at(-1)!.type, "timeout");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

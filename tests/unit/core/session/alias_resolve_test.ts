@@ -1,0 +1,79 @@
+/** Aliases (unique, from the bundled words) and resolving what `--session` names. */
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import { ADJECTIVES, NOUNS } from "../../../../src/core/session/words.ts";
+import { pickAlias } from "../../../../src/core/session/alias.ts";
+import { type KnownSession, resolveIn } from "../../../../src/core/session/locate.ts";
+import { LisaError } from "../../../../src/base/errors.ts";
+
+Deno.test("the word lists hold at least 150 distinct lowercase words each", () => {
+  for (const list of [ADJECTIVES, NOUNS]) {
+    ok(list.length >= 150, String(list.length));
+    strictEqual(new Set(list).size, list.length);
+    ok(list.every((w) => /^[a-z]+$/.test(w)));
+  }
+});
+
+Deno.test("an alias is slug-adjective-noun and never one already taken", () => {
+  const a = pickAlias("proj", new Set());
+  ok(/^proj-[a-z]+-[a-z]+$/.test(a), a);
+  // A random source that always draws the same pair: the taken pair is skipped.
+  const taken = new Set([`proj-${ADJECTIVES[0]}-${NOUNS[0]}`]);
+  const b = pickAlias("proj", taken, () => 0);
+  ok(!taken.has(b), b);
+  strictEqual(b, `proj-${ADJECTIVES[0]}-${NOUNS[1]}`);
+  // Every pair taken: a numbered alias, still unique.
+  const all = new Set<string>();
+  for (const x of ADJECTIVES) for (const y of NOUNS) all.add(`p-${x}-${y}`);
+  const c = pickAlias("p", all, () => 0);
+  ok(!all.has(c) && c.startsWith("p-"), c);
+});
+
+Deno.test("aliases drawn for many sessions are all distinct", () => {
+  const taken = new Set<string>();
+  for (let i = 0; i < 2000; i++) taken.add(pickAlias("x", taken));
+  strictEqual(taken.size, 2000);
+});
+
+function known(list: [string, string | null][], extra: string[] = []) {
+  const metas: KnownSession[] = list.map(([session, alias]) => ({
+    session,
+    alias,
+    hash: "00000000",
+    path: `/x/${session}`,
+  }));
+  return { metas, names: new Set([...list.map(([s]) => s), ...extra]) };
+}
+
+const K = known([
+  ["lisa-proj-261125-101010-1-claude-interactive", "proj-brave-otter"],
+  ["lisa-proj-261125-101011-2-codex-exec", "proj-brisk-heron"],
+  ["lisa-custom-one", null],
+], ["lisa-gone-1"]);
+
+Deno.test("resolve: an exact name, an alias, a unique prefix of either", () => {
+  strictEqual(resolveIn(K, "lisa-custom-one"), "lisa-custom-one");
+  strictEqual(resolveIn(K, "proj-brave-otter"), "lisa-proj-261125-101010-1-claude-interactive");
+  strictEqual(resolveIn(K, "proj-brisk"), "lisa-proj-261125-101011-2-codex-exec");
+  strictEqual(resolveIn(K, "lisa-proj-261125-101010"), K.metas[0].session);
+  strictEqual(resolveIn(K, "lisa-cus"), "lisa-custom-one");
+  // A name only an event log still knows (a killed session) stands for itself, never a prefix.
+  strictEqual(resolveIn(K, "lisa-gone-1"), "lisa-gone-1");
+});
+
+Deno.test("resolve: nothing matching gives null; an ambiguous value lists the candidates", () => {
+  strictEqual(resolveIn(K, "nope"), null);
+  strictEqual(resolveIn(K, ""), null);
+  const e = throws(() => resolveIn(K, "proj-br"), (err: unknown) => {
+    ok(err instanceof LisaError);
+    strictEqual(err.code, "session_ambiguous");
+    strictEqual(err.exitCode, 1);
+    deepStrictEqual(
+      (err.details.candidates as { alias: string }[]).map((c) => c.alias),
+      ["proj-brave-otter", "proj-brisk-heron"],
+    );
+    ok(err.message.includes("proj-brave-otter") && err.message.includes("proj-brisk-heron"));
+    return true;
+  });
+  strictEqual(e, undefined);
+  throws(() => resolveIn(K, "lisa-proj"), /matches 2 sessions/);
+});
