@@ -171,7 +171,17 @@ Deno.test("prune --dry-run changes nothing; prune removes the dead session, neve
     const live = await spawn(world, ["--command", "sleep 120", "--tag", "live"]);
     const dead = await spawn(world, ["--command", "echo bye", "--tag", "dead"]);
     await waitDone(world, dead);
-    await new Promise((r) => setTimeout(r, 300));
+    // The done file comes just before the wrapper exits: wait until tmux shows the pane dead.
+    await waitFor(async () => {
+      const r = await world.tmux(dead.socketPath, [
+        "display-message",
+        "-p",
+        "-t",
+        `=${dead.session}:`,
+        "#{pane_dead}",
+      ]);
+      return r.stdout.trim() === "1";
+    }, 30_000);
     const before = [...Deno.readDirSync(world.runtimeDir)].map((e) => e.name).sort();
     const dry = await world.lisaInProcess([
       "session",

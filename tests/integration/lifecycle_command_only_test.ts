@@ -63,8 +63,8 @@ Deno.test("list, list --json, status --json and tree show a --command session as
     strictEqual(rows.get(claude.session)?.agent, "codex");
 
     const table = await world.lisaInProcess(["session", "list"]);
-    const row = table.stdout.split("\n").find((l) => l.startsWith(plain.session)) ?? "";
-    ok(/^\S+\s+command\s+exec\s/.test(row), row);
+    const row = table.stdout.split("\n").find((l) => l.startsWith(plain.alias as string)) ?? "";
+    ok(/^\S+\s+\S+( \d+)?\s+command\/exec\s/.test(row), table.stdout);
 
     const st = await status(world, plain.session);
     strictEqual(st.agent, "command");

@@ -79,9 +79,14 @@ Deno.test("list shows the project's sessions as objects, and a table for people"
     const table = await world.lisa(["session", "list"]);
     strictEqual(table.code, 0, table.stderr);
     const lines = table.stdout.trim().split("\n");
-    ok(/^SESSION\s+AGENT\s+MODE\s+STATE\s+AGE$/.test(lines[0]), lines[0]);
-    ok(/^lisa-l-a\s+claude\s+interactive\s+-\s+(just now|\d+s ago)$/.test(lines[1]), lines[1]);
-    ok(/^lisa-l-b\s+codex\s+exec\s+exited 0\s+/.test(lines[2]), lines[2]);
+    ok(/^ALIAS\s+STATE\s+NEEDS\s+AGENT\/MODE\s+AGE\s+LAST OUTPUT$/.test(lines[0]), lines[0]);
+    const rowOf = (s: Spawned) => lines.find((l) => l.startsWith(`${s.alias} `)) ?? "";
+    ok(
+      /^\S+\s+(just_started|waiting_input)\s+(input\s+)?claude\/interactive\s+(just now|\d+s ago)/
+        .test(rowOf(here[0])),
+      table.stdout,
+    );
+    ok(/^\S+\s+completed 0\s+codex\/exec\s+/.test(rowOf(here[1])), table.stdout);
   } finally {
     await endStray();
     await world.dispose();
