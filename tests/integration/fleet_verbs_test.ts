@@ -4,6 +4,7 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { LISA_ARGV, makeWorld, waitFor, type World } from "../helpers/world.ts";
+import { CountingRunner } from "./status_helpers.ts";
 import {
   artifact,
   endStray,
@@ -282,6 +283,50 @@ Deno.test("watch --until waiting_input: --any exits at the first idle session, -
     const timeout = await watchLines(world, ["--until", "crashed", "--timeout-seconds", "1"]);
     strictEqual(timeout.code, 2);
     strictEqual(timeout.lines.at(-1)!.type, "timeout");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("watch reads the servers over one control client: no tmux process per round", async () => {
+  const world = await makeWorld();
+  try {
+    const a = await spawn(world, ["--command", "sleep 120", "--tag", "w1"]);
+    await spawn(world, ["--command", "sleep 120", "--tag", "w2"]);
+    const before = await world.tmux(a.socketPath, [
+      "display-message",
+      "-p",
+      "-t",
+      `=${a.session}:`,
+      "#{window_width}x#{window_height}",
+    ]);
+    const runner = new CountingRunner();
+    // About five rounds; nothing changes, so it ends at the timeout (exit 2).
+    const r = await world.lisaInProcess(
+      ["session", "watch", "--json", "--until", "crashed", "--timeout-seconds", "2"],
+      { runner },
+    );
+    strictEqual(r.code, 2, r.stdout + r.stderr);
+    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    strictEqual(lines.filter((l) => l.type === "appeared").length, 2);
+    strictEqual(lines.at(-1).type, "timeout");
+    // Only the first round forked tmux; the later ones went over the control client.
+    strictEqual(runner.count("tmux"), 1, JSON.stringify(runner.calls));
+    // The client never resized the session's window, and it is gone afterwards.
+    const after = await world.tmux(a.socketPath, [
+      "display-message",
+      "-p",
+      "-t",
+      `=${a.session}:`,
+      "#{window_width}x#{window_height}",
+    ]);
+    strictEqual(after.stdout, before.stdout);
+    const clients = await waitFor(async () => {
+      const c = await world.tmux(a.socketPath, ["list-clients"]);
+      return c.stdout.trim() === "" ? "none" : "";
+    }, 5_000);
+    strictEqual(clients, "none");
   } finally {
     await endStray();
     await world.dispose();

@@ -14,6 +14,7 @@ import { scanMetaFiles, type SessionLocation, shownAgent, tryReadMeta } from "..
 import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { CoarseStatus, WaitingFor } from "../status/classify.ts";
+import type { ControlChannel } from "../../tmux/control.ts";
 import type { SessionMeta, SessionStateName } from "../../base/types.ts";
 import { sessionPaths, SOCKET_RE } from "../../store/runtime_dir.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
@@ -228,6 +229,7 @@ export async function gatherLiveSessions(
   deps: Deps,
   project: Project,
   options: Pick<ListOptions, "projectOnly" | "allSockets">,
+  channels?: ReadonlyMap<string, ControlChannel>,
 ): Promise<ListedSession[]> {
   const socketDir = deps.config.tmuxSocketDir ?? project.runtimeDir;
   const sockets = options.allSockets
@@ -252,6 +254,7 @@ export async function gatherLiveSessions(
   const { outcomes, readings } = await fleetStatuses(deps, {
     candidates: [...candidates.values()],
     sockets,
+    channels,
     choose: (readings) => {
       const out: SessionLocation[] = [];
       for (const [socketPath, reading] of readings) {

@@ -29,6 +29,7 @@ import {
   type StatusPrelude,
 } from "./status.ts";
 import type { SessionLocation } from "../session/locate.ts";
+import type { ControlChannel } from "../../tmux/control.ts";
 import {
   formatOf,
   isMissingTarget,
@@ -133,7 +134,12 @@ export async function readSocket(
   deps: Deps,
   socketPath: string,
   wanted: readonly string[],
+  channel?: ControlChannel,
 ): Promise<SocketReading> {
+  if (channel !== undefined && !channel.closed) {
+    const read = await readViaChannel(channel, wanted);
+    if (read !== null) return read;
+  }
   const tmux = new Tmux(deps.runner, socketPath, deps.config.cmdTimeoutSeconds * 1000);
   const reading: SocketReading = {
     socketPath,
@@ -182,6 +188,44 @@ export async function readSocket(
   return reading;
 }
 
+/**
+ * Reads a server over its control channel (no process forked): the listing and each capture
+ * as separate commands, so a missing session fails alone. Null when the channel failed.
+ */
+async function readViaChannel(
+  channel: ControlChannel,
+  wanted: readonly string[],
+): Promise<SocketReading | null> {
+  const commands = batchCommands(wanted).filter((c) => c[0] !== "display-message");
+  let replies;
+  try {
+    replies = await channel.run(commands);
+  } catch {
+    return null;
+  }
+  if (!replies[0]?.ok) return null;
+  let stdout = replies[0].output;
+  wanted.forEach((s, i) => {
+    const r = replies[i + 1];
+    if (r?.ok) stdout += `${CAPTURE_MARK}${s}\n${r.output}`;
+  });
+  const parsed = parseBatch(stdout);
+  const reading: SocketReading = {
+    socketPath: channel.socketPath,
+    reachable: true,
+    serverGone: false,
+    sessions: parsed.sessions,
+    captured: new Set(),
+  };
+  for (const [session, text] of parsed.captures) {
+    const probe = reading.sessions.get(session);
+    if (probe === undefined) continue;
+    probe.rawCapture = text;
+    reading.captured.add(session);
+  }
+  return reading;
+}
+
 /** True when the session's screen cannot change its answer or its records any more. */
 function screenSettled(prelude: StatusPrelude): boolean {
   const st = prelude.prev;
@@ -199,6 +243,8 @@ export interface FleetOptions {
    * returned here that were not candidates are classified without a capture.
    */
   choose?: (readings: Map<string, SocketReading>) => SessionLocation[];
+  /** Open control channels by socket (watch): their servers are read without a fork. */
+  channels?: ReadonlyMap<string, ControlChannel>;
 }
 
 /**
@@ -225,7 +271,8 @@ export async function fleetStatuses(
   const readings = new Map<string, SocketReading>();
   await Promise.all([...bySocket].map(async ([socket, group]) => {
     const wanted = group.filter((l) => !screenSettled(preludeOf(l))).map((l) => l.session);
-    let reading = await readSocket(deps, socket, wanted);
+    const channel = options.channels?.get(socket);
+    let reading = await readSocket(deps, socket, wanted, channel);
     const lost = [...reading.sessions].find(([name, probe]) => {
       const p = preludes.get(name);
       return p !== undefined && lostExitStatus(probe, p.done);
@@ -234,7 +281,7 @@ export async function fleetStatuses(
       try {
         Deno.kill(lost[1].serverPid!, "SIGCHLD");
         await deps.sleep(SIGCHLD_SETTLE_MS);
-        reading = await readSocket(deps, socket, wanted);
+        reading = await readSocket(deps, socket, wanted, channel);
       } catch { /* keep the first reading */ }
     }
     readings.set(socket, reading);

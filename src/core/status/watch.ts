@@ -2,18 +2,22 @@
  * `lisa session watch`: one process that follows every session of the scope and reports each
  * change of state (and each session that appears or disappears) as one event, until
  * `--until` is met or the timeout passes. Each round is one live pass over the fleet
- * (`gatherLiveSessions`: one tmux invocation per server, `/proc` reads, the status classifier)
- * every {@link WATCH_INTERVAL_MS}: a change visible to `status` is reported within about that
- * interval plus one pass. Nothing is forked per session.
+ * (`gatherLiveSessions`: the listing and captures of each server, `/proc` reads, the status
+ * classifier) every {@link WATCH_INTERVAL_MS}: a change visible to `status` is reported within
+ * about that interval plus one pass. The servers are read over one tmux control-mode client
+ * each (`src/tmux/control.ts`), opened after the first round and kept for the whole watch, so a
+ * round forks no process; a server whose client closed (its session ended) is read with a
+ * one-shot tmux call that round, and a new client is opened on another of its sessions.
  */
 import type { Deps } from "../../base/deps.ts";
 import { TERMINAL_STATES } from "../../base/types.ts";
 import type { SessionStateName } from "../../base/types.ts";
 import { resolveProject } from "../session/project.ts";
 import { gatherLiveSessions, type ListedSession } from "../inventory/list.ts";
+import { ControlChannel } from "../../tmux/control.ts";
 
 /** Time between two rounds of watch. */
-export const WATCH_INTERVAL_MS = 300;
+export const WATCH_INTERVAL_MS = 400;
 
 /** Options of {@link watchSessions}. */
 export interface WatchOptions {
@@ -76,54 +80,94 @@ export async function watchSessions(
   let known = new Map<string, ListedSession>();
   let watched: Set<string> | null = only;
   const at = () => deps.now().toISOString();
-  for (let round = 0;; round++) {
-    const rows = (await gatherLiveSessions(deps, project, { allSockets: options.allSockets }))
-      .filter((r) => only === null || only.has(r.session));
-    const now = new Map(rows.map((r) => [r.session, r]));
-    for (const r of rows) {
-      const before = known.get(r.session);
-      if (before === undefined) {
-        emit({ ...fields(r), type: "appeared", at: at(), from: null, to: r.state });
-      } else if (before.state !== r.state || before.waitingFor !== r.waitingFor) {
-        emit({ ...fields(r), type: "changed", at: at(), from: before.state, to: r.state });
+  const channels = new Map<string, ControlChannel>();
+  try {
+    return await loop();
+  } finally {
+    await Promise.all([...channels.values()].map((c) => c.close()));
+  }
+
+  async function loop(): Promise<WatchOutcome> {
+    for (let round = 0;; round++) {
+      const all = await gatherLiveSessions(
+        deps,
+        project,
+        { allSockets: options.allSockets },
+        channels,
+      );
+      await keepChannels(channels, all);
+      const rows = all.filter((r) => only === null || only.has(r.session));
+      const now = new Map(rows.map((r) => [r.session, r]));
+      for (const r of rows) {
+        const before = known.get(r.session);
+        if (before === undefined) {
+          emit({ ...fields(r), type: "appeared", at: at(), from: null, to: r.state });
+        } else if (before.state !== r.state || before.waitingFor !== r.waitingFor) {
+          emit({ ...fields(r), type: "changed", at: at(), from: before.state, to: r.state });
+        }
       }
-    }
-    for (const [name, before] of known) {
-      if (!now.has(name)) {
-        emit({ ...fields(before), type: "disappeared", at: at(), from: before.state, to: null });
+      for (const [name, before] of known) {
+        if (!now.has(name)) {
+          emit({ ...fields(before), type: "disappeared", at: at(), from: before.state, to: null });
+        }
       }
-    }
-    known = now;
-    if (watched === null) watched = new Set(rows.map((r) => r.session));
-    if (options.until !== undefined && watched.size > 0) {
-      const until = options.until;
-      const state = (name: string) => now.get(name)?.state ?? (only ? "not_found" : null);
-      const met = [...watched].filter((n) => meets(state(n), until));
-      const done = options.quantifier === "all" ? met.length === watched.size : met.length > 0;
-      if (done) {
-        const last: WatchEvent = {
-          type: "until_met",
-          at: at(),
-          sessions: met.map((n) => ({
-            session: n,
-            alias: now.get(n)?.alias ?? null,
-            state: state(n),
-          })),
-        };
-        emit(last);
+      known = now;
+      if (watched === null) watched = new Set(rows.map((r) => r.session));
+      if (options.until !== undefined && watched.size > 0) {
+        const until = options.until;
+        const state = (name: string) => now.get(name)?.state ?? (only ? "not_found" : null);
+        const met = [...watched].filter((n) => meets(state(n), until));
+        const done = options.quantifier === "all" ? met.length === watched.size : met.length > 0;
+        if (done) {
+          const last: WatchEvent = {
+            type: "until_met",
+            at: at(),
+            sessions: met.map((n) => ({
+              session: n,
+              alias: now.get(n)?.alias ?? null,
+              state: state(n),
+            })),
+          };
+          emit(last);
+          return { exitCode: 0, last };
+        }
+      }
+      if (options.stopped?.()) {
+        const last: WatchEvent = { type: "stopped", at: at() };
         return { exitCode: 0, last };
       }
+      if (deps.now().getTime() + WATCH_INTERVAL_MS > deadline) {
+        const last: WatchEvent = { type: "timeout", at: at() };
+        emit(last);
+        return { exitCode: 2, last };
+      }
+      await deps.sleep(WATCH_INTERVAL_MS);
     }
-    if (options.stopped?.()) {
-      const last: WatchEvent = { type: "stopped", at: at() };
-      return { exitCode: 0, last };
+  }
+}
+
+/**
+ * One open control channel per server that has sessions (attached to a running one when there
+ * is one); channels of servers without sessions, or closed ones, are dropped.
+ */
+async function keepChannels(
+  channels: Map<string, ControlChannel>,
+  rows: readonly ListedSession[],
+): Promise<void> {
+  const bySocket = new Map<string, ListedSession[]>();
+  for (const r of rows) bySocket.set(r.socketPath, [...(bySocket.get(r.socketPath) ?? []), r]);
+  for (const [socket, channel] of channels) {
+    const names = bySocket.get(socket)?.map((r) => r.session) ?? [];
+    if (channel.closed || !names.includes(channel.session)) {
+      channels.delete(socket);
+      await channel.close();
     }
-    if (deps.now().getTime() + WATCH_INTERVAL_MS > deadline) {
-      const last: WatchEvent = { type: "timeout", at: at() };
-      emit(last);
-      return { exitCode: 2, last };
-    }
-    await deps.sleep(WATCH_INTERVAL_MS);
+  }
+  for (const [socket, list] of bySocket) {
+    if (channels.has(socket)) continue;
+    const target = list.find((r) => r.alive) ?? list[0];
+    const channel = ControlChannel.open(socket, target.session);
+    if (channel !== null) channels.set(socket, channel);
   }
 }
 
