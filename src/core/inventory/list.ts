@@ -236,23 +236,35 @@ export async function gatherLiveSessions(
     ? [...new Set([project.socketPath, ...lisaSockets(socketDir)])]
     : [project.socketPath];
   const socketSet = new Set(sockets);
-  const candidates = new Map<string, SessionLocation>();
-  for (const f of scanMetaFiles(project.runtimeDir)) {
-    const meta = tryReadMeta(f.path);
-    if (meta === undefined || !socketSet.has(meta.socketPath)) continue;
-    if (options.projectOnly && (meta.projectHash ?? f.hash) !== project.hash) continue;
-    candidates.set(
-      `${meta.socketPath}\n${f.session}`,
-      locationOf(project, f.session, meta.socketPath, { meta, hash: f.hash }),
-    );
+  // The screens to capture, from file names alone (metas under each server's project hash), so
+  // tmux is asked before any meta is read.
+  const files = scanMetaFiles(project.runtimeDir);
+  const wanted = new Map<string, string[]>();
+  for (const socket of sockets) {
+    const hash = socket === project.socketPath ? project.hash : socketHash(socket);
+    wanted.set(socket, files.filter((f) => f.hash === hash).map((f) => f.session).sort());
   }
+  const candidates = new Map<string, SessionLocation>();
+  const readCandidates = () => {
+    for (const f of files) {
+      const meta = tryReadMeta(f.path);
+      if (meta === undefined || !socketSet.has(meta.socketPath)) continue;
+      if (options.projectOnly && (meta.projectHash ?? f.hash) !== project.hash) continue;
+      candidates.set(
+        `${meta.socketPath}\n${f.session}`,
+        locationOf(project, f.session, meta.socketPath, { meta, hash: f.hash }),
+      );
+    }
+    return [...candidates.values()];
+  };
   const find = metaFinder(project.runtimeDir);
   // Loaded on demand: kill-all and completions list names only.
   const { fleetStatuses } = await lazyImport<typeof import("../status/fleet.ts")>(
     new URL("../status/fleet.ts", import.meta.url),
   );
   const { outcomes, readings } = await fleetStatuses(deps, {
-    candidates: [...candidates.values()],
+    candidates: readCandidates,
+    wanted,
     sockets,
     channels,
     choose: (readings) => {

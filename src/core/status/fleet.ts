@@ -234,8 +234,16 @@ function screenSettled(prelude: StatusPrelude): boolean {
 
 /** Options of {@link fleetStatuses}. */
 export interface FleetOptions {
-  /** Sessions to read (their sockets are read; their screens captured when they matter). */
-  candidates: readonly SessionLocation[];
+  /**
+   * Sessions to read (their sockets are read; their screens captured when they matter). A
+   * function is called after the tmux calls of `wanted` started.
+   */
+  candidates: readonly SessionLocation[] | (() => readonly SessionLocation[]);
+  /**
+   * The sessions to capture on each socket, known before any meta is read: the servers are then
+   * asked at once (every socket here is read), and the candidates' files read meanwhile.
+   */
+  wanted?: ReadonlyMap<string, readonly string[]>;
   /** More sockets to read (their sessions reach `choose` through the readings). */
   sockets?: readonly string[];
   /**
@@ -262,17 +270,27 @@ export async function fleetStatuses(
     if (p === undefined) preludes.set(l.session, p = readPrelude(deps, l));
     return p;
   };
+  const read = (socket: string, wanted: readonly string[]) =>
+    readSocket(deps, socket, wanted, options.channels?.get(socket));
+  // With `wanted` known up front, tmux answers while the metas and preludes are read.
+  const early = options.wanted === undefined
+    ? null
+    : new Map([...options.wanted].map(([socket, w]) => [socket, read(socket, w)]));
+  const candidates = typeof options.candidates === "function"
+    ? options.candidates()
+    : options.candidates;
   const bySocket = new Map<string, SessionLocation[]>();
   for (const s of options.sockets ?? []) bySocket.set(s, []);
-  for (const l of options.candidates) {
+  for (const l of candidates) {
     bySocket.set(l.socketPath, [...(bySocket.get(l.socketPath) ?? []), l]);
   }
+  if (early !== null) { for (const l of candidates) preludeOf(l); }
 
   const readings = new Map<string, SocketReading>();
   await Promise.all([...bySocket].map(async ([socket, group]) => {
-    const wanted = group.filter((l) => !screenSettled(preludeOf(l))).map((l) => l.session);
-    const channel = options.channels?.get(socket);
-    let reading = await readSocket(deps, socket, wanted, channel);
+    const wanted = options.wanted?.get(socket) ??
+      group.filter((l) => !screenSettled(preludeOf(l))).map((l) => l.session);
+    let reading = await (early?.get(socket) ?? read(socket, wanted));
     const lost = [...reading.sessions].find(([name, probe]) => {
       const p = preludes.get(name);
       return p !== undefined && lostExitStatus(probe, p.done);
@@ -281,13 +299,13 @@ export async function fleetStatuses(
       try {
         Deno.kill(lost[1].serverPid!, "SIGCHLD");
         await deps.sleep(SIGCHLD_SETTLE_MS);
-        reading = await readSocket(deps, socket, wanted, channel);
+        reading = await read(socket, wanted);
       } catch { /* keep the first reading */ }
     }
     readings.set(socket, reading);
   }));
 
-  const chosen = options.choose ? options.choose(readings) : [...options.candidates];
+  const chosen = options.choose ? options.choose(readings) : [...candidates];
   const evals = await Promise.all(chosen.map((loc) => {
     const prelude = preludeOf(loc);
     const reading = readings.get(loc.socketPath);
