@@ -332,3 +332,54 @@ Deno.test("watch reads the servers over one control client: no tmux process per 
     await world.dispose();
   }
 });
+
+/** Runs `lisa session list …` on a pseudo-terminal (script(1)), typing Ctrl-C after `ms`. */
+async function listOnTty(
+  world: World,
+  args: string[],
+  env: Record<string, string>,
+  ms: number,
+): Promise<{ code: number; out: string }> {
+  const quote = (w: string) => `'${w.replaceAll("'", `'\\''`)}'`;
+  const command = [...LISA_ARGV, "session", "list", ...args].map(quote).join(" ");
+  const child = new Deno.Command("script", {
+    args: ["-qfec", command, "/dev/null"],
+    cwd: world.projectRoot,
+    env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await new Promise((r) => setTimeout(r, ms));
+  // A call without --watch may have ended already: its stdin is then closed.
+  await writer.write(new Uint8Array([3])).catch(() => {});
+  await new Promise((r) => setTimeout(r, 500));
+  await writer.close().catch(() => {});
+  const out = await child.output();
+  return { code: out.code, out: new TextDecoder().decode(out.stdout) };
+}
+
+Deno.test("list --watch redraws on a terminal until Ctrl-C and restores the cursor; colour only without NO_COLOR", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--command", "sleep 120", "--tag", "tty"]);
+    const env = { ...world.env, TERM: "xterm" };
+    delete (env as Record<string, string | undefined>).NO_COLOR;
+    const r = await listOnTty(world, ["--watch", "0.3"], env, 6_000);
+    strictEqual(r.code, 0, r.out);
+    ok(r.out.startsWith("\x1b[?25l"), JSON.stringify(r.out.slice(0, 40)));
+    ok(r.out.split("\x1b[H\x1b[2J").length >= 3, "redrawn at least twice");
+    ok(r.out.includes(s.alias as string));
+    ok(r.out.includes("\x1b[1mALIAS"), "bold header in colour mode");
+    ok(r.out.trimEnd().endsWith("\x1b[?25h"), JSON.stringify(r.out.slice(-40)));
+    const plain = await listOnTty(world, [], { ...env, NO_COLOR: "1" }, 3_000);
+    strictEqual(plain.code, 0, plain.out);
+    ok(plain.out.includes(s.alias as string), plain.out);
+    ok(!/\x1b\[\d*m/.test(plain.out), JSON.stringify(plain.out));
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
