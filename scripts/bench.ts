@@ -73,6 +73,7 @@ export function lisaArgv(...args: string[]): string[] {
 const FLOOR = "floor";
 
 const LIST_SESSIONS = 20;
+const LIST_MANY = 100;
 
 /** Spawns an idle fake claude named `name` and waits until status says waiting_input. */
 async function spawnIdle(ctx: BenchContext, name: string, wait: boolean): Promise<void> {
@@ -195,6 +196,30 @@ export const CASES: BenchCase[] = [
     setup: async (ctx) => {
       for (let i = 0; i < LIST_SESSIONS; i++) {
         await spawnIdle(ctx, `lisa-bench-list-${i}`, false);
+      }
+    },
+    teardown: async (ctx) => {
+      await ctx.lisa(["session", "kill-all", "--project-only"]);
+    },
+  },
+  {
+    // issue 11: the same with 100 live sessions (plain commands, so setup stays light); the
+    // tmux calls stay one per server, the per-session cost is file and /proc reads.
+    name: `lisa session list --json (${LIST_MANY} sessions)`,
+    argv: lisaArgv("session", "list", "--json"),
+    target: 2.5,
+    setup: async (ctx) => {
+      for (let i = 0; i < LIST_MANY; i++) {
+        const r = await ctx.lisa([
+          "session",
+          "spawn",
+          "--session",
+          `lisa-bench-many-${i}`,
+          "--command",
+          "sleep 900",
+          "--json",
+        ]);
+        if (r.code !== 0) throw new Error(`spawn failed: ${r.stdout}${r.stderr}`);
       }
     },
     teardown: async (ctx) => {
