@@ -206,15 +206,19 @@ export const CASES: BenchCase[] = [
     // issue 11: the same with 100 live sessions (plain commands, so setup stays light); the
     // tmux calls stay one per server, the per-session cost is file and /proc reads.
     name: `lisa session list --json (${LIST_MANY} sessions)`,
-    argv: lisaArgv("session", "list", "--json"),
+    // A project of its own, so the 20-session case does not list these too.
+    argv: (ctx) => lisaArgv("session", "list", "--json", "--project-root", `${ctx.base}/many`),
     target: 2.5,
     setup: async (ctx) => {
+      await Deno.mkdir(`${ctx.base}/many`, { recursive: true });
       for (let i = 0; i < LIST_MANY; i++) {
         const r = await ctx.lisa([
           "session",
           "spawn",
           "--session",
           `lisa-bench-many-${i}`,
+          "--project-root",
+          `${ctx.base}/many`,
           "--command",
           "sleep 900",
           "--json",
@@ -223,7 +227,13 @@ export const CASES: BenchCase[] = [
       }
     },
     teardown: async (ctx) => {
-      await ctx.lisa(["session", "kill-all", "--project-only"]);
+      await ctx.lisa([
+        "session",
+        "kill-all",
+        "--project-only",
+        "--project-root",
+        `${ctx.base}/many`,
+      ]);
     },
   },
 ];

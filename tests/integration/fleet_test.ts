@@ -113,6 +113,11 @@ Deno.test("list, list --json and tree --with-state show five sessions' live stat
     ok(lines[1].includes("permission"), table.stdout);
     ok(lines[2].startsWith(idle.alias as string) && lines[2].includes("input"), table.stdout);
     ok(!table.stdout.includes("\x1b["), "no colour without a terminal");
+    for (const [s, state, , exitCode] of expect) {
+      const line = lines.find((l) => l.startsWith(`${s.alias} `)) ?? "";
+      const shown = exitCode === null ? state : `${state} ${exitCode}`;
+      ok(new RegExp(`^\\S+\\s+${shown}\\s`).test(line), `${shown}: ${line}`);
+    }
     const wide = await world.lisaInProcess(["session", "list", "--wide"]);
     ok(wide.stdout.includes(working.session), wide.stdout);
   } finally {

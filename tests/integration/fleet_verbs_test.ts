@@ -35,6 +35,7 @@ Deno.test("spawn gives each session a unique alias; every --session verb accepts
     ]);
     strictEqual(byAlias.code, 0, byAlias.stdout);
     strictEqual(byAlias.json!.session, a.session);
+    strictEqual(byAlias.json!.alias, a.alias);
     const prefix = (a.alias as string).slice(0, (a.alias as string).lastIndexOf("-") + 2);
     const unique = [a.alias, b.alias].filter((x) => (x as string).startsWith(prefix)).length === 1;
     if (unique) {
@@ -55,10 +56,13 @@ Deno.test("spawn gives each session a unique alias; every --session verb accepts
       (amb.json!.candidates as { session: string }[]).map((c) => c.session).sort(),
       [a.session, b.session].sort(),
     );
-    // Status without --session and two running sessions: never a prompt, an error.
-    const omitted = await world.lisaInProcess(["session", "status", "--json"]);
-    strictEqual(omitted.code, 1, omitted.stdout);
-    strictEqual(omitted.json!.errorCode, "session_ambiguous");
+    // Status or attach without a session and two running: never a prompt, an error.
+    for (const verb of ["status", "attach"]) {
+      const omitted = await world.lisaInProcess(["session", verb, "--json"]);
+      strictEqual(omitted.code, 1, omitted.stdout);
+      strictEqual(omitted.json!.errorCode, "session_ambiguous");
+      ok(String(omitted.json!.error).includes(a.alias as string), omitted.stdout);
+    }
     const none = await world.lisaInProcess(["session", "status", "--session", "zzz-no", "--json"]);
     strictEqual(none.code, 1);
     strictEqual(none.json!.errorCode, "invalid_session_name");

@@ -75,6 +75,8 @@ export interface StatusOptions {
 /** The `status --json` payload (without `stderrPolicy`, which printJson adds). */
 export interface StatusReport {
   session: string;
+  /** The session's alias (issue 11), null for sessions spawned without one. */
+  alias: string | null;
   /** `"command"` for a `--command` session without `--agent` (see `shownAgent`). */
   agent: Agent | "command" | null;
   mode: Mode | null;
@@ -408,6 +410,7 @@ export async function finishEvaluation(deps: Deps, ev: Evaluation): Promise<Stat
   const found = facts.view?.found ?? null;
   const report: StatusReport = {
     session: loc.session,
+    alias: meta?.alias ?? null,
     agent: meta ? shownAgent(meta) : found?.agent ?? null,
     mode: meta?.mode ?? null,
     status: c.status,

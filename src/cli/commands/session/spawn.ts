@@ -8,6 +8,7 @@ function human(result: SpawnResult): string {
   if (!result.dryRun) return `${result.session}\n`;
   const rows: [string, string][] = [
     ["session", result.session],
+    ["alias", result.alias],
     ["agent", `${result.agent} (${result.mode})`],
     ["command", result.command],
     ["project", result.projectRoot],
