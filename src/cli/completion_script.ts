@@ -180,14 +180,17 @@ export function completionScript(shell: "bash" | "zsh" | "fish"): string {
   return bashScript();
 }
 
-/** Names of the live lisa sessions on every lisa server (what `--session` completes to). */
+/**
+ * Names and aliases of the live lisa sessions on every lisa server (what `--session` completes
+ * to; both are accepted).
+ */
 export async function sessionCandidates(deps: Deps): Promise<string[]> {
   const { listSessionsOf } = await lazyImport<typeof import("../core/inventory/list.ts")>(
     new URL("../core/inventory/list.ts", import.meta.url),
   );
   try {
     const result = await listSessionsOf(deps, { allSockets: true });
-    return result.sessions.map((s) => s.session).sort();
+    return result.sessions.flatMap((s) => s.alias ? [s.alias, s.session] : [s.session]).sort();
   } catch {
     return []; // completion never fails loudly
   }

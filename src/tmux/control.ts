@@ -5,7 +5,8 @@
  * `no-output` (no `%output` stream) and `read-only`; it only ever runs the listing and capture
  * commands lisa writes to it. Each command line gets one `%begin … %end` (or `%error`) block;
  * blocks of commands the client did not send (flags 0: the attach itself) and notifications
- * are skipped. When the attached session ends, tmux closes the client (`%exit`): the channel
+ * are skipped, except that a change of the server's sessions or windows calls `onChange` (watch
+ * then looks at once). When the attached session ends, tmux closes the client (`%exit`): the channel
  * reports itself closed and callers fall back to a one-shot tmux call.
  *
  * This is the one place lisa keeps a subprocess running across calls, so it uses
@@ -41,7 +42,11 @@ export class ControlChannel {
   private isClosed = false;
   private readonly encoder = new TextEncoder();
 
-  private constructor(readonly socketPath: string, readonly session: string) {
+  private constructor(
+    readonly socketPath: string,
+    readonly session: string,
+    private readonly onChange?: () => void,
+  ) {
     this.child = new Deno.Command("tmux", {
       args: [
         "-S",
@@ -63,9 +68,13 @@ export class ControlChannel {
   }
 
   /** Opens a channel attached to `session` on `socketPath`; null when tmux cannot start. */
-  static open(socketPath: string, session: string): ControlChannel | null {
+  static open(
+    socketPath: string,
+    session: string,
+    onChange?: () => void,
+  ): ControlChannel | null {
     try {
-      return new ControlChannel(socketPath, session);
+      return new ControlChannel(socketPath, session, onChange);
     } catch {
       return null;
     }
@@ -118,6 +127,12 @@ export class ControlChannel {
       return;
     }
     if (text.startsWith("%exit")) this.fail();
+    // A session created or closed, a window renamed or closed: worth a look now.
+    else if (
+      /^%(sessions-changed|session-window-changed|window-close|unlinked-window-close)/.test(text)
+    ) {
+      this.onChange?.();
+    }
   }
 
   /**

@@ -7,7 +7,9 @@
  * about that interval plus one pass. The servers are read over one tmux control-mode client
  * each (`src/tmux/control.ts`), opened after the first round and kept for the whole watch, so a
  * round forks no process; a server whose client closed (its session ended) is read with a
- * one-shot tmux call that round, and a new client is opened on another of its sessions.
+ * one-shot tmux call that round, and a new client is opened on another of its sessions. The wait
+ * between rounds ends early when a done file, hooks log or meta changes (a file watch on the
+ * runtime dir) or a server reports its sessions changed, so those changes are seen at once.
  */
 import type { Deps } from "../../base/deps.ts";
 import { TERMINAL_STATES } from "../../base/types.ts";
@@ -81,9 +83,11 @@ export async function watchSessions(
   let watched: Set<string> | null = only;
   const at = () => deps.now().toISOString();
   const channels = new Map<string, ControlChannel>();
+  const waker = new Waker(deps, project.runtimeDir);
   try {
     return await loop();
   } finally {
+    waker.close();
     await Promise.all([...channels.values()].map((c) => c.close()));
   }
 
@@ -95,7 +99,7 @@ export async function watchSessions(
         { allSockets: options.allSockets },
         channels,
       );
-      await keepChannels(channels, all);
+      await keepChannels(channels, all, () => waker.wake());
       const rows = all.filter((r) => only === null || only.has(r.session));
       const now = new Map(rows.map((r) => [r.session, r]));
       for (const r of rows) {
@@ -141,7 +145,7 @@ export async function watchSessions(
         emit(last);
         return { exitCode: 2, last };
       }
-      await deps.sleep(WATCH_INTERVAL_MS);
+      await waker.wait(WATCH_INTERVAL_MS);
     }
   }
 }
@@ -153,6 +157,7 @@ export async function watchSessions(
 async function keepChannels(
   channels: Map<string, ControlChannel>,
   rows: readonly ListedSession[],
+  onChange: () => void,
 ): Promise<void> {
   const bySocket = new Map<string, ListedSession[]>();
   for (const r of rows) bySocket.set(r.socketPath, [...(bySocket.get(r.socketPath) ?? []), r]);
@@ -166,7 +171,7 @@ async function keepChannels(
   for (const [socket, list] of bySocket) {
     if (channels.has(socket)) continue;
     const target = list.find((r) => r.alive) ?? list[0];
-    const channel = ControlChannel.open(socket, target.session);
+    const channel = ControlChannel.open(socket, target.session, onChange);
     if (channel !== null) channels.set(socket, channel);
   }
 }
@@ -179,4 +184,64 @@ function fields(r: ListedSession): Partial<WatchEvent> {
     reason: r.classificationReason,
     exitCode: r.exitCode,
   };
+}
+
+/** Artifacts whose change can change a session's answer at once (not lisa's own poll files). */
+const WAKE_FILE_RE = /-(done\.txt|hooks\.jsonl|meta\.json)$/;
+
+/** Rounds never start closer together than this, however many wake-ups arrive. */
+export const WATCH_MIN_GAP_MS = 50;
+
+/**
+ * Ends the wait between two rounds early when something happened: a done file, hooks log or
+ * meta changed in the runtime dir (inotify through `Deno.watchFs`), or a tmux server said its
+ * sessions changed (control-mode notification). Falls back to the plain interval when the dir
+ * cannot be watched.
+ */
+class Waker {
+  private watcher: Deno.FsWatcher | null = null;
+  private pending = false;
+  private resolve: (() => void) | null = null;
+
+  constructor(private readonly deps: Deps, dir: string) {
+    try {
+      this.watcher = Deno.watchFs(dir, { recursive: false });
+      (async () => {
+        for await (const event of this.watcher!) {
+          if (event.paths.some((p) => WAKE_FILE_RE.test(p))) this.wake();
+        }
+      })().catch(() => {});
+    } catch {
+      this.watcher = null;
+    }
+  }
+
+  /** Ends the current (or the next) wait. */
+  wake(): void {
+    this.pending = true;
+    this.resolve?.();
+  }
+
+  /** Waits `ms`, or less when woken (but at least {@link WATCH_MIN_GAP_MS}). */
+  async wait(ms: number): Promise<void> {
+    await this.deps.sleep(WATCH_MIN_GAP_MS);
+    if (this.pending) {
+      this.pending = false;
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      this.resolve = resolve;
+      timer = setTimeout(resolve, Math.max(0, ms - WATCH_MIN_GAP_MS));
+    });
+    clearTimeout(timer);
+    this.resolve = null;
+    this.pending = false;
+  }
+
+  close(): void {
+    try {
+      this.watcher?.close();
+    } catch { /* already closed */ }
+  }
 }
