@@ -161,12 +161,16 @@ export async function monitorSession(deps: Deps, options: MonitorOptions): Promi
     : deps.now().getTime() + options.timeoutSeconds * 1000;
 
   let polls = 0;
+  // An alias or prefix is resolved by the first poll; later polls ask for that full name, so
+  // a session started meanwhile can never change which one is watched.
+  let session = options.session;
   for (;;) {
     const outcome = await sessionStatus(deps, {
-      session: options.session,
+      session,
       projectRoot: options.projectRoot,
       captureLines: Infinity,
     });
+    session = outcome.report.session;
     polls++;
     const report = outcome.report;
     const facts = paneFacts(outcome, options.untilMarker);
