@@ -381,7 +381,7 @@ Deno.test("list --watch redraws on a terminal until Ctrl-C and restores the curs
     const plain = await listOnTty(world, [], { ...env, NO_COLOR: "1" }, 3_000);
     strictEqual(plain.code, 0, plain.out);
     ok(plain.out.includes(s.alias as string), plain.out);
-    ok(!/\x1b\[\d*m/.test(plain.out), JSON.stringify(plain.out));
+    ok(!new RegExp("\x1b\\[\\d*m").test(plain.out), JSON.stringify(plain.out));
   } finally {
     await endStray();
     await world.dispose();
