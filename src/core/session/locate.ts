@@ -78,9 +78,13 @@ export interface KnownSession {
   path: string;
 }
 
-/** Every session with a meta in `runtimeDir`, and every name that has any artifact there. */
+/**
+ * Every session with a meta in `runtimeDir`, and every name that has any artifact there.
+ * Aliases are read from the metas only with `readAliases` (one file read per session).
+ */
 export function knownSessions(
   runtimeDir: string,
+  readAliases = true,
 ): { metas: KnownSession[]; names: Set<string> } {
   const metas: KnownSession[] = [];
   const names = new Set<string>();
@@ -96,7 +100,7 @@ export function knownSessions(
     names.add(m[2]);
     if (m[3] !== "meta.json" || m[4] !== undefined) continue;
     const path = joinPath(runtimeDir, entry.name);
-    const alias = tryReadMeta(path)?.alias;
+    const alias = readAliases ? tryReadMeta(path)?.alias : undefined;
     metas.push({
       session: m[2],
       alias: typeof alias === "string" ? alias : null,
@@ -156,6 +160,9 @@ export function locateSession(deps: Deps, name: string, projectRootFlag?: string
     const localMeta = tryReadMeta(sessionPaths(project.runtimeDir, project.hash, name).meta);
     if (localMeta !== undefined) return locateExact(deps, name, project);
   }
+  // A full name any artifact knows needs no alias: the metas are read only for the others.
+  const names = knownSessions(project.runtimeDir, false);
+  if (names.names.has(name)) return locateExact(deps, name, project);
   const resolved = resolveIn(knownSessions(project.runtimeDir), name);
   if (resolved === null) validateSessionName(name);
   return locateExact(deps, resolved ?? name, project);
