@@ -60,6 +60,20 @@ Deno.test("a second kill of a name that prefixes another session is session_not_
     strictEqual((second.json?.processes as { signalled: number }).signalled, 0);
     const plain = await world.lisa(["session", "kill", "--session", one.session]);
     strictEqual(plain.code, 1);
+    // Even with every trace of lisa-w-1 gone (its event log pruned), kill takes the full name
+    // exactly: a name is never resolved as a prefix of lisa-w-10 (issue 11's resolve).
+    for (const e of Deno.readDirSync(world.runtimeDir)) {
+      if (e.name.includes("-session-lisa-w-1-")) Deno.removeSync(`${world.runtimeDir}/${e.name}`);
+    }
+    const never = await world.lisaInProcess([
+      "session",
+      "kill",
+      "--session",
+      one.session,
+      "--json",
+    ]);
+    strictEqual(never.code, 1, never.stdout);
+    strictEqual(never.json?.errorCode, "session_not_found");
 
     ok(alive(tenPane), "lisa-w-10's pane must still run");
     ok(alive(sleeper), "lisa-w-10's sleep 901 must still run");

@@ -292,8 +292,9 @@ async function endAll(
  * tmux has no such session.
  */
 export async function killSessionTree(deps: Deps, options: KillOptions): Promise<KillResult> {
-  // An alias or prefix is resolved here, once, to a full name; tmux targets stay exact.
-  const loc = locateSession(deps, options.session, options.projectRoot);
+  // An alias (or a prefix of one) is resolved here, once, to a full name; a full name is taken
+  // exactly, never as a prefix of another (issue 9); tmux targets stay exact.
+  const loc = locateSession(deps, options.session, options.projectRoot, { exactNames: true });
   const name = validateSessionName(loc.session);
   const root: Target = {
     session: name,

@@ -115,12 +115,14 @@ export function knownSessions(
  * Resolves what a person typed for `--session` (seed 004's `SessionRegistry.resolve`): a full
  * name any artifact knows (an event log outlives kill) stands for itself; else an alias stands
  * for its session; else an unambiguous prefix of a name or an alias. Returns the session name,
- * or null when nothing matches. Throws `session_ambiguous` (exit 1) listing the candidates. Pure
- * over `known`.
+ * or null when nothing matches. Without `namePrefixes` (kill) only aliases match by prefix, so a
+ * full name is always exact: `lisa-w-1` never stands for `lisa-w-10`. Throws
+ * `session_ambiguous` (exit 1) listing the candidates. Pure over `known`.
  */
 export function resolveIn(
   known: { metas: readonly KnownSession[]; names: ReadonlySet<string> },
   value: string,
+  namePrefixes = true,
 ): string | null {
   if (value === "") return null;
   if (known.names.has(value)) return value;
@@ -130,7 +132,8 @@ export function resolveIn(
   const matches = byAlias.length > 0
     ? byAlias
     : known.metas.filter((k) =>
-      k.session.startsWith(value) || (k.alias !== null && k.alias.startsWith(value))
+      (namePrefixes && k.session.startsWith(value)) ||
+      (k.alias !== null && k.alias.startsWith(value))
     );
   const names = unique(matches);
   if (names.length === 1) return names[0];
@@ -149,11 +152,16 @@ export function resolveIn(
 
 /**
  * Locates session `name`: a full name, an alias, or an unambiguous prefix of either
- * ({@link resolveIn}). Throws `session_ambiguous`, `invalid_session_name` for a value that is
+ * ({@link resolveIn}; with `exactNames`, full names only exactly). Throws `session_ambiguous`, `invalid_session_name` for a value that is
  * neither a valid name nor matches a session, and the errors of {@link resolveProject}. A valid
  * name without meta anywhere is placed in the current project (status then says not_found).
  */
-export function locateSession(deps: Deps, name: string, projectRootFlag?: string): SessionLocation {
+export function locateSession(
+  deps: Deps,
+  name: string,
+  projectRootFlag?: string,
+  options: { exactNames?: boolean } = {},
+): SessionLocation {
   const project = resolveProject(deps, projectRootFlag);
   if (isValidSessionName(name)) {
     // The fast path of every poll: the project's own meta, no directory listing.
@@ -163,7 +171,7 @@ export function locateSession(deps: Deps, name: string, projectRootFlag?: string
   // A full name any artifact knows needs no alias: the metas are read only for the others.
   const names = knownSessions(project.runtimeDir, false);
   if (names.names.has(name)) return locateExact(deps, name, project);
-  const resolved = resolveIn(knownSessions(project.runtimeDir), name);
+  const resolved = resolveIn(knownSessions(project.runtimeDir), name, !options.exactNames);
   if (resolved === null) validateSessionName(name);
   return locateExact(deps, resolved ?? name, project);
 }

@@ -77,3 +77,11 @@ Deno.test("resolve: nothing matching gives null; an ambiguous value lists the ca
   strictEqual(e, undefined);
   throws(() => resolveIn(K, "lisa-proj"), /matches 2 sessions/);
 });
+
+Deno.test("resolve for kill: full names only exactly, aliases still by prefix", () => {
+  const k = known([["lisa-w-10", "proj-calm-otter"]]);
+  strictEqual(resolveIn(k, "lisa-w-1"), "lisa-w-10");
+  strictEqual(resolveIn(k, "lisa-w-1", false), null);
+  strictEqual(resolveIn(k, "proj-calm", false), "lisa-w-10");
+  strictEqual(resolveIn(k, "lisa-w-10", false), "lisa-w-10");
+});
