@@ -105,7 +105,9 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     fileFlag: "--text-file",
   });
   const { text, removedChars } = sanitizePasteText(input ?? "");
-  const loc = locateSession(deps, options.session, options.projectRoot);
+  // Typing into the wrong session is the worst mistake: a full name is taken exactly (aliases
+  // and their prefixes still resolve), as for kill.
+  const loc = locateSession(deps, options.session, options.projectRoot, { exactNames: true });
   const tmux = new Tmux(deps.runner, loc.socketPath);
   const present = async (ok: Promise<boolean>) => {
     if (!(await ok)) throw new SessionNotFoundError(loc.session);
