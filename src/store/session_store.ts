@@ -61,6 +61,10 @@ export function emptyState(): SessionStateFile {
     lastSnapshotEventAtMs: null,
     lastActiveAtMs: null,
     outputWritten: false,
+    lastBusyAtMs: null,
+    progressMarkAtMs: null,
+    progressMarkTicks: null,
+    progressMarkRchar: null,
   };
 }
 
