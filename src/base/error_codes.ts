@@ -82,6 +82,15 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "`--cursor-file` cannot be read, or is a symlink / not a regular file",
   },
   { codes: ["internal_error"], when: "a bug: please report it with the command line" },
+  {
+    codes: ["agent_waiting_permission"],
+    when: "`send --text` to an agent showing a permission dialog (answer it with --keys, or " +
+      "--force)",
+  },
+  {
+    codes: ["agent_not_ready"],
+    when: "`send --text` to an agent still starting after `--ready-timeout` (nothing was typed)",
+  },
 ];
 
 /** Every code of {@link ERROR_CODES}. */

@@ -310,6 +310,20 @@ export const keepSessions = bool("do not kill the smoke sessions at the end");
 /** `--shared-tmux` of guard. */
 export const sharedTmux = bool("inspect the default tmux server (read-only list-sessions)");
 
+// issue 13
+/** `--force` of send. */
+export const forceSend = bool(
+  "type --text even into a permission dialog or an agent still starting up",
+);
+/** `--ready-timeout` of send. */
+export const readyTimeout = {
+  kind: "parsed",
+  parse: intIn(0, 3600),
+  brief: "seconds to wait for a starting agent to accept input before typing (default 20)",
+  placeholder: "seconds",
+  optional: true,
+} as const;
+
 /** The value of a flag a verb needs; throws `missing_argument` naming it when absent. */
 export function needed<T>(value: T | undefined, flag: string): T {
   if (value === undefined) {

@@ -94,6 +94,8 @@ export const sendFlags = {
   enter: F.enter,
   projectRoot: F.projectRoot,
   json: F.json,
+  force: F.forceSend,
+  readyTimeout: F.readyTimeout,
 };
 /** `lisa session status`. */
 export const statusFlags = {
