@@ -119,14 +119,13 @@ export interface SessionStateFile {
   outputWritten: boolean;
   /**
    * Progress tracking for stall detection (issue 13): when a poll last saw the agent's CPU or
-   * a tool child busy, and a checkpoint of the agent's CPU ticks (sum over its processes) and
-   * bytes read (`/proc/<pid>/io` rchar) taken at `progressMarkAtMs`, against which a later poll
+   * a tool child busy, and a checkpoint of the agent's CPU ticks (sum over its processes) taken
+   * at `progressMarkAtMs`, against which a later poll
    * measures what happened in between, however rarely it polls.
    */
   lastBusyAtMs: number | null;
   progressMarkAtMs: number | null;
   progressMarkTicks: number | null;
-  progressMarkRchar: number | null;
 }
 
 /** An event log record (one JSONL line). */

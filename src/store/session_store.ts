@@ -64,7 +64,6 @@ export function emptyState(): SessionStateFile {
     lastBusyAtMs: null,
     progressMarkAtMs: null,
     progressMarkTicks: null,
-    progressMarkRchar: null,
   };
 }
 

@@ -79,7 +79,7 @@ export const CLAUDE_RULES: AgentRules = {
       agent: "claude",
       source: "screen",
       pattern:
-        "You(?:'ve hit|'ve reached|'re out of) your [^\n·]{0,60}(?:limit|usage|credits)[^\n·]{0,40}(?: · resets (?<resets>[^\n·]{1,60}))?",
+        "You(?:'ve hit|'ve reached|'re out of) your [^\n·]{0,60}(?:limit|usage|credits)[^\n·]{0,40}?(?: · resets (?<resets>[^\n·]{1,60}))?",
       kind: "quota",
       staleAfter: CLAUDE_LATER_TURN,
     },
@@ -117,7 +117,7 @@ export const CLAUDE_RULES: AgentRules = {
       agent: "claude",
       source: "hook",
       pattern:
-        "^API Error: (?:Request rejected \\(429\\)|429\\b)|You(?:'ve hit|'ve reached|'re out of) your [^·]{0,60}(?:limit|usage|credits)[^·]{0,40}(?: · resets (?<resets>[^·]{1,60}))?",
+        "^API Error: (?:Request rejected \\(429\\)|429\\b)|You(?:'ve hit|'ve reached|'re out of) your [^·]{0,60}(?:limit|usage|credits)[^·]{0,40}?(?: · resets (?<resets>[^·]{1,60}))?",
       kind: "quota",
     },
     {

@@ -1,35 +1,31 @@
 /**
  * Progress tracking between status polls, for stall detection (issue 13). A poll sees CPU only
  * over a few seconds; an agent polled every 30 s could work between polls and look idle at
- * each. So the state file keeps a checkpoint (`progressMark*`): the agent's summed CPU ticks and
- * bytes read at some earlier poll. A later poll at least {@link PROGRESS_MARK_MS} after it
- * measures what happened in between (average CPU over the agent's idle ceiling, or bytes read:
- * a reply streaming in, however slowly) and moves the checkpoint. `lastBusyAtMs` is the last
- * time any poll saw the agent busy that way, or busy right now (CPU over its threshold, a tool
- * child, a command process). Pure, except {@link readRchar}, one small `/proc` read per process.
+ * each. So the state file keeps a checkpoint (`progressMark*`): the agent's summed CPU ticks at
+ * some earlier poll. A later poll at least {@link PROGRESS_MARK_MS} after it measures the
+ * average CPU in between against the agent's idle ceiling, and moves the checkpoint.
+ * `lastBusyAtMs` is the last time any poll saw the agent busy that way, or busy right now (CPU
+ * over its threshold, a tool child, a command process). Pure.
+ *
+ * Bytes read (`/proc/<pid>/io` rchar) were measured as a candidate and rejected: over 20 s, idle
+ * claude read 2 KB, claude -p waiting on an unreachable API 1.9 KB and a slowly streaming reply
+ * 4.7 KB, idle codex 25 KB: noise of the same size as the signal.
  */
 import type { SessionStateFile } from "../../base/types.ts";
 
 /** A checkpoint is measured against (and moved) once it is this old. */
 export const PROGRESS_MARK_MS = 10_000;
-/**
- * Bytes read since the checkpoint that count as progress. The real agents read nothing while
- * they idle at a prompt or wait on an unreachable API; a streaming reply reads its events.
- */
-export const PROGRESS_MIN_READ_BYTES = 1;
 
 /** The progress fields of the state file. */
 export type ProgressState = Pick<
   SessionStateFile,
-  "lastBusyAtMs" | "progressMarkAtMs" | "progressMarkTicks" | "progressMarkRchar"
+  "lastBusyAtMs" | "progressMarkAtMs" | "progressMarkTicks"
 >;
 
 /** What one poll measured. */
 export interface ProgressReading {
   /** Summed CPU ticks of the sampled processes (null when unknown). */
   ticks: number | null;
-  /** Summed bytes read by them (`rchar`; null when unknown). */
-  rchar: number | null;
   /** Busy right now: CPU over the threshold, a tool child, a command process. */
   busyNow: boolean;
 }
@@ -50,12 +46,10 @@ export function nextProgress(
   let mark = {
     progressMarkAtMs: prev.progressMarkAtMs,
     progressMarkTicks: prev.progressMarkTicks,
-    progressMarkRchar: prev.progressMarkRchar,
   };
   const fresh = {
     progressMarkAtMs: nowMs,
     progressMarkTicks: reading.ticks,
-    progressMarkRchar: reading.rchar,
   };
   if (prev.progressMarkAtMs === null || prev.progressMarkAtMs > nowMs) {
     mark = fresh;
@@ -64,13 +58,9 @@ export function nextProgress(
     const dTicks = reading.ticks !== null && prev.progressMarkTicks !== null
       ? reading.ticks - prev.progressMarkTicks
       : null;
-    const dRead = reading.rchar !== null && prev.progressMarkRchar !== null
-      ? reading.rchar - prev.progressMarkRchar
-      : null;
     if (dTicks !== null && dTicks > 0 && (dTicks / clkTck / seconds) * 100 > idleMaxPercent) {
       busy = true;
     }
-    if (dRead !== null && dRead >= PROGRESS_MIN_READ_BYTES) busy = true;
     mark = fresh;
   }
   return { lastBusyAtMs: busy ? nowMs : prev.lastBusyAtMs, ...mark };
@@ -79,16 +69,5 @@ export function nextProgress(
 /** True when two progress states differ. */
 export function progressChanged(a: ProgressState, b: ProgressState): boolean {
   return a.lastBusyAtMs !== b.lastBusyAtMs || a.progressMarkAtMs !== b.progressMarkAtMs ||
-    a.progressMarkTicks !== b.progressMarkTicks || a.progressMarkRchar !== b.progressMarkRchar;
-}
-
-/** Bytes `pid` has read (`rchar` of `/proc/<pid>/io`); null when unreadable. */
-export function readRchar(pid: number): number | null {
-  try {
-    const text = Deno.readTextFileSync(`/proc/${pid}/io`);
-    const m = /^rchar:\s*(\d+)/m.exec(text);
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
-  }
+    a.progressMarkTicks !== b.progressMarkTicks;
 }

@@ -89,7 +89,6 @@ export function applyPoll(st: SessionStateFile, c: Classification, facts: PollFa
     st.lastBusyAtMs = facts.progress.lastBusyAtMs;
     st.progressMarkAtMs = facts.progress.progressMarkAtMs;
     st.progressMarkTicks = facts.progress.progressMarkTicks;
-    st.progressMarkRchar = facts.progress.progressMarkRchar;
   }
   if (facts.view !== null) {
     st.agentPid = facts.view.found?.proc.pid ?? null;

@@ -58,7 +58,7 @@ import { CLK_TCK, hasProcFs, type ProcInfo } from "../../proc/table.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import { readState } from "../../store/session_store.ts";
 import { recordPoll } from "./record.ts";
-import { nextProgress, type ProgressState, readRchar } from "./progress.ts";
+import { nextProgress, type ProgressState } from "./progress.ts";
 import { resolveResetsAt } from "../../agents/rules/resets.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -258,7 +258,7 @@ async function secondSample(deps: Deps, facts: ProcessFacts): Promise<void> {
 /**
  * The progress fields after this poll (see `progress.ts`): busy now when CPU is over the agent's
  * threshold or a tool child or command process runs; the checkpoint measured against the summed
- * ticks and bytes read of the sampled processes.
+ * ticks of the sampled processes.
  */
 function trackProgress(prev: SessionStateFile, facts: ProcessFacts, nowMs: number): ProgressState {
   const view = facts.view;
@@ -268,13 +268,8 @@ function trackProgress(prev: SessionStateFile, facts: ProcessFacts, nowMs: numbe
   const cpu = agent ? rulesFor(agent).cpu : COMMAND_CPU;
   const busyNow = isCpuBusy(facts.cpu, cpu.busyMinPercent) || view.busyChildren.length > 0 ||
     view.commandProcesses.length > 0;
-  let rchar: number | null = procFs() ? 0 : null;
-  for (const sample of latest) {
-    const read = rchar === null ? null : readRchar(sample.pid);
-    rchar = read === null || rchar === null ? null : rchar + read;
-  }
   const ticks = latest.reduce((sum, sample) => sum + sample.ticks, 0);
-  return nextProgress(prev, { ticks, rchar, busyNow }, nowMs, cpu.idleMaxPercent, CLK_TCK);
+  return nextProgress(prev, { ticks, busyNow }, nowMs, cpu.idleMaxPercent, CLK_TCK);
 }
 
 /** Runs the status tmux call; a tmux failure (other than a missing program) yields null. */
