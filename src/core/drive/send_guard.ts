@@ -38,15 +38,24 @@ interface Seen {
   sessionState: SessionStateName;
   waitingFor: string | null;
   classificationReason: string;
-  signals: { screenRules: string[]; outputQuietSeconds: number | null };
+  signals: {
+    screenRules: string[];
+    outputQuietSeconds: number | null;
+    sessionAgeSeconds: number | null;
+  };
 }
 
 /**
- * True when a session accepts typed text: anything but `just_started`, or a starting agent
- * whose own idle prompt is drawn and has stopped changing. Pure.
+ * True when a session accepts typed text. An agent inside its start-up grace window
+ * (`graceSeconds` from spawn) that is `just_started` or `in_progress` (loading: codex burns CPU
+ * for its first seconds) is still starting, unless its own idle prompt is drawn and has stopped
+ * changing; any other answer, and any answer past the window, accepts input. Pure.
  */
-export function acceptsInput(s: Seen, idleRules: readonly string[]): boolean {
-  if (s.sessionState !== "just_started") return true;
+export function acceptsInput(s: Seen, idleRules: readonly string[], graceSeconds: number): boolean {
+  const age = s.signals.sessionAgeSeconds;
+  const starting = (s.sessionState === "just_started" || s.sessionState === "in_progress") &&
+    age !== null && age < graceSeconds;
+  if (!starting) return true;
   const idleDrawn = s.signals.screenRules.some((r) => idleRules.includes(r));
   return idleDrawn && (s.signals.outputQuietSeconds ?? 0) >= 1;
 }
@@ -68,6 +77,9 @@ export async function guardTextSend(
   const { sessionStatus } = await lazyImport<typeof import("../status/status.ts")>(
     new URL("../status/status.ts", import.meta.url),
   );
+  const { SESSION_GRACE_SECONDS } = await lazyImport<typeof import("../status/classify.ts")>(
+    new URL("../status/classify.ts", import.meta.url),
+  );
   const { rulesFor } = await lazyImport<typeof import("../../agents/rules/index.ts")>(
     new URL("../../agents/rules/index.ts", import.meta.url),
   );
@@ -78,7 +90,7 @@ export async function guardTextSend(
     seen = (await sessionStatus(deps, { session: loc.session, projectRoot: meta.projectRoot }))
       .report;
     const waited = deps.now().getTime() - started;
-    if (acceptsInput(seen, idleRules)) break;
+    if (acceptsInput(seen, idleRules, SESSION_GRACE_SECONDS)) break;
     if (waited >= options.readyTimeoutMs) {
       throw new LisaError(
         "agent_not_ready",

@@ -413,9 +413,10 @@ export function classify(s: Signals): Classification {
   );
   const stallAfter = s.stallSeconds ?? Infinity;
   const done = (a: Omit<Classification, "signals">): Classification => {
-    // A working answer with no progress for LISA_STALL_SECONDS is a stall (issue 13).
+    // A working answer with no progress for LISA_STALL_SECONDS is a stall (issue 13); never
+    // inside the grace window, whatever the threshold.
     if (
-      a.sessionState === "in_progress" && progress.quietSeconds !== null &&
+      a.sessionState === "in_progress" && !inGrace && progress.quietSeconds !== null &&
       progress.quietSeconds >= stallAfter
     ) {
       a = {
