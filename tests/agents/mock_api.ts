@@ -43,6 +43,11 @@ export interface MockOptions {
   fail?: MockFailure | null;
   /** Seconds from now at which the limits of a `rate_limit`/`usage_limit` failure reset. */
   resetInSeconds?: number;
+  /**
+   * A slow but healthy reply (claude): the main reply's text streams as `tokens` words, one
+   * every `everyMs` (after `delayMs`). Null: the text arrives in one delta.
+   */
+  drip?: { everyMs: number; tokens: number } | null;
 }
 
 /** The API failures the mock can answer with (see {@link MockOptions.fail}). */
@@ -340,6 +345,7 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
     replyText: options.replyText ?? "MOCK_REPLY_OK",
     fail: options.fail ?? null as MockFailure | null,
     resetInSeconds: options.resetInSeconds ?? 3 * 3600,
+    drip: options.drip ?? null as { everyMs: number; tokens: number } | null,
   };
   const requests: RecordedRequest[] = [];
   const closing = new AbortController();
@@ -443,6 +449,15 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
           index: 0,
           content_block: { type: "text", text: "" },
         }));
+        const drip = main ? knobs.drip : null;
+        for (let i = 0; drip !== null && i < drip.tokens && !signal.aborted; i++) {
+          push(sse("content_block_delta", {
+            type: "content_block_delta",
+            index: 0,
+            delta: { type: "text_delta", text: `word${i} ` },
+          }));
+          await sleep(drip.everyMs, signal);
+        }
         push(sse("content_block_delta", {
           type: "content_block_delta",
           index: 0,
@@ -630,6 +645,7 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
         if (next.replyText !== undefined) knobs.replyText = next.replyText;
         if (next.fail !== undefined) knobs.fail = next.fail;
         if (next.resetInSeconds !== undefined) knobs.resetInSeconds = next.resetInSeconds;
+        if (next.drip !== undefined) knobs.drip = next.drip;
       },
       async close() {
         closing.abort();
