@@ -97,7 +97,9 @@ Deno.test(
 );
 
 Deno.test(
-  named("a real claude reply streaming slowly for longer than LISA_STALL_SECONDS stays in_progress"),
+  named(
+    "a real claude reply streaming slowly for longer than LISA_STALL_SECONDS stays in_progress",
+  ),
   opts,
   async () => {
     const tier = await makeTier();

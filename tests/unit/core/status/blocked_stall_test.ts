@@ -202,6 +202,21 @@ Deno.test("codex retry rows are not progress: an exec codex retrying an unreacha
   ok(c.stall?.evidence.some((e) => e.includes("only retries (codex_retrying)")));
 });
 
+Deno.test("the real codex exec screen against an unreachable API: its rows are retries, not progress", () => {
+  const s = real("codex", "exec_unreachable", {
+    mode: "exec",
+    lastBusyAgeSeconds: 400,
+  });
+  s.agent = { ...s.agent!, cpu: { percent: 0, deltaTicks: 0, windowMs: 5000 } };
+  s.screen.quietSeconds = 10; // a new "Reconnecting..." row 10 s ago
+  const c = classify(s);
+  strictEqual(c.sessionState, "stuck");
+  ok(c.signals.screenRules.includes("codex_retrying"));
+  // Without the retry rows the fresh output would have been progress.
+  s.screen.text = s.screen.text.replaceAll("Reconnecting... waiting for network", "tok");
+  strictEqual(classify(s).sessionState, "in_progress");
+});
+
 Deno.test("never stuck: a slow streaming reply, a long tool child, busy CPU, an agent idle at its prompt", () => {
   const exec = { mode: "exec" as const, lastBusyAgeSeconds: 900 };
   // A token every 20 s changes the screen: quiet is at most 20 s.
