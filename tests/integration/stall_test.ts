@@ -194,3 +194,39 @@ Deno.test("send --text waits for a starting agent, and gives up with agent_not_r
     await world.dispose();
   }
 });
+
+Deno.test("hooks that never fire (an agent ignoring --settings) read hooksHealth silent, and status falls back", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], {
+      FAKE_BEHAVIOR: "idle",
+      FAKE_IGNORE_SETTINGS: "1",
+    });
+    const inGrace = await status(world, s.session);
+    strictEqual(inGrace.signals.hooksHealth, "pending");
+    const r = await statusUntil(world, s.session, (x) =>
+      x.signals.inGrace === false &&
+      x.sessionState === "waiting_input");
+    strictEqual(r.signals.hooksActive, false);
+    strictEqual(r.signals.hooksHealth, "silent");
+    strictEqual(r.classificationReason, "agent_quiet");
+    // Its other signals still work: a prompt makes it reply and wait again.
+    const sent = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "hi",
+      "--enter",
+      "--json",
+    ]);
+    strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+    await waitPane(world, s, "got: hi");
+    const after = await statusUntil(world, s.session, (x) => x.sessionState === "waiting_input");
+    strictEqual(after.signals.hooksHealth, "silent");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
