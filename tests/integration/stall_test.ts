@@ -43,6 +43,14 @@ Deno.test("an exec agent that hangs with no CPU, output or child is stuck, and m
     for (const word of ["cpu:", "children: none", "output: unchanged", "hook: UserPromptSubmit"]) {
       ok(evidence.includes(word), `${word} in ${evidence}`);
     }
+    // explain says which signal decided: the stall.
+    const ex = await world.lisaInProcess(["session", "explain", "--session", s.session, "--json"]);
+    strictEqual(ex.code, 0, ex.stdout + ex.stderr);
+    const decision = ex.json?.decision as { signal: string; said: string; role: string }[];
+    strictEqual(decision.find((d) => d.signal === "stall")?.role, "decided");
+    ok(decision.some((d) => d.signal === "cpu" && d.role === "considered"));
+    const text = await world.lisaInProcess(["session", "explain", "--session", s.session]);
+    ok(/→ stall\s+no progress for \d+s \(decided\)/.test(text.stdout), text.stdout);
     const m = await world.lisaInProcess([
       "session",
       "monitor",

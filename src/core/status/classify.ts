@@ -322,9 +322,9 @@ function round(n: number): number {
 
 /**
  * How long the session shows no progress (pure): the youngest of its age, the last screen
- * change (unless the newest rows are the agent retrying an unreachable API), the last hook
- * record, the last input, the last time CPU or a tool child was seen busy; 0 while CPU, a tool
- * child or a command process is busy now. `evidence` names each signal and what it said.
+ * change, the last hook record, the last input, the last time CPU or a tool child was seen busy;
+ * 0 while CPU, a tool child or a command process is busy now. While the newest rows say the
+ * agent is retrying an unreachable API, neither its output nor its CPU counts. `evidence` names each signal and what it said.
  */
 export function progressOf(
   s: Signals,
@@ -333,23 +333,26 @@ export function progressOf(
 ): Progress {
   const evidence: string[] = [];
   const ages: number[] = [];
+  // An agent that says it is retrying an unreachable API: its new rows and the CPU of its retry
+  // loop (codex: 5–6 % bursts between "Reconnecting..." rows, measured) are not progress.
+  const retrying = screenRules.find((m) => m.kind === "retrying");
   const cpu = s.agent?.cpu ?? s.command.cpu;
-  evidence.push(
-    cpu === null
-      ? "cpu: unknown"
-      : `cpu: ${cpu.percent}% over ${(cpu.windowMs / 1000).toFixed(1)}s (${
-        cpuBusyNow ? "busy" : "idle"
-      })`,
-  );
-  if (cpuBusyNow) ages.push(0);
+  const cpuSaid = cpu === null
+    ? "cpu: unknown"
+    : `cpu: ${cpu.percent}% over ${(cpu.windowMs / 1000).toFixed(1)}s (${
+      cpuBusyNow ? "busy" : "idle"
+    })`;
+  evidence.push(retrying && cpuBusyNow ? `${cpuSaid}, the retry loop's, not progress` : cpuSaid);
+  if (cpuBusyNow && !retrying) ages.push(0);
   const children = s.agent ? s.agent.busyChildren : s.command.processes;
   evidence.push(children.length > 0 ? `children: ${children.join(", ")}` : "children: none");
   if (children.length > 0) ages.push(0);
-  if (s.lastBusyAgeSeconds !== undefined && s.lastBusyAgeSeconds !== null) {
+  if (retrying) {
+    evidence.push("last busy: not counted while retrying");
+  } else if (s.lastBusyAgeSeconds !== undefined && s.lastBusyAgeSeconds !== null) {
     evidence.push(`last busy: ${round(s.lastBusyAgeSeconds)}s ago`);
     ages.push(s.lastBusyAgeSeconds);
   } else evidence.push("last busy: never seen");
-  const retrying = screenRules.find((m) => m.kind === "retrying");
   const quiet = s.screen.quietSeconds;
   if (retrying) {
     evidence.push(`output: only retries (${retrying.name}), not progress`);

@@ -212,6 +212,12 @@ Deno.test("the real codex exec screen against an unreachable API: its rows are r
   const c = classify(s);
   strictEqual(c.sessionState, "stuck");
   ok(c.signals.screenRules.includes("codex_retrying"));
+  // Nor is the CPU of its retry loop (5–6 % bursts, measured).
+  s.agent = { ...s.agent!, cpu: { percent: 6, deltaTicks: 30, windowMs: 5000 } };
+  const burst = classify(s);
+  strictEqual(burst.sessionState, "stuck");
+  strictEqual(burst.classificationReason, "stalled:agent_cpu_busy");
+  ok(burst.stall?.evidence.some((e) => e.includes("retry loop")));
   // Without the retry rows the fresh output would have been progress.
   s.screen.text = s.screen.text.replaceAll("Reconnecting... waiting for network", "tok");
   strictEqual(classify(s).sessionState, "in_progress");
