@@ -82,6 +82,39 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "`--cursor-file` cannot be read, or is a symlink / not a regular file",
   },
   { codes: ["internal_error"], when: "a bug: please report it with the command line" },
+  // issue 15
+  {
+    codes: [
+      "not_a_git_repo",
+      "base_not_found",
+      "invalid_branch_name",
+      "branch_exists",
+      "worktree_exists",
+      "worktree_dir_inside_repo",
+    ],
+    when: "`spawn --worktree` outside a git repository, an unknown `--base`, a bad or existing " +
+      "`--branch`, a worktree directory already there or inside the repository: nothing created",
+  },
+  {
+    codes: ["worktree_create_failed"],
+    when: "git could not create the worktree (its message); nothing was left behind",
+  },
+  {
+    codes: ["worktree_not_found"],
+    when: "`diff`/`merge` of a session that has no worktree (spawned without `--worktree`)",
+  },
+  { codes: ["session_busy"], when: "`merge` while the agent is working (without `--force`)" },
+  {
+    codes: ["merge_refused", "merge_dirty_checkout"],
+    when: "`merge` into a main checkout on a detached HEAD, mid-merge, or with staged changes or " +
+      "uncommitted/untracked changes in files the merge would change (listed in `files`)",
+  },
+  {
+    codes: ["merge_conflict"],
+    when: "`merge` conflicts (exit 2): aborted, the main checkout as it was, the files in " +
+      "`conflicts`",
+  },
+  { codes: ["merge_failed", "git_failed"], when: "git failed otherwise (its message included)" },
 ];
 
 /** Every code of {@link ERROR_CODES}. */
