@@ -84,16 +84,17 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   { codes: ["internal_error"], when: "a bug: please report it with the command line" },
   // issue 15
   {
-    codes: [
-      "not_a_git_repo",
-      "base_not_found",
-      "invalid_branch_name",
-      "branch_exists",
-      "worktree_exists",
-      "worktree_dir_inside_repo",
-    ],
-    when: "`spawn --worktree` outside a git repository, an unknown `--base`, a bad or existing " +
-      "`--branch`, a worktree directory already there or inside the repository: nothing created",
+    codes: ["not_a_git_repo", "base_not_found"],
+    when:
+      "`spawn --worktree` outside a git repository, or `--base` is not a commit: nothing created",
+  },
+  {
+    codes: ["invalid_branch_name", "branch_exists"],
+    when: "`spawn --worktree --branch` is not a valid branch name, or exists: nothing created",
+  },
+  {
+    codes: ["worktree_exists", "worktree_dir_inside_repo"],
+    when: "the worktree's directory is already there, or would be inside the repository",
   },
   {
     codes: ["worktree_create_failed"],
@@ -101,18 +102,20 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   },
   {
     codes: ["worktree_not_found"],
-    when: "`diff`/`merge` of a session that has no worktree (spawned without `--worktree`)",
+    when: "`diff`/`merge` of a session without a worktree (spawned without `--worktree`)",
   },
   { codes: ["session_busy"], when: "`merge` while the agent is working (without `--force`)" },
   {
-    codes: ["merge_refused", "merge_dirty_checkout"],
-    when: "`merge` into a main checkout on a detached HEAD, mid-merge, or with staged changes or " +
-      "uncommitted/untracked changes in files the merge would change (listed in `files`)",
+    codes: ["merge_refused"],
+    when: "`merge` into a main checkout on a detached HEAD, or with a merge in progress",
+  },
+  {
+    codes: ["merge_dirty_checkout"],
+    when: "the main checkout has staged changes, or local changes in files the merge changes",
   },
   {
     codes: ["merge_conflict"],
-    when: "`merge` conflicts (exit 2): aborted, the main checkout as it was, the files in " +
-      "`conflicts`",
+    when: "`merge` conflicts (exit 2): aborted, main checkout as it was, files in `conflicts`",
   },
   { codes: ["merge_failed", "git_failed"], when: "git failed otherwise (its message included)" },
 ];
