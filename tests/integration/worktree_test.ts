@@ -144,7 +144,7 @@ Deno.test("two worktree agents edit one file: diff shows each, the first merges,
     strictEqual(byName.get(one.session)?.action, "removed");
     strictEqual(byName.get(one.session)?.branchDeleted, true);
     strictEqual(byName.get(two.session)?.action, "kept");
-    deepStrictEqual(byName.get(two.session)?.reasons.map((r) => r.code), ["unmerged_commits"]);
+    deepStrictEqual(byName.get(two.session)?.reasons.map((r) => r.kind), ["unmerged_commits"]);
     ok(!(await exists(one.worktree.path)));
     ok(await exists(two.worktree.path));
     deepStrictEqual(await gitWorktrees(world), [main, two.worktree.path]);
@@ -155,7 +155,7 @@ Deno.test("two worktree agents edit one file: diff shows each, the first merges,
     strictEqual(forced.length, 1);
     strictEqual(forced[0].action, "removed");
     strictEqual(forced[0].discarded, true);
-    deepStrictEqual(forced[0].reasons.map((r) => r.code), ["unmerged_commits"]);
+    deepStrictEqual(forced[0].reasons.map((r) => r.kind), ["unmerged_commits"]);
     deepStrictEqual(await gitWorktrees(world), [main]);
     deepStrictEqual(await branches(world), ["main"]);
     deepStrictEqual(worktreeEntries(world), [one.worktree.path.split("/").at(-2)!]);
@@ -350,7 +350,7 @@ Deno.test("merge refuses while the agent works (--force merges), and refuses a m
     const byName = new Map(pruned.map((r) => [r.session, r]));
     strictEqual(byName.get(edit.session)?.action, "removed");
     strictEqual(byName.get(busy.session)?.action, "kept");
-    deepStrictEqual(byName.get(busy.session)?.reasons.map((r) => r.code), ["session_running"]);
+    deepStrictEqual(byName.get(busy.session)?.reasons.map((r) => r.kind), ["session_running"]);
     ok(await exists(busy.worktree.path));
   } finally {
     await world.dispose();
@@ -367,8 +367,8 @@ Deno.test("prune keeps a finished session's worktree with uncommitted or untrack
     strictEqual(kept.action, "kept");
     deepStrictEqual(kept.reasons.length, 1);
     const reason = kept.reasons[0];
-    strictEqual(reason.code, "uncommitted_changes");
-    deepStrictEqual(reason.code === "uncommitted_changes" ? reason.files : [], [
+    strictEqual(reason.kind, "uncommitted_changes");
+    deepStrictEqual(reason.kind === "uncommitted_changes" ? reason.files : [], [
       "f.txt",
       "notes.txt",
     ]);

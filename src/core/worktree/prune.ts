@@ -25,10 +25,10 @@ import { Tmux } from "../../tmux/tmux.ts";
 
 /** Why a worktree is kept (or, under `force`, what was discarded). */
 export type KeepReason =
-  | { code: "session_running"; detail: string }
-  | { code: "uncommitted_changes"; detail: string; files: string[] }
-  | { code: "unmerged_commits"; detail: string; commits: BranchCommit[] }
-  | { code: "git_refused"; detail: string };
+  | { kind: "session_running"; detail: string }
+  | { kind: "uncommitted_changes"; detail: string; files: string[] }
+  | { kind: "unmerged_commits"; detail: string; commits: BranchCommit[] }
+  | { kind: "git_refused"; detail: string };
 
 /** What pruning did (or, with `dryRun`, would do) with one worktree. */
 export interface WorktreePruneResult {
@@ -125,7 +125,7 @@ export async function pruneWorktree(
 
   if (await sessionRunning(deps, record)) {
     return out("kept", [{
-      code: "session_running",
+      kind: "session_running",
       detail: `session ${record.session} is still running; kill it first`,
     }]);
   }
@@ -136,7 +136,7 @@ export async function pruneWorktree(
     const files = [...pending.uncommitted, ...pending.untracked];
     if (files.length > 0) {
       reasons.push({
-        code: "uncommitted_changes",
+        kind: "uncommitted_changes",
         detail: `${files.length} uncommitted or untracked file(s) in ${info.path}`,
         files,
       });
@@ -150,7 +150,7 @@ export async function pruneWorktree(
     : { tip: null, commits: [] };
   if (unmerged.commits.length > 0) {
     reasons.push({
-      code: "unmerged_commits",
+      kind: "unmerged_commits",
       detail: `${unmerged.commits.length} commit(s) of branch ${info.branch} are on no other ` +
         "branch (merge them with session merge)",
       commits: unmerged.commits,
@@ -181,7 +181,7 @@ export async function pruneWorktree(
         { allowFailure: true },
       );
       if (!removed.success) {
-        return out("kept", [...reasons, { code: "git_refused", detail: gitMessage(removed) }]);
+        return out("kept", [...reasons, { kind: "git_refused", detail: gitMessage(removed) }]);
       }
     }
     await git(deps, info.repoRoot, ["worktree", "prune"]);
