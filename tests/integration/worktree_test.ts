@@ -289,6 +289,11 @@ Deno.test("not a repository, an unknown --base, an existing or invalid --branch:
     ]);
     strictEqual(again.json?.errorCode, "worktree_exists", again.stdout);
     deepStrictEqual(await branches(world), ["main", "same-1", "taken"]);
+
+    // A default branch name that is taken (a kept worktree of an alias used again) gets a suffix.
+    await gitIn(world, world.projectRoot, ["branch", "lisa/dflt"]);
+    const suffixed = await spawnWt(world, "true", ["--session", "lisa-dflt"]);
+    strictEqual(suffixed.worktree.branch, "lisa/dflt-2");
   } finally {
     await world.dispose();
   }

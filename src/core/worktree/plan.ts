@@ -102,27 +102,32 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
   }
   const baseCommit = resolved.stdout.trim();
 
-  const branch = request.branch ?? defaultBranchName({ session, alias: request.alias });
-  const valid = await git(deps, repoRoot, ["check-ref-format", "--branch", branch], {
+  const given = request.branch !== undefined;
+  const wanted = request.branch ?? defaultBranchName({ session, alias: request.alias });
+  const valid = await git(deps, repoRoot, ["check-ref-format", "--branch", wanted], {
     allowFailure: true,
   });
-  if (!valid.success || branch.startsWith("-")) {
-    throw new LisaError("invalid_branch_name", `"${branch}" is not a valid branch name`, {
-      details: { branch },
+  if (!valid.success || wanted.startsWith("-")) {
+    throw new LisaError("invalid_branch_name", `"${wanted}" is not a valid branch name`, {
+      details: { branch: wanted },
     });
   }
-  const exists = await git(deps, repoRoot, [
-    "show-ref",
-    "--verify",
-    "--quiet",
-    `refs/heads/${branch}`,
-  ], { allowFailure: true });
-  if (exists.success) {
-    throw new LisaError(
-      "branch_exists",
-      `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`,
-      { details: { branch, repoRoot } },
-    );
+  const branchTaken = async (name: string) =>
+    (await git(deps, repoRoot, ["show-ref", "--verify", "--quiet", `refs/heads/${name}`], {
+      allowFailure: true,
+    })).success;
+  // A default name may be taken by a kept worktree of an earlier session with the same alias:
+  // the next free `-2`…`-9` is used. A branch asked for by name is never renamed.
+  let branch = wanted;
+  for (let n = 2; await branchTaken(branch); n++) {
+    if (given || n > 9) {
+      throw new LisaError(
+        "branch_exists",
+        `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`,
+        { details: { branch, repoRoot } },
+      );
+    }
+    branch = `${wanted}-${n}`;
   }
 
   const path = worktreePathOf(deps.config.worktreeDir, project.hash, session);
