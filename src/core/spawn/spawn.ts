@@ -26,8 +26,16 @@ import {
   type WorktreeInfo,
 } from "../../base/types.ts";
 import { sessionName, validateSessionName } from "../session/identity.ts";
-import { createWorktree, discardWorktree } from "../worktree/create.ts";
-import { planWorktree, type WorktreePlan } from "../worktree/plan.ts";
+import { lazyImport } from "../../base/lazy.ts";
+import type { WorktreePlan } from "../worktree/plan.ts";
+
+// Loaded only by `--worktree` spawns (start-up cost of every other spawn unchanged).
+type PlanModule = typeof import("../worktree/plan.ts");
+type CreateModule = typeof import("../worktree/create.ts");
+const worktreePlanModule = () =>
+  lazyImport<PlanModule>(new URL("../worktree/plan.ts", import.meta.url));
+const worktreeCreateModule = () =>
+  lazyImport<CreateModule>(new URL("../worktree/create.ts", import.meta.url));
 import { appendLifecycle } from "../session/lifecycle.ts";
 import { resolveProject } from "../session/project.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
@@ -183,6 +191,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     session = session !== undefined
       ? validateSessionName(session)
       : sessionName({ projectRoot: project.root, agent, mode, tag: options.tag, now: deps.now() });
+    const { planWorktree } = await worktreePlanModule();
     worktree = await planWorktree(deps, {
       project,
       session,
@@ -227,8 +236,9 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
       details: { session, socketPath: project.socketPath },
     });
   }
-  if (worktree !== undefined) {
-    await createWorktree(deps, project.runtimeDir, worktree, {
+  const create = worktree !== undefined ? await worktreeCreateModule() : undefined;
+  if (worktree !== undefined && create !== undefined) {
+    await create.createWorktree(deps, project.runtimeDir, worktree, {
       session,
       projectRoot: project.root,
       projectHash: project.hash,
@@ -237,7 +247,9 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
     });
   }
   const undoWorktree = async () => {
-    if (worktree !== undefined) await discardWorktree(deps, project.runtimeDir, worktree);
+    if (worktree !== undefined && create !== undefined) {
+      await create.discardWorktree(deps, project.runtimeDir, worktree);
+    }
   };
   removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
   pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
