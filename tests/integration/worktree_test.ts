@@ -3,7 +3,9 @@
  * temp dirs and real tmux, with `--command` agents that edit files.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import type { Runner, RunOptions } from "../../src/base/runner.ts";
 import { pruneWorktrees } from "../../src/core/worktree/prune.ts";
+import { DenoRunner } from "../../src/proc/runner.ts";
 import { waitFor } from "../helpers/world.ts";
 import {
   branches,
@@ -103,9 +105,13 @@ Deno.test("two worktree agents edit one file: diff shows each, the first merges,
     strictEqual(await gitIn(world, main, ["status", "--porcelain"]), "");
     strictEqual(Deno.readTextFileSync(`${main}/f.txt`), "one\n");
     ok(!(await exists(`${main}/.git/MERGE_HEAD`)));
-    const human = await world.lisaInProcess(["session", "merge", two.session]);
+    // The same with --squash (no MERGE_HEAD to abort: reset --merge), and in human form.
+    const human = await world.lisaInProcess(["session", "merge", two.session, "--squash"]);
     strictEqual(human.code, 2);
     ok(human.stderr.includes("conflicts in f.txt"), human.stderr);
+    ok(human.stderr.includes("as it was"), human.stderr);
+    strictEqual((await gitIn(world, main, ["rev-parse", "HEAD"])).trim(), before);
+    strictEqual(await gitIn(world, main, ["status", "--porcelain"]), "");
 
     // kill keeps both worktrees and branches, and says so.
     const k1 = await world.lisaInProcess(["session", "kill", "--session", one.session, "--json"]);
@@ -400,6 +406,32 @@ Deno.test("a project root in a subdirectory starts the agent in the same subdire
     strictEqual(wt.repoRoot, world.projectRoot);
     await waitCompleted(world, String(r.json?.session));
     strictEqual(Deno.readTextFileSync(`${wt.path}/pkg/here.txt`), `${wt.path}/pkg\n`);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a spawn that fails after its worktree was made removes the worktree and its branch", async () => {
+  const world = await makeGitWorld();
+  try {
+    const real = new DenoRunner(20_000);
+    const runner: Runner = {
+      run(argv: readonly string[], options?: RunOptions) {
+        if (argv[0] === "tmux" && argv.includes("new-session")) {
+          return Promise.resolve({ code: 1, success: false, stdout: "", stderr: "boom\n" });
+        }
+        return real.run(argv, options);
+      },
+    };
+    const r = await world.lisaInProcess(
+      ["session", "spawn", "--worktree", "--command", "true", "--json"],
+      { runner },
+    );
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "spawn_tmux_error");
+    deepStrictEqual(await gitWorktrees(world), [world.projectRoot]);
+    deepStrictEqual(await branches(world), ["main"]);
+    deepStrictEqual(worktreeEntries(world).filter((e) => e.includes("/")), []);
   } finally {
     await world.dispose();
   }
