@@ -193,7 +193,7 @@ async function withScratchIndex<T>(
  * the errors of `findWorktree` (`worktree_not_found`) and `git_failed`.
  */
 export async function diffSession(deps: Deps, options: DiffOptions): Promise<DiffResult> {
-  const { record } = findWorktree(deps, options.session, options.projectRoot);
+  const { record, session } = findWorktree(deps, options.session, options.projectRoot);
   const info = record.worktree;
   const present = worktreePresent(info);
   const dir = present ? info.path : info.repoRoot;
@@ -215,7 +215,7 @@ export async function diffSession(deps: Deps, options: DiffOptions): Promise<Dif
   const sum = (key: "insertions" | "deletions") => files.reduce((n, f) => n + (f[key] ?? 0), 0);
   return {
     ok: true,
-    session: options.session,
+    session,
     worktree: info,
     worktreePresent: present,
     head,
