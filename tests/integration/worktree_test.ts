@@ -113,6 +113,10 @@ Deno.test("two worktree agents edit one file: diff shows each, the first merges,
     strictEqual((await gitIn(world, main, ["rev-parse", "HEAD"])).trim(), before);
     strictEqual(await gitIn(world, main, ["status", "--porcelain"]), "");
 
+    // Both outcomes are in the sessions' event logs.
+    ok(eventReasons(world.runtimeDir, one.session).includes("worktree_merged"));
+    ok(eventReasons(world.runtimeDir, two.session).includes("worktree_merge_conflict"));
+
     // kill keeps both worktrees and branches, and says so.
     const k1 = await world.lisaInProcess(["session", "kill", "--session", one.session, "--json"]);
     strictEqual(k1.code, 0, k1.stdout);
@@ -436,6 +440,16 @@ Deno.test("a spawn that fails after its worktree was made removes the worktree a
     await world.dispose();
   }
 });
+
+/** The `reason`s of a session's event log (any project hash). */
+function eventReasons(runtimeDir: string, session: string): string[] {
+  const file = [...Deno.readDirSync(runtimeDir)].find((e) =>
+    e.name.endsWith(`-session-${session}-events.jsonl`)
+  );
+  if (file === undefined) return [];
+  return Deno.readTextFileSync(`${runtimeDir}/${file.name}`).split("\n").filter((l) => l !== "")
+    .map((l) => String(JSON.parse(l).reason));
+}
 
 async function exists(path: string): Promise<boolean> {
   try {

@@ -12,14 +12,16 @@
  *    was, and the error (`merge_conflict`, exit 2) lists the conflicting files. The commit of
  *    step 3 stays on the session's branch.
  * 5. The record notes what was merged (a squash leaves the branch's commits unreachable, yet
- *    merged: the prune rule reads this note).
+ *    merged: the prune rule reads this note), and the session's event log gets a
+ *    `worktree_merged` (or `worktree_merge_conflict`) lifecycle event.
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { sessionStatus } from "../status/status.ts";
 import { branchCommits, pendingChanges, worktreePresent } from "./describe.ts";
-import { findWorktree } from "./find.ts";
+import { appendLifecycle } from "../session/lifecycle.ts";
+import { findWorktree, type FoundWorktree } from "./find.ts";
 import { git, gitMessage, splitZ, withRepoLock } from "./git.ts";
 import { type MergedMark, writeRecord } from "./record.ts";
 
@@ -122,6 +124,44 @@ export async function mergeSession(deps: Deps, options: MergeOptions): Promise<M
     "--path-format=absolute",
     "--git-common-dir",
   ])).stdout.trim();
+  const log = (reason: string, extra: Record<string, unknown>) =>
+    appendLifecycle(deps, found.location.paths.events, session, {
+      runId: found.location.meta?.runId ?? null,
+      state: null,
+      status: null,
+      reason,
+      branch: info.branch,
+      ...extra,
+    });
+  try {
+    const merged = await mergeLocked(deps, found, commonDir, squash, sessionState, options);
+    await log("worktree_merged", {
+      into: merged.into,
+      mergeCommit: merged.mergeCommit,
+      squash,
+      upToDate: merged.upToDate,
+    });
+    return merged;
+  } catch (error) {
+    if (error instanceof LisaError && error.code === "merge_conflict") {
+      await log("worktree_merge_conflict", { conflicts: error.details.conflicts });
+    }
+    throw error;
+  }
+}
+
+/** Steps 2–5 of the module doc, under lisa's lock of the repository. */
+async function mergeLocked(
+  deps: Deps,
+  found: FoundWorktree,
+  commonDir: string,
+  squash: boolean,
+  sessionState: string | null,
+  options: MergeOptions,
+): Promise<MergeResult> {
+  const { session } = found;
+  const info = found.record.worktree;
+  const main = info.repoRoot;
   return await withRepoLock(found.location.runtimeDir, commonDir, async () => {
     const into = (await git(deps, main, ["symbolic-ref", "--quiet", "--short", "HEAD"], {
       allowFailure: true,
