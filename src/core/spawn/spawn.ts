@@ -5,7 +5,9 @@
  *
  * Order (fail-fast, seed 000): validate → plan → reset stale artifacts of the name (the event
  * log stays) → write the startup script (0600) → one tmux call (server options + new-session +
- * has-session) → write meta. When meta cannot be written the new session is killed and its
+ * has-session) → write meta. With `--worktree` the worktree is checked with the validation
+ * (`worktree/plan.ts`: nothing is created for a bad request), created once the name is known to
+ * be free, and removed again (with its branch) when any later step fails. When meta cannot be written the new session is killed and its
  * artifacts removed. Every failure after validation appends a `spawn_*_error` lifecycle event,
  * removes the startup script (it holds the caller's environment) and exits 1.
  *
@@ -28,14 +30,6 @@ import {
 import { sessionName, validateSessionName } from "../session/identity.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { WorktreePlan } from "../worktree/plan.ts";
-
-// Loaded only by `--worktree` spawns (start-up cost of every other spawn unchanged).
-type PlanModule = typeof import("../worktree/plan.ts");
-type CreateModule = typeof import("../worktree/create.ts");
-const worktreePlanModule = () =>
-  lazyImport<PlanModule>(new URL("../worktree/plan.ts", import.meta.url));
-const worktreeCreateModule = () =>
-  lazyImport<CreateModule>(new URL("../worktree/create.ts", import.meta.url));
 import { appendLifecycle } from "../session/lifecycle.ts";
 import { resolveProject } from "../session/project.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
@@ -50,6 +44,14 @@ import { hasSession, isDuplicateSession, killSession } from "../../tmux/sessions
 import { Tmux } from "../../tmux/tmux.ts";
 
 export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./plan.ts";
+
+// Loaded only by `--worktree` spawns (start-up cost of every other spawn unchanged).
+type PlanModule = typeof import("../worktree/plan.ts");
+type CreateModule = typeof import("../worktree/create.ts");
+const worktreePlanModule = () =>
+  lazyImport<PlanModule>(new URL("../worktree/plan.ts", import.meta.url));
+const worktreeCreateModule = () =>
+  lazyImport<CreateModule>(new URL("../worktree/create.ts", import.meta.url));
 
 /** What `spawn` was asked for (flags, typed). */
 export interface SpawnOptions {
