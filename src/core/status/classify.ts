@@ -17,7 +17,12 @@
  *    (`hook:permission_dismissed`) when nothing shows work, else the other evidence decides;
  *    a finished turn → `waiting_input`/`input` unless activity
  *    contradicts it (or the agent runs in exec mode, where it is about to exit); a running turn → `in_progress` only while it is recent or confirmed by
- *    activity; a working spinner on screen → `in_progress`.
+ *    activity; a working spinner on screen → `in_progress`. Between the permission checks and
+ *    the turn hooks (issue 13): a blocked message that is the newest thing on screen, or in a
+ *    failed turn's hook (a usage/rate limit, a credential, a failing API) →
+ *    `waiting_input`/`quota|auth|error` unless the agent visibly works again; and a silent
+ *    turn end (the hook says running, the idle prompt shows, no CPU, output or child for
+ *    {@link QUIET_SECONDS}) → `waiting_input`/`input` (`hook_running_but_idle:<rule>`).
  * 5. agent alive: input sent moments ago → `in_progress`; an idle title (interactive) →
  *    `waiting_input`; a busy child (any non-agent descendant that is not a zombie or a listed
  *    idle helper; `sleep` and `cat` count: defect 4), recent CPU over the agent's threshold, or a
@@ -29,6 +34,10 @@
  *    or a changing screen → `in_progress`; then, inside the grace window, → `just_started`;
  *    otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the wrapper lives,
  *    not that anything works (seed 003: stuck = no active process after grace).
+ *
+ * Stalls (issue 13): any `in_progress` answer past the grace window becomes `stuck`
+ * (`stalled:<reason>`, with `stall: {quietSeconds, evidence}`) once nothing progressed for
+ * `LISA_STALL_SECONDS` (see {@link progressOf}).
  *
  * The grace window (seed 003: `just_started` is the grace period while idle) only holds back
  * the answers a quiet fresh session could get wrongly (`waiting_input`, `stuck`); it never hides
@@ -324,7 +333,8 @@ function round(n: number): number {
  * How long the session shows no progress (pure): the youngest of its age, the last screen
  * change, the last hook record, the last input, the last time CPU or a tool child was seen busy;
  * 0 while CPU, a tool child or a command process is busy now. While the newest rows say the
- * agent is retrying an unreachable API, neither its output nor its CPU counts. `evidence` names each signal and what it said.
+ * agent is retrying an unreachable API, neither its output nor its CPU counts. `evidence`
+ * names each signal and what it said.
  */
 export function progressOf(
   s: Signals,
