@@ -69,7 +69,12 @@ function freshMatch(
   staleAfter: string | undefined,
 ): RegExpExecArray | null {
   if (staleAfter === undefined) return re.exec(text);
-  const all = new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`);
+  const key = `all/${re.flags}/${re.source}`;
+  let all = compiled.get(key);
+  if (all === undefined) {
+    all = new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`);
+    compiled.set(key, all);
+  }
   let last: RegExpExecArray | null = null;
   for (const m of text.matchAll(all)) last = m as RegExpExecArray;
   if (last === null) return null;
