@@ -27,12 +27,16 @@ export interface Config {
   tmuxSocketDir: string | undefined;
   runtimeDir: string;
   hooks: "on" | "off";
+  /** Seconds without progress after which a working agent is `stuck` (issue 13). */
+  stallSeconds: number;
   /** Set inside a lisa session: its name (used as `parentSession` by nested spawns). */
   sessionName: string | undefined;
   /** Set inside a lisa session: the hook sidecar file that `lisa hook` appends to. */
   hookFile: string | undefined;
   /** Set inside a lisa session: the run id of the current spawn. */
   runId: string | undefined;
+  /** Where `spawn --worktree` puts worktrees (`LISA_WORKTREE_DIR`). */
+  worktreeDir: string;
 }
 
 type Kind = "int" | "bool" | "list" | "path" | "enum" | "context";
@@ -188,6 +192,14 @@ export const VARIABLES: readonly VarSpec[] = [
     description: "Inject agent hooks at spawn (on|off)",
   },
   {
+    name: "LISA_STALL_SECONDS",
+    key: "stallSeconds",
+    kind: "int",
+    defaultValue: 300,
+    min: 1,
+    description: "Seconds without progress (CPU, output, tool child, hook) before `stuck`",
+  },
+  {
     name: "LISA_SESSION_NAME",
     key: "sessionName",
     kind: "context",
@@ -208,7 +220,27 @@ export const VARIABLES: readonly VarSpec[] = [
     defaultValue: undefined,
     description: "Set inside a lisa session: run id of the spawn",
   },
+  // issue 15
+  {
+    name: "LISA_WORKTREE_DIR",
+    key: "worktreeDir",
+    kind: "path",
+    defaultValue: "$XDG_STATE_HOME/lisa/worktrees",
+    description: "Where `spawn --worktree` creates worktrees (default: XDG_STATE_HOME, else " +
+      "~/.local/state)",
+  },
 ];
+
+/** Default of `LISA_WORKTREE_DIR`: under `$XDG_STATE_HOME`, else `$HOME/.local/state`. */
+export function defaultWorktreeDir(env: Env, uid: number): string {
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg !== undefined && xdg.startsWith("/")) return `${xdg.replace(/\/+$/, "")}/lisa/worktrees`;
+  const home = env.HOME;
+  if (home !== undefined && home.startsWith("/")) {
+    return `${home.replace(/\/+$/, "")}/.local/state/lisa/worktrees`;
+  }
+  return `/tmp/lisa-${uid}-worktrees`;
+}
 
 /** One variable as `doctor` reports it. */
 export interface ConfigEntry {
@@ -278,7 +310,11 @@ export function loadConfig(env: Env, uid: number): LoadedConfig {
   const config: Record<string, unknown> = {};
   const entries: ConfigEntry[] = [];
   for (const spec of VARIABLES) {
-    const def = spec.key === "runtimeDir" ? `/tmp/lisa-${uid}` : spec.defaultValue;
+    const def = spec.key === "runtimeDir"
+      ? `/tmp/lisa-${uid}`
+      : spec.key === "worktreeDir"
+      ? defaultWorktreeDir(env, uid)
+      : spec.defaultValue;
     const raw = env[spec.name];
     let value: unknown = def;
     let valid = true;

@@ -66,6 +66,22 @@ export interface SessionMeta {
    * (issue 11); absent in metas written before it and for sessions spawned without one.
    */
   alias?: string;
+  /** `spawn --worktree`: the git worktree the session runs in (absent otherwise). */
+  worktree?: WorktreeInfo;
+}
+
+/** A session's own git worktree (`spawn --worktree`), as meta and `--json` payloads show it. */
+export interface WorktreeInfo {
+  /** The worktree's directory (outside the repository's working tree). */
+  path: string;
+  /** The branch created for it. */
+  branch: string;
+  /** `--base` as given (default `HEAD`). */
+  base: string;
+  /** The commit `base` resolved to when the worktree was created. */
+  baseCommit: string;
+  /** The main checkout it was created from (where `merge` merges into). */
+  repoRoot: string;
 }
 
 /** What `monitor --expect` accepts as success. */
@@ -122,6 +138,15 @@ export interface SessionStateFile {
   /** When the agent was last seen busy (CPU, child, output). */
   lastActiveAtMs: number | null;
   outputWritten: boolean;
+  /**
+   * Progress tracking for stall detection (issue 13): when a poll last saw the agent's CPU or
+   * a tool child busy, and a checkpoint of the agent's CPU ticks (sum over its processes) taken
+   * at `progressMarkAtMs`, against which a later poll
+   * measures what happened in between, however rarely it polls.
+   */
+  lastBusyAtMs: number | null;
+  progressMarkAtMs: number | null;
+  progressMarkTicks: number | null;
 }
 
 /** An event log record (one JSONL line). */

@@ -48,14 +48,17 @@ Deno.test("spawn gives each session a unique alias; every --session verb accepts
       ]);
       strictEqual(byPrefix.json!.session, a.session, byPrefix.stdout);
     }
-    // "lisa-" prefixes both: ambiguous, exit 1, candidates listed, nothing killed.
-    const amb = await world.lisaInProcess(["session", "kill", "--session", "lisa-", "--json"]);
-    strictEqual(amb.code, 1, amb.stdout);
-    strictEqual(amb.json!.errorCode, "session_ambiguous");
-    deepStrictEqual(
-      (amb.json!.candidates as { session: string }[]).map((c) => c.session).sort(),
-      [a.session, b.session].sort(),
-    );
+    // "lisa-" prefixes both names, "project-" both aliases: ambiguous, exit 1, candidates
+    // listed, nothing killed.
+    for (const [verb, value] of [["status", "lisa-"], ["kill", "project-"]]) {
+      const amb = await world.lisaInProcess(["session", verb, "--session", value, "--json"]);
+      strictEqual(amb.code, 1, amb.stdout);
+      strictEqual(amb.json!.errorCode, "session_ambiguous");
+      deepStrictEqual(
+        (amb.json!.candidates as { session: string }[]).map((c) => c.session).sort(),
+        [a.session, b.session].sort(),
+      );
+    }
     // Status or attach without a session and two running: never a prompt, an error.
     for (const verb of ["status", "attach"]) {
       const omitted = await world.lisaInProcess(["session", verb, "--json"]);

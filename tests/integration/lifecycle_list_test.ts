@@ -80,7 +80,8 @@ Deno.test("list shows the project's sessions as objects, and a table for people"
     strictEqual(table.code, 0, table.stderr);
     const lines = table.stdout.trim().split("\n");
     ok(/^ALIAS\s+STATE\s+NEEDS\s+AGENT\/MODE\s+AGE\s+LAST OUTPUT$/.test(lines[0]), lines[0]);
-    const rowOf = (s: Spawned) => lines.find((l) => l.startsWith(`${s.alias} `)) ?? "";
+    // Sessions named with --session have no generated alias: the name shows in its place.
+    const rowOf = (s: Spawned) => lines.find((l) => l.startsWith(`${s.session} `)) ?? "";
     ok(
       /^\S+\s+(just_started|waiting_input)\s+(input\s+)?claude\/interactive\s+(just now|\d+s ago)/
         .test(rowOf(here[0])),

@@ -7,18 +7,19 @@
  * `resolve` then reports the alias as ambiguous and the full names keep working.
  */
 import { ADJECTIVES, NOUNS } from "./words.ts";
-import { scanMetaFiles, tryReadMeta } from "./locate.ts";
+import { knownSessions } from "./locate.ts";
 
 /** Attempts at a random free pair before falling back to a numbered alias. */
 const RANDOM_TRIES = 64;
 
-/** The aliases of every session whose meta is in `runtimeDir`. */
+/**
+ * The aliases of every session whose meta is in `runtimeDir`, and every session name an
+ * artifact there knows (an alias must not read as another session's name either).
+ */
 export function knownAliases(runtimeDir: string): Set<string> {
-  const out = new Set<string>();
-  for (const f of scanMetaFiles(runtimeDir)) {
-    const alias = tryReadMeta(f.path)?.alias;
-    if (typeof alias === "string") out.add(alias);
-  }
+  const known = knownSessions(runtimeDir);
+  const out = new Set<string>(known.names);
+  for (const k of known.metas) if (k.alias !== null) out.add(k.alias);
   return out;
 }
 

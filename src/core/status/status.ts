@@ -15,7 +15,7 @@
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import type { PaneFacts } from "../drive/capture_view.ts";
-import type { Agent, Mode } from "../../base/types.ts";
+import type { Agent, Mode, WorktreeInfo } from "../../base/types.ts";
 import { baseName } from "../../base/paths.ts";
 import { locateSession, type SessionLocation, shownAgent } from "../session/locate.ts";
 import type {
@@ -32,9 +32,10 @@ import {
   type HookSignal,
   type Signals,
   type SignalSummary,
+  type StallInfo,
   type WaitingFor,
 } from "./classify.ts";
-import { combinedReading, CPU_SECOND_SAMPLE_MS, type CpuReading } from "./cpu.ts";
+import { combinedReading, CPU_SECOND_SAMPLE_MS, type CpuReading, isCpuBusy } from "./cpu.ts";
 import {
   fileAgeSeconds,
   inspectProcesses,
@@ -52,11 +53,13 @@ import {
 } from "./gather.ts";
 import { readHookSignal } from "../../agents/hooks.ts";
 import { extraMatchNames } from "../../agents/match.ts";
-import { rulesFor } from "../../agents/rules/index.ts";
+import { COMMAND_CPU, rulesFor } from "../../agents/rules/index.ts";
 import { CLK_TCK, hasProcFs, type ProcInfo } from "../../proc/table.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import { readState } from "../../store/session_store.ts";
 import { recordPoll } from "./record.ts";
+import { nextProgress, type ProgressState } from "./progress.ts";
+import { resolveResetsAt } from "../../agents/rules/resets.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
 export { SNAPSHOT_EVENT_INTERVAL_MS } from "./record.ts";
@@ -86,6 +89,10 @@ export interface StatusReport {
   /** The exit code of a completed/crashed session (null otherwise or when unknown). */
   exitCode: number | null;
   waitingFor: WaitingFor | null;
+  /** When a `quota` wait ends, if the agent's screen says (ISO time); else absent. */
+  resetsAt?: string | null;
+  /** Why a `stuck` session is stuck (no progress for LISA_STALL_SECONDS); else absent. */
+  stall?: StallInfo;
   paneStatus: string;
   paneCommand: string | null;
   paneTitle: string | null;
@@ -96,6 +103,8 @@ export interface StatusReport {
   signals: SignalSummary;
   /** The output file, once written (at a terminal state). */
   outputFile: string | null;
+  /** `spawn --worktree`: the session's worktree (absent for other sessions). */
+  worktree?: WorktreeInfo;
 }
 
 /** {@link sessionStatus}'s answer: the report plus what snapshot/monitor reuse. */
@@ -239,6 +248,23 @@ const CPU_DEPENDENT_REASONS = new Set([
   "grace_period",
 ]);
 
+/**
+ * The progress fields after this poll (see `progress.ts`): busy now when CPU is over the agent's
+ * threshold or a tool child or command process runs; the checkpoint measured against the summed
+ * ticks of the sampled processes.
+ */
+function trackProgress(prev: SessionStateFile, facts: ProcessFacts, nowMs: number): ProgressState {
+  const view = facts.view;
+  const latest = facts.readings.at(-1)?.samples ?? [];
+  if (view === null || latest.length === 0) return prev;
+  const agent = view.found?.agent ?? null;
+  const cpu = agent ? rulesFor(agent).cpu : COMMAND_CPU;
+  const busyNow = isCpuBusy(facts.cpu, cpu.busyMinPercent) || view.busyChildren.length > 0 ||
+    view.commandProcesses.length > 0;
+  const ticks = latest.reduce((sum, sample) => sum + sample.ticks, 0);
+  return nextProgress(prev, { ticks, busyNow }, nowMs, cpu.idleMaxPercent, CLK_TCK);
+}
+
 /** Runs the status tmux call; a tmux failure (other than a missing program) yields null. */
 async function probeOrNull(tmux: Tmux, session: string, lines: number): Promise<PaneProbe | null> {
   try {
@@ -291,6 +317,8 @@ export interface Evaluation {
   hash: string;
   changedAt: number | null;
   nowMs: number;
+  /** The progress fields after this poll (recorded with it). */
+  progress: ProgressState;
 }
 
 /**
@@ -315,6 +343,7 @@ export async function evaluateSession(
   const changedAt = outputChangedAt(prev, hash, nowMs, probe.lastOutputSeconds);
   const found = facts.view?.found ?? null;
   const hooks = readHooks(deps, loc.paths.hooks, meta, nowMs);
+  const progress = trackProgress(prev, facts, nowMs);
 
   const signals: Signals = {
     sessionExists: probe.exists,
@@ -353,12 +382,28 @@ export async function evaluateSession(
     },
     heartbeatAgeSeconds: prelude.heartbeatAge,
     hooks,
+    hooksInjected: meta?.hooks === true,
     lastInputAgeSeconds: prev.lastInputAtMs === null
       ? null
       : Math.max(0, (nowMs - prev.lastInputAtMs) / 1000),
+    lastBusyAgeSeconds: progress.lastBusyAtMs === null
+      ? null
+      : Math.max(0, (nowMs - progress.lastBusyAtMs) / 1000),
+    stallSeconds: deps.config.stallSeconds,
     failures,
   };
-  return { loc, prelude, probe, facts, signals, c: classify(signals), hash, changedAt, nowMs };
+  return {
+    loc,
+    prelude,
+    probe,
+    facts,
+    signals,
+    c: classify(signals),
+    hash,
+    changedAt,
+    nowMs,
+    progress,
+  };
 }
 
 /** True when the answer hinges on CPU and no recent sample exists: a second one is due. */
@@ -398,6 +443,7 @@ export async function finishEvaluation(deps: Deps, ev: Evaluation): Promise<Stat
       changedAtMs: ev.changedAt,
       nowMs: ev.nowMs,
       runId: meta?.runId ?? null,
+      progress: ev.progress,
     });
   }
   // The output file is written at a terminal state only (spawn removes stale ones).
@@ -418,6 +464,10 @@ export async function finishEvaluation(deps: Deps, ev: Evaluation): Promise<Stat
     classificationReason: c.classificationReason,
     exitCode: c.exitCode ?? null,
     waitingFor: c.waitingFor ?? null,
+    ...(c.waitingFor === "quota"
+      ? { resetsAt: c.resetsText ? resolveResetsAt(c.resetsText, ev.nowMs) : null }
+      : {}),
+    ...(c.stall ? { stall: c.stall } : {}),
     paneStatus: c.signals.paneStatus,
     paneCommand: probe.exists ? probe.currentCommand : null,
     paneTitle: probe.exists ? probe.title : null,
@@ -426,6 +476,7 @@ export async function finishEvaluation(deps: Deps, ev: Evaluation): Promise<Stat
     heartbeatAgeSeconds: c.signals.heartbeatAgeSeconds,
     signals: c.signals,
     outputFile,
+    ...(meta?.worktree ? { worktree: meta.worktree } : {}),
   };
   return {
     report,
