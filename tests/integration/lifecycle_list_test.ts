@@ -83,7 +83,7 @@ Deno.test("list shows the project's sessions as objects, and a table for people"
     // Sessions named with --session have no generated alias: the name shows in its place.
     const rowOf = (s: Spawned) => lines.find((l) => l.startsWith(`${s.session} `)) ?? "";
     ok(
-      /^\S+\s+(just_started|waiting_input)\s+(input\s+)?claude\/interactive\s+(just now|\d+s ago)/
+      /^\S+\s+(just_started|in_progress|waiting_input)\s+(input\s+)?claude\/interactive\s+(just now|\d+s ago)/
         .test(rowOf(here[0])),
       table.stdout,
     );
