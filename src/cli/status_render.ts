@@ -30,6 +30,7 @@ export function statusMin(report: StatusReport): Record<string, unknown> {
 export function statusText(report: StatusReport): string {
   const rows: [string, string][] = [
     ["session", report.session],
+    ...(report.alias ? [["alias", report.alias] as [string, string]] : []),
     ["state", `${report.sessionState} (${report.classificationReason})`],
     ["status", report.status],
   ];

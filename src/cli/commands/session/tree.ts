@@ -17,7 +17,7 @@ function stateLabel(n: Omit<TreeNode, "children">): string {
 
 function describe(n: TreeNode, now: Date): string {
   const created = Date.parse(n.createdAt);
-  const parts = [`${n.agent}/${n.mode}`];
+  const parts = [...(n.alias ? [n.alias] : []), `${n.agent}/${n.mode}`];
   if (!Number.isNaN(created)) parts.push(relativeAge(new Date(created), now));
   const label = stateLabel(n);
   if (label !== "?") parts.push(label);
