@@ -1,0 +1,69 @@
+/** The list table for people: columns, order, colour, width. */
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { listTable, renderList } from "../../../src/cli/list_render.ts";
+import type { ListedSession, ListResult } from "../../../src/core/inventory/list.ts";
+
+function row(p: Partial<ListedSession>): ListedSession {
+  return {
+    session: "lisa-x",
+    alias: null,
+    agent: "claude",
+    mode: "interactive",
+    projectRoot: "/p",
+    projectHash: "00000000",
+    createdAt: "2026-11-25T10:00:00.000Z",
+    alive: true,
+    state: "in_progress",
+    status: "active",
+    waitingFor: null,
+    classificationReason: "agent_cpu_busy",
+    exitCode: null,
+    lastOutputAgeSeconds: 2,
+    parentSession: null,
+    socketPath: "/s",
+    ...p,
+  };
+}
+
+const result = (sessions: ListedSession[], allSockets = false): ListResult => ({
+  sessions,
+  count: sessions.length,
+  projectRoot: "/p",
+  projectOnly: false,
+  allSockets,
+});
+
+const NOW = new Date("2026-11-25T10:05:00.000Z");
+
+Deno.test("sessions that need a person come first: permission, then input, then the rest", () => {
+  const t = listTable(
+    result([
+      row({ session: "lisa-busy", alias: "p-busy" }),
+      row({ session: "lisa-in", alias: "p-in", state: "waiting_input", waitingFor: "input" }),
+      row({ session: "lisa-done", state: "completed", exitCode: 0, alive: false }),
+      row({ session: "lisa-perm", state: "waiting_input", waitingFor: "permission" }),
+    ]),
+    NOW,
+  );
+  deepStrictEqual(t.headers, ["ALIAS", "STATE", "NEEDS", "AGENT/MODE", "AGE", "LAST OUTPUT"]);
+  deepStrictEqual(t.rows.map((r) => r[0]), ["lisa-perm", "p-in", "p-busy", "lisa-done"]);
+  deepStrictEqual(t.rows[0].slice(1, 4), ["waiting_input", "permission", "claude/interactive"]);
+  strictEqual(t.rows[3][1], "completed 0");
+  strictEqual(t.rows[2][2], "");
+  strictEqual(t.rows[2][4], "5m ago");
+});
+
+Deno.test("--all-sockets adds PROJECT and --wide the full name", () => {
+  const t = listTable(result([row({ alias: "p-a" })], true), NOW, { wide: true });
+  deepStrictEqual(t.headers.slice(-2), ["PROJECT", "SESSION"]);
+  deepStrictEqual(t.rows[0].slice(-2), ["/p", "lisa-x"]);
+});
+
+Deno.test("colour only when asked; rows are cut to the terminal's width", () => {
+  const r = result([row({ state: "waiting_input", waitingFor: "input" })]);
+  ok(!renderList(r, NOW).includes("\x1b["));
+  ok(renderList(r, NOW, { colour: true }).includes("\x1b[33m"));
+  for (const line of renderList(r, NOW, { columns: 30 }).trimEnd().split("\n")) {
+    ok(line.length <= 30, line);
+  }
+});
