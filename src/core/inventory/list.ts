@@ -15,6 +15,7 @@ import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { CoarseStatus, WaitingFor } from "../status/classify.ts";
 import type { ControlChannel } from "../../tmux/control.ts";
+import type { CpuSample } from "../../base/types.ts";
 import type { SessionMeta, SessionStateName } from "../../base/types.ts";
 import { sessionPaths, SOCKET_RE } from "../../store/runtime_dir.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
@@ -230,6 +231,7 @@ export async function gatherLiveSessions(
   project: Project,
   options: Pick<ListOptions, "projectOnly" | "allSockets">,
   channels?: ReadonlyMap<string, ControlChannel>,
+  cpuMemory?: Map<string, CpuSample[]>,
 ): Promise<ListedSession[]> {
   const socketDir = deps.config.tmuxSocketDir ?? project.runtimeDir;
   const sockets = options.allSockets
@@ -267,6 +269,7 @@ export async function gatherLiveSessions(
     wanted,
     sockets,
     channels,
+    cpuMemory,
     choose: (readings) => {
       const out: SessionLocation[] = [];
       for (const [socketPath, reading] of readings) {

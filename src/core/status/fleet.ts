@@ -30,6 +30,8 @@ import {
 } from "./status.ts";
 import type { SessionLocation } from "../session/locate.ts";
 import type { ControlChannel } from "../../tmux/control.ts";
+import type { CpuSample } from "../../base/types.ts";
+import { samplesAfterPoll } from "./record.ts";
 import {
   formatOf,
   isMissingTarget,
@@ -253,6 +255,11 @@ export interface FleetOptions {
   choose?: (readings: Map<string, SocketReading>) => SessionLocation[];
   /** Open control channels by socket (watch): their servers are read without a fork. */
   channels?: ReadonlyMap<string, ControlChannel>;
+  /**
+   * CPU samples kept by the caller between calls, by session (watch): used as stored samples,
+   * updated after each call, and new samples alone then write no state file.
+   */
+  cpuMemory?: Map<string, CpuSample[]>;
 }
 
 /**
@@ -267,7 +274,9 @@ export async function fleetStatuses(
   const preludes = new Map<string, StatusPrelude>();
   const preludeOf = (l: SessionLocation) => {
     let p = preludes.get(l.session);
-    if (p === undefined) preludes.set(l.session, p = readPrelude(deps, l));
+    if (p === undefined) {
+      preludes.set(l.session, p = readPrelude(deps, l, options.cpuMemory?.get(l.session)));
+    }
     return p;
   };
   const read = (socket: string, wanted: readonly string[]) =>
@@ -319,6 +328,13 @@ export async function fleetStatuses(
     for (const ev of second) resample(deps, ev);
   }
   const outcomes = new Map<string, StatusOutcome>();
-  for (const ev of evals) outcomes.set(ev.loc.session, await finishEvaluation(deps, ev));
+  const memory = options.cpuMemory;
+  for (const ev of evals) {
+    outcomes.set(ev.loc.session, await finishEvaluation(deps, ev, memory !== undefined));
+    memory?.set(ev.loc.session, samplesAfterPoll(ev.prelude.prev, ev.facts));
+  }
+  if (memory !== undefined) {
+    for (const name of memory.keys()) if (!outcomes.has(name)) memory.delete(name);
+  }
   return { outcomes, readings };
 }

@@ -36,6 +36,11 @@ export interface PollFacts {
   runId: string | null;
   /** The progress fields after this poll (stall detection); absent: unchanged. */
   progress?: ProgressState;
+  /**
+   * The caller keeps this poll's CPU samples itself (watch, polling several times a second):
+   * new samples alone are no reason to write the state file.
+   */
+  samplesInMemory?: boolean;
 }
 
 /** What applying a poll to the state asks for afterwards. */
@@ -44,7 +49,10 @@ export interface PollEffects {
   writeOutput: boolean;
 }
 
-function samplesAfter(st: SessionStateFile, facts: PollFacts): CpuSample[] {
+function samplesAfter(
+  st: Pick<SessionStateFile, "cpuSamples">,
+  facts: Pick<PollFacts, "readings">,
+): CpuSample[] {
   let samples = st.cpuSamples;
   for (const r of facts.readings) samples = mergeSamples(samples, r.samples, r.atMs);
   return samples;
@@ -75,7 +83,16 @@ export function pollChangesState(
     if ((found?.pid ?? null) !== st.agentPid) return true;
     if ((found?.startTime ?? null) !== st.agentStartTime) return true;
   }
+  if (facts.samplesInMemory) return false;
   return !sameSamples(samplesAfter(st, facts), st.cpuSamples);
+}
+
+/** The CPU samples a state holds after applying `facts` (what the next poll measures from). */
+export function samplesAfterPoll(
+  st: Pick<SessionStateFile, "cpuSamples">,
+  facts: Pick<PollFacts, "readings">,
+): CpuSample[] {
+  return samplesAfter(st, facts);
 }
 
 /** Applies one poll to the state in place and says which event and output it calls for. Pure. */

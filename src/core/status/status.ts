@@ -285,9 +285,19 @@ export interface StatusPrelude {
 }
 
 /** Reads the state, the done file, the heartbeat's age and the last known agent's processes. */
-export function readPrelude(deps: Deps, loc: SessionLocation): StatusPrelude {
+export function readPrelude(
+  deps: Deps,
+  loc: SessionLocation,
+  memorySamples?: readonly CpuSample[],
+): StatusPrelude {
   const failures: string[] = [];
   const prev = readState(loc.paths);
+  if (memorySamples !== undefined && memorySamples.length > 0) {
+    // The caller's own recent samples join the stored ones (watch keeps them in memory).
+    const seen = new Set(prev.cpuSamples.map((x) => `${x.pid}:${x.startTime}:${x.atMs}`));
+    const extra = memorySamples.filter((x) => !seen.has(`${x.pid}:${x.startTime}:${x.atMs}`));
+    prev.cpuSamples = [...prev.cpuSamples, ...extra].sort((a, b) => a.atMs - b.atMs);
+  }
   let early: EarlyProcs | null = null;
   try {
     const procs = procFs()
@@ -428,8 +438,15 @@ export function resample(deps: Deps, ev: Evaluation): void {
   ev.c = classify(ev.signals);
 }
 
-/** Records the poll (state file, event, output file) and builds the report. */
-export async function finishEvaluation(deps: Deps, ev: Evaluation): Promise<StatusOutcome> {
+/**
+ * Records the poll (state file, event, output file) and builds the report. With
+ * `samplesInMemory` the caller keeps the CPU samples (see `PollFacts.samplesInMemory`).
+ */
+export async function finishEvaluation(
+  deps: Deps,
+  ev: Evaluation,
+  samplesInMemory = false,
+): Promise<StatusOutcome> {
   const { loc, probe, facts } = ev;
   const meta = loc.meta;
   const paths = loc.paths;
@@ -444,6 +461,7 @@ export async function finishEvaluation(deps: Deps, ev: Evaluation): Promise<Stat
       nowMs: ev.nowMs,
       runId: meta?.runId ?? null,
       progress: ev.progress,
+      samplesInMemory,
     });
   }
   // The output file is written at a terminal state only (spawn removes stale ones).

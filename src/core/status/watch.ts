@@ -13,7 +13,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { TERMINAL_STATES } from "../../base/types.ts";
-import type { SessionStateName } from "../../base/types.ts";
+import type { CpuSample, SessionStateName } from "../../base/types.ts";
 import { resolveProject } from "../session/project.ts";
 import { gatherLiveSessions, type ListedSession } from "../inventory/list.ts";
 import { ControlChannel } from "../../tmux/control.ts";
@@ -83,6 +83,9 @@ export async function watchSessions(
   let watched: Set<string> | null = only;
   const at = () => deps.now().toISOString();
   const channels = new Map<string, ControlChannel>();
+  // CPU samples stay in this process between rounds: a sample a second per session would
+  // otherwise rewrite every session's state file every second.
+  const cpuMemory = new Map<string, CpuSample[]>();
   const waker = new Waker(deps, project.runtimeDir);
   try {
     return await loop();
@@ -98,6 +101,7 @@ export async function watchSessions(
         project,
         { allSockets: options.allSockets },
         channels,
+        cpuMemory,
       );
       await keepChannels(channels, all, () => waker.wake());
       const rows = all.filter((r) => only === null || only.has(r.session));
