@@ -63,6 +63,22 @@ function sameSamples(a: readonly CpuSample[], b: readonly CpuSample[]): boolean 
     a.every((s, i) => s.pid === b[i].pid && s.atMs === b[i].atMs && s.ticks === b[i].ticks);
 }
 
+/**
+ * A busy session moves `lastBusyAtMs` on every poll; alone, that is written at most this often
+ * (a list of 100 busy sessions would otherwise rewrite 100 state files per call). The stored
+ * time then lags by less than this, against stall thresholds of minutes (LISA_STALL_SECONDS).
+ */
+export const BUSY_WRITE_SPACING_MS = 2_000;
+
+/** True when the progress fields changed enough to be written (see the spacing above). Pure. */
+function progressWorthWriting(st: SessionStateFile, next: ProgressState): boolean {
+  if (!progressChanged(st, next)) return false;
+  if (st.progressMarkAtMs !== next.progressMarkAtMs) return true;
+  if (st.progressMarkTicks !== next.progressMarkTicks) return true;
+  if (st.lastBusyAtMs === null || next.lastBusyAtMs === null) return true;
+  return next.lastBusyAtMs - st.lastBusyAtMs >= BUSY_WRITE_SPACING_MS;
+}
+
 /** True when `facts` and `c` would change `st` in a way later polls need. Pure. */
 export function pollChangesState(
   st: SessionStateFile,
@@ -77,7 +93,7 @@ export function pollChangesState(
   if (TERMINAL_STATES.includes(c.sessionState) && facts.probe.exists && !st.outputWritten) {
     return true;
   }
-  if (facts.progress !== undefined && progressChanged(st, facts.progress)) return true;
+  if (facts.progress !== undefined && progressWorthWriting(st, facts.progress)) return true;
   if (facts.view !== null) {
     const found = facts.view.found?.proc;
     if ((found?.pid ?? null) !== st.agentPid) return true;
