@@ -3,8 +3,39 @@
  * set), branch names git rewrites, slow hooks (timeouts), refusing hooks, an agent that leaves
  * its branch. Real git and tmux in temp dirs.
  */
-import { strictEqual } from "node:assert/strict";
-import { gitIn, makeGitWorld, waitCompleted } from "./worktree_helpers.ts";
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import type { Runner, RunOptions } from "../../src/base/runner.ts";
+import { DenoRunner } from "../../src/proc/runner.ts";
+import {
+  branches,
+  gitIn,
+  gitWorktrees,
+  makeGitWorld,
+  waitCompleted,
+  worktreeEntries,
+} from "./worktree_helpers.ts";
+
+/** A runner whose git calls matching `match` get a 1 s timeout (the real runner otherwise). */
+function timingOut(match: (argv: readonly string[]) => boolean): Runner {
+  const real = new DenoRunner(20_000);
+  return {
+    run(argv: readonly string[], options?: RunOptions) {
+      return real.run(
+        argv,
+        argv[0] === "git" && match(argv) ? { ...options, timeoutMs: 1000 } : options,
+      );
+    },
+  };
+}
+
+/** Installs `hooks` of the repository at `main` as a shell script `body`. */
+function installHook(main: string, hooks: string[], body: string): void {
+  for (const name of hooks) {
+    const hook = `${main}/.git/hooks/${name}`;
+    Deno.writeTextFileSync(hook, `#!/bin/sh\n${body}\n`);
+    Deno.chmodSync(hook, 0o755);
+  }
+}
 
 Deno.test("a caller's GIT_DIR and GIT_INDEX_FILE (lisa run from a git hook) do not reach the agent in its worktree", async () => {
   const world = await makeGitWorld();
@@ -25,6 +56,52 @@ Deno.test("a caller's GIT_DIR and GIT_INDEX_FILE (lisa run from a git hook) do n
     // The agent's `git add` went to its own index, not the main checkout's.
     strictEqual(await gitIn(world, main, ["status", "--porcelain"]), "");
     strictEqual(await gitIn(world, wt.path, ["status", "--porcelain"]), "A  y.txt\n?? top.txt\n");
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a --branch name git would rewrite (@{-1}, the previous branch) is refused, and no existing branch is deleted", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    await gitIn(world, main, ["checkout", "-q", "-b", "previous"]);
+    await gitIn(world, main, ["checkout", "-q", "main"]);
+    for (const branch of ["@{-1}", "@{-1}-x"]) {
+      const r = await world.lisaInProcess([
+        "session",
+        "spawn",
+        "--worktree",
+        "--branch",
+        branch,
+        "--command",
+        "true",
+        "--json",
+      ]);
+      strictEqual(r.code, 1, r.stdout);
+      strictEqual(r.json?.errorCode, "invalid_branch_name", r.stdout);
+      deepStrictEqual(await branches(world), ["main", "previous"]);
+      deepStrictEqual(await gitWorktrees(world), [main]);
+    }
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a worktree add that times out (a slow post-checkout hook) leaves no worktree, branch or record", async () => {
+  const world = await makeGitWorld();
+  try {
+    installHook(world.projectRoot, ["post-checkout"], "sleep 3");
+    const runner = timingOut((argv) => argv.includes("worktree") && argv.includes("add"));
+    const r = await world.lisaInProcess(
+      ["session", "spawn", "--worktree", "--command", "true", "--json"],
+      { runner },
+    );
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "command_timeout", r.stdout);
+    deepStrictEqual(await gitWorktrees(world), [world.projectRoot]);
+    deepStrictEqual(await branches(world), ["main"]);
+    deepStrictEqual(worktreeEntries(world).filter((e) => e.includes("/")), []);
   } finally {
     await world.dispose();
   }

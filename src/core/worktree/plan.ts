@@ -36,6 +36,22 @@ export function defaultBranchName(ref: { session: string; alias?: string | null 
   return `${BRANCH_PREFIX}${ref.session.replace(/^lisa-/, "")}`;
 }
 
+/** True when the repository at `repoRoot` has the local branch `name`. */
+export async function branchExists(deps: Deps, repoRoot: string, name: string): Promise<boolean> {
+  return (await git(deps, repoRoot, ["show-ref", "--verify", "--quiet", `refs/heads/${name}`], {
+    allowFailure: true,
+  })).success;
+}
+
+/** The `branch_exists` error of `branch` in `repoRoot`. */
+export function branchExistsError(branch: string, repoRoot: string): LisaError {
+  return new LisaError(
+    "branch_exists",
+    `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`,
+    { details: { branch, repoRoot } },
+  );
+}
+
 /** What `spawn --worktree` asks for. */
 export interface WorktreeRequest {
   project: Project;
@@ -107,26 +123,18 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
   const valid = await git(deps, repoRoot, ["check-ref-format", "--branch", wanted], {
     allowFailure: true,
   });
-  if (!valid.success || wanted.startsWith("-")) {
+  // `--branch` also expands `@{-1}`, `@`…: a name it rewrites names another branch.
+  if (!valid.success || valid.stdout.trim() !== wanted || wanted.startsWith("-")) {
     throw new LisaError("invalid_branch_name", `"${wanted}" is not a valid branch name`, {
       details: { branch: wanted },
     });
   }
-  const branchTaken = async (name: string) =>
-    (await git(deps, repoRoot, ["show-ref", "--verify", "--quiet", `refs/heads/${name}`], {
-      allowFailure: true,
-    })).success;
+  const branchTaken = (name: string) => branchExists(deps, repoRoot, name);
   // A default name may be taken by a kept worktree of an earlier session with the same alias:
   // the next free `-2`…`-9` is used. A branch asked for by name is never renamed.
   let branch = wanted;
   for (let n = 2; await branchTaken(branch); n++) {
-    if (given || n > 9) {
-      throw new LisaError(
-        "branch_exists",
-        `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`,
-        { details: { branch, repoRoot } },
-      );
-    }
+    if (given || n > 9) throw branchExistsError(branch, repoRoot);
     branch = `${wanted}-${n}`;
   }
 
