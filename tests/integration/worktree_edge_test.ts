@@ -3,7 +3,7 @@
  * set), branch names git rewrites, slow hooks (timeouts), refusing hooks, an agent that leaves
  * its branch. Real git and tmux in temp dirs.
  */
-import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import type { Runner, RunOptions } from "../../src/base/runner.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
 import {
@@ -11,6 +11,7 @@ import {
   gitIn,
   gitWorktrees,
   makeGitWorld,
+  spawnWt,
   waitCompleted,
   worktreeEntries,
 } from "./worktree_helpers.ts";
@@ -102,6 +103,84 @@ Deno.test("a worktree add that times out (a slow post-checkout hook) leaves no w
     deepStrictEqual(await gitWorktrees(world), [world.projectRoot]);
     deepStrictEqual(await branches(world), ["main"]);
     deepStrictEqual(worktreeEntries(world).filter((e) => e.includes("/")), []);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("merge refuses a worktree its agent switched to another branch (its work would not be merged)", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    const s = await spawnWt(world, "git checkout -q -b elsewhere && echo work > g.txt");
+    await waitCompleted(world, s.session);
+    const head = (await gitIn(world, main, ["rev-parse", "HEAD"])).trim();
+    const r = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "merge_refused", r.stdout);
+    ok(String(r.json?.error).includes("elsewhere"), r.stdout);
+    // Nothing was committed anywhere; the agent's file is still pending in its worktree.
+    strictEqual((await gitIn(world, main, ["rev-parse", "HEAD"])).trim(), head);
+    strictEqual(
+      (await gitIn(world, s.worktree.path, ["rev-parse", "HEAD"])).trim(),
+      s.worktree.baseCommit,
+    );
+    strictEqual(await gitIn(world, s.worktree.path, ["status", "--porcelain"]), "?? g.txt\n");
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a squash merge whose commit a pre-commit hook refuses leaves the main checkout as it was", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    const s = await spawnWt(world, "echo agent > h.txt && git add h.txt && git commit -q -m h");
+    await waitCompleted(world, s.session);
+    installHook(main, ["pre-commit"], "echo 'hook says no' >&2; exit 1");
+    const head = (await gitIn(world, main, ["rev-parse", "HEAD"])).trim();
+    const r = await world.lisaInProcess(["session", "merge", s.session, "--squash", "--json"]);
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "merge_failed", r.stdout);
+    ok(String(r.json?.error).includes("hook says no"), r.stdout);
+    strictEqual(r.json?.restored, true, r.stdout);
+    strictEqual(await gitIn(world, main, ["status", "--porcelain"]), "");
+    strictEqual((await gitIn(world, main, ["rev-parse", "HEAD"])).trim(), head);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a merge that times out (a slow merge hook) leaves the main checkout as it was", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    const s = await spawnWt(world, "echo agent > h.txt && git add h.txt && git commit -q -m h");
+    await waitCompleted(world, s.session);
+    installHook(main, ["pre-merge-commit", "pre-commit"], "sleep 3");
+    const head = (await gitIn(world, main, ["rev-parse", "HEAD"])).trim();
+    for (const squash of [[], ["--squash"]]) {
+      // git is killed while the hook of its commit runs: the merge is half done.
+      const runner = timingOut((argv) =>
+        argv[2] === main && (argv[3] === "merge" || argv[3] === "commit")
+      );
+      const r = await world.lisaInProcess(
+        ["session", "merge", s.session, ...squash, "--json"],
+        { runner },
+      );
+      strictEqual(r.code, 1, r.stdout);
+      strictEqual(r.json?.errorCode, "command_timeout", r.stdout);
+      strictEqual(await gitIn(world, main, ["status", "--porcelain"]), "");
+      strictEqual((await gitIn(world, main, ["rev-parse", "HEAD"])).trim(), head);
+      const merging = await new Deno.Command("git", {
+        args: ["-C", main, "rev-parse", "-q", "--verify", "MERGE_HEAD"],
+        env: world.env,
+        clearEnv: true,
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      strictEqual(merging.success, false, "no merge left in progress");
+    }
   } finally {
     await world.dispose();
   }

@@ -17,6 +17,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
+import type { RunResult } from "../../base/runner.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { sessionStatus } from "../status/status.ts";
 import { branchCommits, pendingChanges, worktreePresent } from "./describe.ts";
@@ -195,6 +196,22 @@ async function mergeLocked(
     // The worktree's pending work becomes a commit on its branch.
     let pendingCommit: string | null = null;
     if (worktreePresent(info)) {
+      // An agent that switched branches left its work off the session's branch: merging the
+      // branch would bring in none of it, and committing would put it on the other one.
+      const on = (await git(deps, info.path, ["symbolic-ref", "--quiet", "HEAD"], {
+        allowFailure: true,
+      })).stdout.trim();
+      if (on !== `refs/heads/${info.branch}`) {
+        const where = on === ""
+          ? "a detached HEAD"
+          : `branch "${on.replace(/^refs\/heads\//, "")}"`;
+        throw refused(
+          `The worktree ${info.path} is on ${where}, not on the session's branch ` +
+            `"${info.branch}"; check out "${info.branch}" there (or merge the other branch ` +
+            "yourself)",
+          { path: info.path, branch: info.branch, head: on || null },
+        );
+      }
       const pending = await pendingChanges(deps, info.path);
       if (pending.uncommitted.length + pending.untracked.length > 0) {
         await git(deps, info.path, ["add", "-A", "--", "."]);
@@ -253,13 +270,50 @@ async function mergeLocked(
     }
     const commits = (await branchCommits(deps, main, mergeBase, info.branch)).length;
     const message = options.message ?? defaultMergeMessage(session, info.branch, squash);
-    const merged = await git(
-      deps,
-      main,
+    // Puts the main checkout back as it was after a failed (or stopped) merge or squash
+    // commit; true when it is. A commit the merge already made is left alone.
+    const restore = async (): Promise<boolean> => {
+      const now = await git(deps, main, ["rev-parse", "--verify", "--quiet", "HEAD"], {
+        allowFailure: true,
+      });
+      if (now.stdout.trim() !== head) return false;
+      const inMerge = (await git(deps, main, ["rev-parse", "-q", "--verify", "MERGE_HEAD"], {
+        allowFailure: true,
+      })).success;
+      await git(deps, main, inMerge ? ["merge", "--abort"] : ["reset", "--merge"], {
+        allowFailure: true,
+      });
+      return (await git(deps, main, statusArgs)).stdout === before;
+    };
+    // A git call that throws (a timeout in a slow hook) first puts the checkout back.
+    const restoring = async (args: string[]) => {
+      try {
+        return await git(deps, main, args, { allowFailure: true });
+      } catch (error) {
+        await restore().catch(() => false);
+        throw error;
+      }
+    };
+    const failed = (step: string, r: RunResult, restored: boolean) =>
+      new LisaError(
+        "merge_failed",
+        `git could not ${step} "${info.branch}" into "${into}": ${gitMessage(r)}; ${main} is ` +
+          `${restored ? "as it was" : "NOT as it was"}`,
+        {
+          details: {
+            main,
+            branch: info.branch,
+            into,
+            pendingCommit,
+            restored,
+            stderr: r.stderr.trim(),
+          },
+        },
+      );
+    const merged = await restoring(
       squash
         ? ["merge", "--squash", branchRef]
         : ["merge", "--no-ff", "--no-edit", "-m", message, branchRef],
-      { allowFailure: true },
     );
     if (!merged.success) {
       const conflicts = splitZ(
@@ -267,28 +321,19 @@ async function mergeLocked(
           allowFailure: true,
         })).stdout,
       );
-      const inMerge = (await git(deps, main, ["rev-parse", "-q", "--verify", "MERGE_HEAD"], {
-        allowFailure: true,
-      })).success;
-      await git(deps, main, inMerge ? ["merge", "--abort"] : ["reset", "--merge"], {
-        allowFailure: true,
-      });
-      const after = (await git(deps, main, statusArgs)).stdout;
-      const restored = after === before && (await revParse(deps, main, "HEAD")) === head;
-      const details = { main, branch: info.branch, into, pendingCommit, restored };
+      const restored = await restore();
       if (conflicts.length > 0) {
         throw new LisaError(
           "merge_conflict",
           `Merging "${info.branch}" into "${into}" conflicts in ${conflicts.join(", ")}; the ` +
             `merge was aborted and ${main} is ${restored ? "as it was" : "NOT as it was"}`,
-          { exitCode: 2, details: { ...details, conflicts } },
+          {
+            exitCode: 2,
+            details: { main, branch: info.branch, into, pendingCommit, restored, conflicts },
+          },
         );
       }
-      throw new LisaError(
-        "merge_failed",
-        `git could not merge "${info.branch}" into "${into}": ${gitMessage(merged)}`,
-        { details: { ...details, stderr: merged.stderr.trim() } },
-      );
+      throw failed("merge", merged, restored);
     }
     if (squash) {
       const any = await git(deps, main, ["diff", "--cached", "--quiet"], { allowFailure: true });
@@ -296,7 +341,9 @@ async function mergeLocked(
         mark(null);
         return result(null, [], commits);
       }
-      await git(deps, main, ["commit", "-q", "-m", message]);
+      // A hook may refuse the commit: the squashed changes must not stay staged.
+      const committed = await restoring(["commit", "-q", "-m", message]);
+      if (!committed.success) throw failed("commit the squash of", committed, await restore());
     }
     const commit = await revParse(deps, main, "HEAD");
     mark(commit);
