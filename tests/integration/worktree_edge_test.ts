@@ -185,3 +185,29 @@ Deno.test("a merge that times out (a slow merge hook) leaves the main checkout a
     await world.dispose();
   }
 });
+
+Deno.test("diff's patch applies with git apply to the base commit, binary files included", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    Deno.writeFileSync(`${main}/bin.dat`, new Uint8Array([97, 0, 98]));
+    await gitIn(world, main, ["add", "bin.dat"]);
+    await gitIn(world, main, ["commit", "-q", "-m", "binary"]);
+    const s = await spawnWt(
+      world,
+      "printf 'c\\0d' > bin.dat && printf '\\0\\0' > new.bin && echo more >> f.txt",
+    );
+    await waitCompleted(world, s.session);
+    const r = await world.lisaInProcess(["session", "diff", s.session]);
+    strictEqual(r.code, 0, r.stderr);
+    const copy = `${world.base}/copy`;
+    await gitIn(world, main, ["worktree", "add", "-q", "--detach", copy, s.worktree.baseCommit]);
+    Deno.writeTextFileSync(`${world.base}/p.diff`, r.stdout);
+    await gitIn(world, copy, ["apply", `${world.base}/p.diff`]);
+    deepStrictEqual([...Deno.readFileSync(`${copy}/bin.dat`)], [99, 0, 100]);
+    deepStrictEqual([...Deno.readFileSync(`${copy}/new.bin`)], [0, 0]);
+    strictEqual(Deno.readTextFileSync(`${copy}/f.txt`), "line\nmore\n");
+  } finally {
+    await world.dispose();
+  }
+});

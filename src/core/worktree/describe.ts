@@ -206,7 +206,11 @@ export async function diffSession(deps: Deps, options: DiffOptions): Promise<Dif
     const args = (extra: string[]) => [...common, ...extra, ...target, "--"];
     const nameStatus = await git(deps, dir, args(["--name-status", "-z"]), { env });
     const numstat = await git(deps, dir, args(["--numstat", "-z"]), { env });
-    const text = await git(deps, dir, args(options.stat ? ["--stat=100"] : []), { env });
+    // `--binary`: a binary file's change is in the patch, not "Binary files differ", so the
+    // patch applies with `git apply`.
+    const text = await git(deps, dir, args(options.stat ? ["--stat=100"] : ["--binary"]), {
+      env,
+    });
     return { files: parseChangedFiles(nameStatus.stdout, numstat.stdout), text: text.stdout };
   };
   const { files, text } = present
