@@ -5,6 +5,7 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import type { Runner, RunOptions } from "../../src/base/runner.ts";
+import { pruneWorktrees } from "../../src/core/worktree/prune.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
 import {
   branches,
@@ -14,6 +15,7 @@ import {
   spawnWt,
   waitCompleted,
   worktreeEntries,
+  worldDeps,
 } from "./worktree_helpers.ts";
 
 /** A runner whose git calls matching `match` get a 1 s timeout (the real runner otherwise). */
@@ -207,6 +209,28 @@ Deno.test("diff's patch applies with git apply to the base commit, binary files 
     deepStrictEqual([...Deno.readFileSync(`${copy}/bin.dat`)], [99, 0, 100]);
     deepStrictEqual([...Deno.readFileSync(`${copy}/new.bin`)], [0, 0]);
     strictEqual(Deno.readTextFileSync(`${copy}/f.txt`), "line\nmore\n");
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("prune keeps a worktree whose agent committed on a detached HEAD (removing it would lose those commits)", async () => {
+  const world = await makeGitWorld();
+  try {
+    const s = await spawnWt(
+      world,
+      "git checkout -q --detach && echo d > d.txt && git add d.txt && git commit -q -m detached",
+    );
+    await waitCompleted(world, s.session);
+    await world.lisaInProcess(["session", "kill", "--session", s.session]);
+    const [kept] = await pruneWorktrees(worldDeps(world));
+    strictEqual(kept.action, "kept", JSON.stringify(kept));
+    const reason = kept.reasons.find((r) => r.kind === "unmerged_commits");
+    deepStrictEqual(
+      reason?.kind === "unmerged_commits" ? reason.commits.map((c) => c.subject) : [],
+      ["detached"],
+    );
+    strictEqual(Deno.readTextFileSync(`${s.worktree.path}/d.txt`), "d\n");
   } finally {
     await world.dispose();
   }

@@ -6,11 +6,13 @@
  *    session's), with no merge in progress and nothing staged; its uncommitted or untracked
  *    files must not be among those the merge changes (`merge_dirty_checkout`, listing them).
  * 3. What is pending in the worktree (changed and untracked files) is committed on the
- *    session's branch, with a message naming the session.
+ *    session's branch, with a message naming the session (`merge_refused` when the agent moved
+ *    its worktree off that branch).
  * 4. `git merge --no-ff` (or `--squash` plus one commit). A conflict is aborted at once
  *    (`git merge --abort`; `git reset --merge` after a squash): the main checkout is as it
- *    was, and the error (`merge_conflict`, exit 2) lists the conflicting files. The commit of
- *    step 3 stays on the session's branch.
+ *    was, and the error (`merge_conflict`, exit 2) lists the conflicting files. A merge or
+ *    squash commit that fails otherwise (a hook refused it: `merge_failed`) or times out is
+ *    undone the same way. The commit of step 3 stays on the session's branch.
  * 5. The record notes what was merged (a squash leaves the branch's commits unreachable, yet
  *    merged: the prune rule reads this note), and the session's event log gets a
  *    `worktree_merged` (or `worktree_merge_conflict`) lifecycle event.
