@@ -235,3 +235,23 @@ Deno.test("prune keeps a worktree whose agent committed on a detached HEAD (remo
     await world.dispose();
   }
 });
+
+Deno.test("merge names an untracked file of the main checkout where the branch adds a directory, and one where it adds a file over an untracked directory", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    const s = await spawnWt(world, "mkdir a && echo b > a/b.txt && echo x > x");
+    await waitCompleted(world, s.session);
+    Deno.writeTextFileSync(`${main}/a`, "mine\n");
+    Deno.mkdirSync(`${main}/x`);
+    Deno.writeTextFileSync(`${main}/x/y.txt`, "mine too\n");
+    const r = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "merge_dirty_checkout", r.stdout);
+    deepStrictEqual(r.json?.files, ["a", "x/y.txt"]);
+    strictEqual(Deno.readTextFileSync(`${main}/a`), "mine\n");
+    strictEqual(Deno.readTextFileSync(`${main}/x/y.txt`), "mine too\n");
+  } finally {
+    await world.dispose();
+  }
+});

@@ -99,6 +99,15 @@ function statusPaths(out: string): string[] {
 }
 
 /**
+ * True when the merge's `files` touch the local path `path`: the same file, or a file where the
+ * path is a directory (or the reverse), which git refuses to overwrite.
+ */
+function touches(files: readonly string[], path: string): boolean {
+  const dir = path.replace(/\/$/, "");
+  return files.some((f) => f === dir || f.startsWith(`${dir}/`) || dir.startsWith(`${f}/`));
+}
+
+/**
  * Merges session `session`'s worktree branch into the main checkout (see the module doc).
  * Throws `worktree_not_found`, `session_busy`, `merge_refused`, `merge_dirty_checkout`,
  * `merge_conflict` (exit 2, `conflicts` in the details), `merge_failed`, `git_failed`,
@@ -260,8 +269,7 @@ async function mergeLocked(
     );
     const statusArgs = ["status", "--porcelain=v1", "-z", "--untracked-files=all"];
     const before = (await git(deps, main, statusArgs)).stdout;
-    const touched = new Set(files);
-    const overlap = statusPaths(before).filter((p) => touched.has(p));
+    const overlap = statusPaths(before).filter((p) => touches(files, p));
     if (overlap.length > 0) {
       throw new LisaError(
         "merge_dirty_checkout",
@@ -299,7 +307,9 @@ async function mergeLocked(
     const failed = (step: string, r: RunResult, restored: boolean) =>
       new LisaError(
         "merge_failed",
-        `git could not ${step} "${info.branch}" into "${into}": ${gitMessage(r)}; ${main} is ` +
+        `git could not ${step} "${info.branch}" into "${into}": ${
+          gitMessage(r).replace(/\.$/, "")
+        }; ${main} is ` +
           `${restored ? "as it was" : "NOT as it was"}`,
         {
           details: {
