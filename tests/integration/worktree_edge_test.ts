@@ -5,6 +5,9 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import type { Runner, RunOptions } from "../../src/base/runner.ts";
+import { resolveProject } from "../../src/core/session/project.ts";
+import { createWorktree } from "../../src/core/worktree/create.ts";
+import { planWorktree } from "../../src/core/worktree/plan.ts";
 import { pruneWorktrees } from "../../src/core/worktree/prune.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
 import {
@@ -251,6 +254,40 @@ Deno.test("merge names an untracked file of the main checkout where the branch a
     deepStrictEqual(r.json?.files, ["a", "x/y.txt"]);
     strictEqual(Deno.readTextFileSync(`${main}/a`), "mine\n");
     strictEqual(Deno.readTextFileSync(`${main}/x/y.txt`), "mine too\n");
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("two spawns of one session name racing: the second's worktree creation fails without touching the first's worktree", async () => {
+  const world = await makeGitWorld();
+  try {
+    const deps = worldDeps(world);
+    const project = resolveProject(deps, world.projectRoot);
+    const session = "lisa-twice";
+    // Both planned before either creates (the race): each sees a free path.
+    const first = await planWorktree(deps, { project, session, branch: "one" });
+    const second = await planWorktree(deps, { project, session, branch: "two" });
+    const base = {
+      session,
+      projectRoot: project.root,
+      projectHash: project.hash,
+      socketPath: project.socketPath,
+      createdAt: new Date().toISOString(),
+    };
+    await createWorktree(deps, project.runtimeDir, first, base);
+    Deno.writeTextFileSync(`${first.info.path}/work.txt`, "the first agent's work\n");
+    const error = await createWorktree(deps, project.runtimeDir, second, base).then(
+      () => undefined,
+      (e) => e,
+    );
+    strictEqual(error?.code, "worktree_exists", String(error));
+    strictEqual(
+      Deno.readTextFileSync(`${first.info.path}/work.txt`),
+      "the first agent's work\n",
+    );
+    deepStrictEqual(await gitWorktrees(world), [world.projectRoot, first.info.path]);
+    deepStrictEqual(await branches(world), ["main", "one"]);
   } finally {
     await world.dispose();
   }

@@ -7,7 +7,13 @@ import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { dirName } from "../../base/paths.ts";
 import { git, gitMessage, withRepoLock } from "./git.ts";
-import { branchExists, branchExistsError, type WorktreePlan } from "./plan.ts";
+import {
+  branchExists,
+  branchExistsError,
+  pathTaken,
+  worktreeExistsError,
+  type WorktreePlan,
+} from "./plan.ts";
 import { removeRecord, type WorktreeRecord, writeRecord } from "./record.ts";
 
 /** The facts of the session a worktree is created for (its record). */
@@ -15,7 +21,7 @@ export type RecordBase = Omit<WorktreeRecord, "worktree" | "merged">;
 
 /**
  * Creates the worktree of `plan` on its new branch at the base commit, then its record.
- * Throws `branch_exists` (made since the plan), `worktree_create_failed` (git's message),
+ * Throws `worktree_exists`, `branch_exists` (made since the plan), `worktree_create_failed` (git's message),
  * `command_timeout` (nothing left behind by any of them) and `lock_busy`.
  */
 export async function createWorktree(
@@ -35,8 +41,9 @@ export async function createWorktree(
     );
   }
   const failure = await withRepoLock(runtimeDir, plan.commonDir, async () => {
-    // Checked again under the lock: a branch made since the plan (a parallel spawn with the
-    // same --branch) is not ours to create, nor to delete when `add` fails.
+    // Checked again under the lock: a directory or branch made since the plan (a parallel
+    // spawn of the same name or --branch) is not ours to create, nor to remove when `add` fails.
+    if (pathTaken(path)) return worktreeExistsError(path);
     if (await branchExists(deps, repoRoot, branch)) return branchExistsError(branch, repoRoot);
     let added;
     try {

@@ -52,6 +52,26 @@ export function branchExistsError(branch: string, repoRoot: string): LisaError {
   );
 }
 
+/** True when something is at `path`. */
+export function pathTaken(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The `worktree_exists` error of the worktree directory `path`. */
+export function worktreeExistsError(path: string): LisaError {
+  return new LisaError(
+    "worktree_exists",
+    `Worktree directory "${path}" already exists (a kept worktree of an earlier session of ` +
+      "this name?)",
+    { details: { path } },
+  );
+}
+
 /** What `spawn --worktree` asks for. */
 export interface WorktreeRequest {
   project: Project;
@@ -147,19 +167,7 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
       { details: { path, repoRoot } },
     );
   }
-  let taken = false;
-  try {
-    Deno.lstatSync(path);
-    taken = true;
-  } catch { /* free */ }
-  if (taken) {
-    throw new LisaError(
-      "worktree_exists",
-      `Worktree directory "${path}" already exists (a kept worktree of an earlier session of ` +
-        "this name?)",
-      { details: { path } },
-    );
-  }
+  if (pathTaken(path)) throw worktreeExistsError(path);
   // The agent starts in the same subdirectory the project root is in, when the base has it.
   const sub = prefix.replace(/\/+$/, "");
   const hasSub = sub !== "" &&
