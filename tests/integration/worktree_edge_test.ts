@@ -292,3 +292,21 @@ Deno.test("two spawns of one session name racing: the second's worktree creation
     await world.dispose();
   }
 });
+
+Deno.test("LISA_WORKTREE_DIR leading into the repository through a symlink is refused (git status of the main checkout stays clean)", async () => {
+  const world = await makeGitWorld();
+  try {
+    const link = `${world.base}/link`;
+    Deno.symlinkSync(world.projectRoot, link);
+    const r = await world.lisaInProcess(
+      ["session", "spawn", "--worktree", "--command", "true", "--json"],
+      { env: { LISA_WORKTREE_DIR: `${link}/worktrees` } },
+    );
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "worktree_dir_inside_repo", r.stdout);
+    strictEqual(await gitIn(world, world.projectRoot, ["status", "--porcelain"]), "");
+    deepStrictEqual(await branches(world), ["main"]);
+  } finally {
+    await world.dispose();
+  }
+});

@@ -10,7 +10,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
-import { joinPath } from "../../base/paths.ts";
+import { baseName, dirName, joinPath } from "../../base/paths.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import type { Project } from "../session/project.ts";
 import { git, gitMessage } from "./git.ts";
@@ -50,6 +50,19 @@ export function branchExistsError(branch: string, repoRoot: string): LisaError {
     `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`,
     { details: { branch, repoRoot } },
   );
+}
+
+/** `path` with the symlinks of its deepest existing ancestor resolved. */
+function resolvedPath(path: string): string {
+  const rest: string[] = [];
+  for (let dir = path; dir !== "/" && dir !== ""; dir = dirName(dir)) {
+    try {
+      return joinPath(Deno.realPathSync(dir), ...rest);
+    } catch {
+      rest.unshift(baseName(dir));
+    }
+  }
+  return path;
 }
 
 /** True when something is at `path`. */
@@ -159,7 +172,10 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
   }
 
   const path = worktreePathOf(deps.config.worktreeDir, project.hash, session);
-  if (path === repoRoot || path.startsWith(`${repoRoot}/`)) {
+  // git's toplevel has its symlinks resolved: so must the path be (LISA_WORKTREE_DIR may lead
+  // into the repository through a symlink).
+  const real = resolvedPath(path);
+  if ([path, real].some((p) => p === repoRoot || p.startsWith(`${repoRoot}/`))) {
     throw new LisaError(
       "worktree_dir_inside_repo",
       `Worktree directory "${path}" would be inside the repository ${repoRoot}; set ` +
