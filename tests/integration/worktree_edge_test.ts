@@ -310,3 +310,26 @@ Deno.test("LISA_WORKTREE_DIR leading into the repository through a symlink is re
     await world.dispose();
   }
 });
+
+Deno.test("diff does not rewrite the agent's index (git status takes no optional index.lock under a working agent)", async () => {
+  const world = await makeGitWorld();
+  try {
+    // The file's content is unchanged but its stat is not: a plain `git status` would refresh
+    // the worktree's index, taking its index.lock while the agent may be running git.
+    const s = await spawnWt(world, "sleep 1.1 && touch f.txt");
+    await waitCompleted(world, s.session);
+    const index = (await gitIn(world, s.worktree.path, [
+      "rev-parse",
+      "--path-format=absolute",
+      "--git-path",
+      "index",
+    ])).trim();
+    const before = Deno.readFileSync(index);
+    const r = await world.lisaInProcess(["session", "diff", s.session, "--json"]);
+    strictEqual(r.code, 0, r.stdout);
+    deepStrictEqual(r.json?.files, []);
+    deepStrictEqual(Deno.readFileSync(index), before);
+  } finally {
+    await world.dispose();
+  }
+});

@@ -38,6 +38,9 @@ export function gitEnv(
   const out = withoutGitContext(env);
   out.LC_ALL = "C";
   out.GIT_TERMINAL_PROMPT = "0";
+  // No optional locks: `git status` in an agent's worktree must not refresh (lock and rewrite)
+  // its index while the agent runs git there.
+  out.GIT_OPTIONAL_LOCKS = "0";
   // Never open an editor (merge messages are given) or a pager.
   out.GIT_EDITOR = "true";
   out.GIT_PAGER = "cat";
