@@ -333,3 +333,29 @@ Deno.test("diff does not rewrite the agent's index (git status takes no optional
     await world.dispose();
   }
 });
+
+Deno.test("pruning every project goes on past a worktree whose repository was deleted, and keeps that worktree (its files are all that is left)", async () => {
+  const world = await makeGitWorld();
+  try {
+    const gone = `${world.base}/gone`;
+    Deno.mkdirSync(gone);
+    await gitIn(world, gone, ["init", "-q", "-b", "main"]);
+    Deno.writeTextFileSync(`${gone}/g.txt`, "g\n");
+    await gitIn(world, gone, ["add", "g.txt"]);
+    await gitIn(world, gone, ["commit", "-q", "-m", "g"]);
+    const lost = await spawnWt(world, "echo only-copy > notes.txt", ["--project-root", gone]);
+    const done = await spawnWt(world, "true");
+    await waitCompleted(world, lost.session);
+    await waitCompleted(world, done.session);
+    await world.lisaInProcess(["session", "kill-all", "--json"]);
+    Deno.removeSync(gone, { recursive: true });
+
+    const results = await pruneWorktrees(worldDeps(world), { allProjects: true });
+    const byName = new Map(results.map((r) => [r.session, r]));
+    strictEqual(byName.get(done.session)?.action, "removed", JSON.stringify(results));
+    strictEqual(byName.get(lost.session)?.action, "kept", JSON.stringify(results));
+    strictEqual(Deno.readTextFileSync(`${lost.worktree.path}/notes.txt`), "only-copy\n");
+  } finally {
+    await world.dispose();
+  }
+});

@@ -146,7 +146,20 @@ export async function pruneWorktree(
   const reasons: KeepReason[] = [];
   const present = worktreePresent(info);
   if (present) {
-    const pending = await pendingChanges(deps, info.path);
+    let pending;
+    try {
+      pending = await pendingChanges(deps, info.path);
+    } catch (error) {
+      if (!(error instanceof LisaError && error.code === "git_failed")) throw error;
+      // Its repository is gone or moved: git cannot say what is pending, and its files may be
+      // the only copy left. Kept (a worktree of its own, not a reason to stop pruning others).
+      pending = { uncommitted: [], untracked: [] };
+      reasons.push({
+        kind: "git_refused",
+        detail: `git cannot read the worktree ${info.path} (${error.message}); its files may be ` +
+          "the only copy of the work",
+      });
+    }
     const files = [...pending.uncommitted, ...pending.untracked];
     if (files.length > 0) {
       reasons.push({
