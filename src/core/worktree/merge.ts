@@ -304,7 +304,7 @@ async function mergeLocked(
         throw error;
       }
     };
-    const failed = (step: string, r: RunResult, restored: boolean) =>
+    const notMerged = (step: string, r: RunResult, restored: boolean) =>
       new LisaError(
         "merge_failed",
         `git could not ${step} "${info.branch}" into "${into}": ${
@@ -345,7 +345,7 @@ async function mergeLocked(
           },
         );
       }
-      throw failed("merge", merged, restored);
+      throw notMerged("merge", merged, restored);
     }
     if (squash) {
       const any = await git(deps, main, ["diff", "--cached", "--quiet"], { allowFailure: true });
@@ -355,7 +355,7 @@ async function mergeLocked(
       }
       // A hook may refuse the commit: the squashed changes must not stay staged.
       const committed = await restoring(["commit", "-q", "-m", message]);
-      if (!committed.success) throw failed("commit the squash of", committed, await restore());
+      if (!committed.success) throw notMerged("commit the squash of", committed, await restore());
     }
     const commit = await revParse(deps, main, "HEAD");
     mark(commit);
