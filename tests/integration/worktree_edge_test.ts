@@ -359,3 +359,46 @@ Deno.test("pruning every project goes on past a worktree whose repository was de
     await world.dispose();
   }
 });
+
+Deno.test("diff sees a same-size edit made in the same second the worktree's index was written (racy git)", async () => {
+  const world = await makeGitWorld();
+  try {
+    const s = await spawnWt(world, "true");
+    await waitCompleted(world, s.session);
+    const wt = s.worktree.path;
+    // The edit lands in the index's own second: only git's racy check (entry mtime not older
+    // than the index file) tells it from a clean file. ctime is left out of the stat check so
+    // the test does not depend on when the edit ran.
+    await gitIn(world, wt, ["config", "core.trustctime", "false"]);
+    const index = (await gitIn(world, wt, [
+      "rev-parse",
+      "--path-format=absolute",
+      "--git-path",
+      "index",
+    ])).trim();
+    // `touch -r` copies timestamps to the nanosecond (Deno's utime takes milliseconds).
+    const ref = `${world.base}/stamp`;
+    const touch = async (...args: string[]) =>
+      strictEqual((await new Deno.Command("touch", { args }).output()).success, true);
+    await touch("-r", `${wt}/f.txt`, ref);
+    Deno.writeTextFileSync(`${wt}/f.txt`, "LINE\n"); // "line\n": same size
+    await touch("-r", ref, `${wt}/f.txt`);
+    await touch("-r", ref, index);
+    // Past the index's second, a fresh copy of the index would no longer look racy to git.
+    const past = Deno.statSync(ref).mtime!.getTime() + 1100 - Date.now();
+    if (past > 0) await new Promise((r) => setTimeout(r, past));
+    strictEqual(
+      await gitIn(world, wt, ["--no-optional-locks", "status", "--porcelain"]),
+      " M f.txt\n",
+    );
+    const r = await world.lisaInProcess(["session", "diff", s.session, "--json"]);
+    strictEqual(r.code, 0, r.stdout);
+    deepStrictEqual(
+      (r.json?.files as { path: string }[]).map((f) => f.path),
+      ["f.txt"],
+      r.stdout,
+    );
+  } finally {
+    await world.dispose();
+  }
+});

@@ -179,6 +179,11 @@ async function withScratchIndex<T>(
     const index = `${dir}/index`;
     try {
       Deno.copyFileSync(real, index);
+      // With the original's mtime: git tells a "racily clean" entry (a file changed in the
+      // second its index was written, same size) by comparing it with the index file's mtime.
+      // A copy stamped now would hide such an edit from the diff.
+      const { atime, mtime } = Deno.statSync(real);
+      if (mtime !== null) Deno.utimeSync(index, atime ?? mtime, mtime);
     } catch { /* no index yet: git starts an empty one */ }
     const env = { GIT_INDEX_FILE: index };
     await git(deps, path, ["add", "-A", "--", "."], { env });
