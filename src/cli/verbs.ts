@@ -113,6 +113,8 @@ export const sendFlags = {
   enter: F.enter,
   projectRoot: F.projectRoot,
   json: F.json,
+  force: F.force,
+  readyTimeout: F.readyTimeout,
 };
 /** `lisa session status`. */
 export const statusFlags = {
