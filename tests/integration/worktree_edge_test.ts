@@ -402,3 +402,38 @@ Deno.test("diff sees a same-size edit made in the same second the worktree's ind
     await world.dispose();
   }
 });
+
+Deno.test("merge refuses a worktree left in the middle of a conflicted merge (it would commit the conflict markers into main)", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    const s = await spawnWt(world, "echo agent > f.txt && git commit -q -a -m agent");
+    await waitCompleted(world, s.session);
+    Deno.writeTextFileSync(`${main}/f.txt`, "main\n");
+    await gitIn(world, main, ["commit", "-q", "-a", "-m", "main"]);
+    // The agent (or a person) merged main into the worktree and stopped at the conflict.
+    const conflicted = await new Deno.Command("git", {
+      args: ["-C", s.worktree.path, "merge", "-q", "main"],
+      env: world.env,
+      clearEnv: true,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    strictEqual(conflicted.success, false);
+    const head = (await gitIn(world, main, ["rev-parse", "HEAD"])).trim();
+    const r = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "merge_refused", r.stdout);
+    ok(String(r.json?.error).includes("f.txt"), r.stdout);
+    strictEqual((await gitIn(world, main, ["rev-parse", "HEAD"])).trim(), head);
+    strictEqual(Deno.readTextFileSync(`${main}/f.txt`), "main\n");
+    // The worktree is left as it was: still mid-merge, nothing committed.
+    ok(Deno.readTextFileSync(`${s.worktree.path}/f.txt`).includes("<<<<<<<"));
+    strictEqual(
+      (await gitIn(world, s.worktree.path, ["ls-files", "-u"])).trim() !== "",
+      true,
+    );
+  } finally {
+    await world.dispose();
+  }
+});

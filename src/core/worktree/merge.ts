@@ -7,7 +7,7 @@
  *    files must not be among those the merge changes (`merge_dirty_checkout`, listing them).
  * 3. What is pending in the worktree (changed and untracked files) is committed on the
  *    session's branch, with a message naming the session (`merge_refused` when the agent moved
- *    its worktree off that branch).
+ *    its worktree off that branch, or left unresolved conflicts in it).
  * 4. `git merge --no-ff` (or `--squash` plus one commit). A conflict is aborted at once
  *    (`git merge --abort`; `git reset --merge` after a squash): the main checkout is as it
  *    was, and the error (`merge_conflict`, exit 2) lists the conflicting files. A merge or
@@ -221,6 +221,18 @@ async function mergeLocked(
             `"${info.branch}"; check out "${info.branch}" there (or merge the other branch ` +
             "yourself)",
           { path: info.path, branch: info.branch, head: on || null },
+        );
+      }
+      // Unresolved conflicts (a merge or cherry-pick stopped half-way) would be committed with
+      // their conflict markers and merged into the main checkout.
+      const unresolved = splitZ(
+        (await git(deps, info.path, ["diff", "--name-only", "-z", "--diff-filter=U"])).stdout,
+      );
+      if (unresolved.length > 0) {
+        throw refused(
+          `The worktree ${info.path} has unresolved conflicts in ${unresolved.join(", ")}; ` +
+            "resolve and commit them there (or abort that merge) first",
+          { path: info.path, branch: info.branch, conflicts: unresolved },
         );
       }
       const pending = await pendingChanges(deps, info.path);
