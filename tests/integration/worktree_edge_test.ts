@@ -437,3 +437,30 @@ Deno.test("merge refuses a worktree left in the middle of a conflicted merge (it
     await world.dispose();
   }
 });
+
+Deno.test("a pre-commit hook refusing the commit of the worktree's pending work: merge_failed, the worktree's index as the agent left it, main untouched", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    // One change staged by the agent, one not, one untracked file.
+    const s = await spawnWt(
+      world,
+      "echo staged > f.txt && git add f.txt && echo more >> f.txt && echo new > n.txt",
+    );
+    await waitCompleted(world, s.session);
+    installHook(main, ["pre-commit"], "echo 'lint says no' >&2; exit 1");
+    const status = () => gitIn(world, s.worktree.path, ["status", "--porcelain"]);
+    const before = await status();
+    strictEqual(before, "MM f.txt\n?? n.txt\n");
+    const head = (await gitIn(world, main, ["rev-parse", "HEAD"])).trim();
+    const r = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "merge_failed", r.stdout);
+    ok(String(r.json?.error).includes("lint says no"), r.stdout);
+    strictEqual(await status(), before);
+    strictEqual((await gitIn(world, main, ["rev-parse", "HEAD"])).trim(), head);
+    strictEqual(await gitIn(world, main, ["status", "--porcelain"]), "");
+  } finally {
+    await world.dispose();
+  }
+});

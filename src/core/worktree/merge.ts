@@ -7,7 +7,8 @@
  *    files must not be among those the merge changes (`merge_dirty_checkout`, listing them).
  * 3. What is pending in the worktree (changed and untracked files) is committed on the
  *    session's branch, with a message naming the session (`merge_refused` when the agent moved
- *    its worktree off that branch, or left unresolved conflicts in it).
+ *    its worktree off that branch, or left unresolved conflicts in it; `merge_failed`, with the
+ *    worktree's index put back, when a hook refuses the commit).
  * 4. `git merge --no-ff` (or `--squash` plus one commit). A conflict is aborted at once
  *    (`git merge --abort`; `git reset --merge` after a squash): the main checkout is as it
  *    was, and the error (`merge_conflict`, exit 2) lists the conflicting files. A merge or
@@ -96,6 +97,61 @@ function statusPaths(out: string): string[] {
     if (code.includes("R") || code.includes("C")) paths.push(entries[++i]);
   }
   return paths;
+}
+
+/**
+ * Commits everything pending in the worktree on its branch; returns the commit. When git
+ * refuses (a pre-commit hook) or stops, the worktree's index is put back as the agent left it
+ * (what it had staged, and only that) and `merge_failed` names git's reason.
+ */
+async function commitPending(deps: Deps, info: WorktreeInfo, session: string): Promise<string> {
+  const indexPath = (await git(deps, info.path, [
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-path",
+    "index",
+  ])).stdout.trim();
+  let saved: Uint8Array | null = null;
+  try {
+    saved = Deno.readFileSync(indexPath);
+  } catch { /* no index yet */ }
+  const before = await revParse(deps, info.path, "HEAD");
+  const putBack = async () => {
+    // A commit that was made (a post-commit hook timed out) stands, with its index.
+    const now = await git(deps, info.path, ["rev-parse", "--verify", "--quiet", "HEAD"], {
+      allowFailure: true,
+    }).catch(() => undefined);
+    if (now?.stdout.trim() !== before) return;
+    try {
+      if (saved === null) Deno.removeSync(indexPath);
+      else {
+        // Like git: a new file renamed over the index, never a half-written index.
+        Deno.writeFileSync(`${indexPath}.lisa-restore`, saved);
+        Deno.renameSync(`${indexPath}.lisa-restore`, indexPath);
+      }
+    } catch { /* best effort: the files themselves were never touched */ }
+  };
+  let committed: RunResult;
+  try {
+    await git(deps, info.path, ["add", "-A", "--", "."]);
+    committed = await git(deps, info.path, ["commit", "-q", "-m", pendingCommitMessage(session)], {
+      allowFailure: true,
+    });
+  } catch (error) {
+    await putBack();
+    throw error;
+  }
+  if (!committed.success) {
+    await putBack();
+    throw new LisaError(
+      "merge_failed",
+      `git could not commit the pending work in the worktree ${info.path}: ${
+        gitMessage(committed).replace(/\.$/, "")
+      }; the worktree is as it was and nothing was merged`,
+      { details: { path: info.path, branch: info.branch, stderr: committed.stderr.trim() } },
+    );
+  }
+  return await revParse(deps, info.path, "HEAD");
 }
 
 /**
@@ -237,9 +293,7 @@ async function mergeLocked(
       }
       const pending = await pendingChanges(deps, info.path);
       if (pending.uncommitted.length + pending.untracked.length > 0) {
-        await git(deps, info.path, ["add", "-A", "--", "."]);
-        await git(deps, info.path, ["commit", "-q", "-m", pendingCommitMessage(session)]);
-        pendingCommit = await revParse(deps, info.path, "HEAD");
+        pendingCommit = await commitPending(deps, info, session);
       }
     }
 
