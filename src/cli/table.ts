@@ -15,6 +15,7 @@ function verb(route: string, spec: VerbSpec, options: TableOptions): Command<Lis
     },
     parameters: {
       flags: spec.flags,
+      ...(spec.aliases ? { aliases: spec.aliases } : {}),
       // deno-lint-ignore no-explicit-any
       ...(spec.positional ? { positional: spec.positional as any } : {}),
     },
