@@ -129,7 +129,7 @@ Deno.test("explain refuses a symlinked or non-file event log with events_file_un
       const r = await world.lisaInProcess(["session", "explain", "--session", s.session, "--json"]);
       strictEqual(r.code, 1, r.stdout);
       strictEqual(r.json?.errorCode, "events_file_unsafe", r.stdout);
-      strictEqual(r.json?.eventsFile, events);
+      strictEqual(r.json?.eventFile, events);
       ok(String(r.json?.error).includes(plant === "symlink" ? "symlink" : "not a regular file"));
       ok(!r.stdout.includes("planted"));
       const text = await world.lisaInProcess(["session", "explain", "--session", s.session]);

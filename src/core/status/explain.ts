@@ -24,7 +24,7 @@ export interface ExplainOptions {
 /** The explain payload. */
 export interface ExplainResult extends StatusReport {
   events: EventRecord[];
-  eventsFile: string;
+  eventFile: string;
 }
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -56,5 +56,5 @@ export async function explainSession(deps: Deps, options: ExplainOptions): Promi
     limit: options.events ?? DEFAULT_EXPLAIN_EVENTS,
     sinceMs: options.sinceMs,
   });
-  return { ...report, events, eventsFile: location.paths.events };
+  return { ...report, events, eventFile: location.paths.events };
 }

@@ -18,14 +18,24 @@ export default async function explain(
   const result = await explainSession(deps, {
     session: needed(flags.session, "--session"),
     projectRoot: flags.projectRoot,
-    events: flags.events,
+    events: flags.events ?? flags.recent,
     sinceMs,
   });
+  if (flags.jsonMin) {
+    printJson(deps.io, {
+      session: result.session,
+      status: result.status,
+      sessionState: result.sessionState,
+      reason: result.classificationReason,
+      recent: result.events,
+    });
+    return;
+  }
   if (flags.json) {
     printJson(deps.io, { ...result });
     return;
   }
-  const { events, eventsFile: _file, ...report } = result;
+  const { events, eventFile: _file, ...report } = result;
   deps.io.out(statusText(report));
   deps.io.out(events.length === 0 ? "events: none\n" : "events:\n");
   for (const e of events) {
