@@ -98,22 +98,28 @@ export const json = bool("print JSON");
 export const jsonMin = bool("print compact JSON");
 /** `--stream-json`: one JSON line per event, then the final payload. */
 export const streamJson = bool("print one JSON line per poll, then the final payload");
-/** `--agent`. */
+/** `--agent` (`auto`, accepted for compatibility, means the verb's default). */
 export const agent = {
   kind: "parsed",
-  parse: (t: string): Agent => parseAgent(t),
-  brief: "the agent: claude or codex",
+  parse: (t: string): Agent | undefined => isAuto(t) ? undefined : parseAgent(t),
+  brief: "the agent: claude or codex (auto: the verb's default; status-like verbs read it " +
+    "from the session)",
   placeholder: AGENTS.join("|"),
   optional: true,
 } as const;
-/** `--mode`. */
+/** `--mode` (aliases `execution`, `non-interactive`; `auto` means the verb's default). */
 export const mode = {
   kind: "parsed",
-  parse: (t: string): Mode => parseMode(t),
-  brief: "the mode: interactive or exec",
+  parse: (t: string): Mode | undefined => isAuto(t) ? undefined : parseMode(t),
+  brief: "the mode: interactive or exec (aliases execution, non-interactive; auto: the " +
+    "default)",
   placeholder: MODES.join("|"),
   optional: true,
 } as const;
+function isAuto(text: string): boolean {
+  return text.trim().toLowerCase() === "auto";
+}
+
 /** `--tag`. */
 export const tag = text("tag appended to the name (lowercase alphanumerics, at most 16)", "tag");
 /** `--prompt` (spawn: the agent's prompt; detect-nested: the prompt to analyse, required). */
@@ -231,9 +237,9 @@ export const since = text("only events since a duration ago (15m, 2h, 1d) or an 
 export const pollInterval = {
   kind: "parsed",
   parse: numberIn(0),
-  brief: "seconds between polls (fractions allowed)",
+  brief: "seconds between polls, fractions allowed (default 30; smoke: 0.5)",
   placeholder: "seconds",
-  default: "30",
+  optional: true,
 } as const;
 /** `--max-polls`. */
 export const maxPolls = {
@@ -334,22 +340,6 @@ const boolValue = (brief: string) =>
     optional: true,
     inferEmpty: true,
   }) as const;
-/** `--agent` hint of the polling verbs: auto|claude|codex (lisa reads the agent from meta). */
-export const agentHint = {
-  kind: "parsed",
-  parse: oneOf(["auto", ...AGENTS]),
-  brief: "agent hint, accepted for compatibility (lisa reads the agent from the session)",
-  placeholder: "auto|claude|codex",
-  optional: true,
-} as const;
-/** `--mode` hint of the polling verbs. */
-export const modeHint = {
-  kind: "parsed",
-  parse: (t: string) => t.trim().toLowerCase() === "auto" ? "auto" : parseMode(t),
-  brief: "mode hint, accepted for compatibility (lisa reads the mode from the session)",
-  placeholder: "auto|interactive|exec",
-  optional: true,
-} as const;
 /** `--until-jsonpath` of monitor. */
 export const untilJsonpath = text(
   "stop when a field of the poll matches: '$.field=value' (exitReason jsonpath_matched)",
@@ -442,7 +432,7 @@ export const full = bool("include every signal (JSON: the full report)");
 /** `--token-budget` of context-pack. */
 export const tokenBudget = {
   kind: "parsed",
-  parse: intIn(32, 1_000_000),
+  parse: intIn(1, 1_000_000),
   brief: "approximate token budget of the pack (4 characters a token; default 700)",
   placeholder: "n",
   optional: true,
@@ -457,11 +447,3 @@ export const strategy = {
 } as const;
 /** `--for` of context-pack (the session). */
 export const forSession = text("the session to pack (alias of --session)", "name");
-/** `--poll-interval` of smoke (how often L1 is polled; default 0.5). */
-export const smokePollInterval = {
-  kind: "parsed",
-  parse: numberIn(0),
-  brief: "seconds between polls of L1 (default 0.5)",
-  placeholder: "seconds",
-  optional: true,
-} as const;

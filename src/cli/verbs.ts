@@ -115,8 +115,8 @@ export const explainFlags = {
   json: F.json,
   jsonMin: F.jsonMin,
   recent: F.recent,
-  agent: F.agentHint,
-  mode: F.modeHint,
+  agent: F.agent,
+  mode: F.mode,
 };
 /** `lisa session monitor`. */
 export const monitorFlags = {
@@ -132,8 +132,8 @@ export const monitorFlags = {
   json: F.json,
   jsonMin: F.jsonMin,
   streamJson: F.streamJson,
-  agent: F.agentHint,
-  mode: F.modeHint,
+  agent: F.agent,
+  mode: F.mode,
   untilJsonpath: F.untilJsonpath,
   adaptivePoll: F.adaptivePoll,
   waitingRequiresTurnComplete: F.waitingRequiresTurnComplete,
@@ -171,8 +171,8 @@ export const snapshotFlags = {
   stripNoise: F.stripNoise,
   failNotFound: F.failNotFound,
   markersJson: F.markersJson,
-  agent: F.agentHint,
-  mode: F.modeHint,
+  agent: F.agent,
+  mode: F.mode,
 };
 /** `lisa session list`. */
 export const listFlags = {
@@ -228,7 +228,7 @@ export const smokeFlags = {
   promptStyle: F.promptStyle,
   matrixFile: F.matrixFile,
   model: F.model,
-  pollInterval: F.smokePollInterval,
+  pollInterval: F.pollInterval,
   maxPolls: F.maxPolls,
 };
 /** `lisa session detect-nested`. */
@@ -268,8 +268,8 @@ export const preflightFlags = {
 export const handoffFlags = {
   session: F.session,
   projectRoot: F.projectRoot,
-  agent: F.agentHint,
-  mode: F.modeHint,
+  agent: F.agent,
+  mode: F.mode,
   events: F.events,
   deltaFrom: F.deltaFrom,
   cursorFile: F.cursorFile,
@@ -281,8 +281,8 @@ export const contextPackFlags = {
   for: F.forSession,
   session: F.session,
   projectRoot: F.projectRoot,
-  agent: F.agentHint,
-  mode: F.modeHint,
+  agent: F.agent,
+  mode: F.mode,
   events: F.events,
   lines: F.lines,
   tokenBudget: F.tokenBudget,
