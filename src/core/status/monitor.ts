@@ -171,9 +171,7 @@ export function stopReason(
   else if (terminal) reason = state;
   else if (state === "waiting_input" && (options.stopOnWaiting ?? true)) {
     if (!options.waitingRequiresTurnComplete) reason = "waiting_input";
-    else if (report.classificationReason === TURN_DONE_REASON) {
-      reason = "waiting_input_turn_complete";
-    }
+    else if (turnComplete(report)) reason = "waiting_input_turn_complete";
   }
   if (reason === null) return null;
   const success = monitorExitCode(reason, options.untilState) === 0;
@@ -184,8 +182,15 @@ export function stopReason(
   return reason;
 }
 
-/** The classification reason of a turn a hook reported complete. */
-const TURN_DONE_REASON = "hook:turn_done";
+/**
+ * True when the agent's hooks say its last turn finished (claude Stop, codex
+ * agent-turn-complete): the classification came from that hook, or the hooks' last word is a
+ * finished turn (a key sent afterwards does not start a new turn).
+ */
+function turnComplete(report: Partial<StatusReport>): boolean {
+  return report.classificationReason === "hook:turn_done" ||
+    report.signals?.hooks?.pending === "turn_done";
+}
 
 /** The first sleep of `--adaptive-poll` (never more than the interval). */
 const ADAPTIVE_START_MS = 1000;
