@@ -3,8 +3,10 @@ import {
   analyzePrompt,
   CODEX_BYPASS_FLAG,
   detectNested,
+  explainPrompt,
   type NestedReason,
   resolveNestedPolicy,
+  rewritePrompt,
 } from "../../../../src/core/spawn/nested.ts";
 
 interface Row {
@@ -229,4 +231,29 @@ Deno.test("nested policy defaults to auto/auto and reports them", () => {
   const r = resolveNestedPolicy({ agent: "codex", mode: "exec", prompt: PLAIN });
   strictEqual(r.policy, "auto");
   strictEqual(r.intent, "auto");
+});
+
+Deno.test("detect-nested --why lists each mention with its classification", () => {
+  deepStrictEqual(explainPrompt("Use lisa inside of lisa inside as well."), []);
+  const spans = explainPrompt("Do not run ./lisa here. Run ./lisa session spawn instead.");
+  deepStrictEqual(spans.map((s) => [s.text, s.reason, s.trigger]), [
+    ["./lisa", "negated_mention", false],
+    ["./lisa session spawn", "prompt_contains_dot_slash_lisa", true],
+  ]);
+  strictEqual(spans[1].start, 28);
+});
+
+Deno.test("detect-nested --rewrite suggests verified rewrites in the other direction", () => {
+  const trigger = rewritePrompt("Use lisa inside of lisa inside as well.");
+  strictEqual(trigger.length > 0, true);
+  for (const r of trigger) {
+    strictEqual(r.intent, "trigger");
+    strictEqual(analyzePrompt(r.prompt).nested, true, r.prompt);
+  }
+  const neutral = rewritePrompt("Use ./lisa for child orchestration.");
+  strictEqual(neutral.length > 0, true);
+  for (const r of neutral) {
+    strictEqual(r.intent, "neutral");
+    strictEqual(analyzePrompt(r.prompt).nested, false, r.prompt);
+  }
 });
