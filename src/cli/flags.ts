@@ -427,8 +427,6 @@ export const recent = {
   placeholder: "n",
   optional: true,
 } as const;
-/** `--full` of status. */
-export const full = bool("include every signal (JSON: the full report)");
 /** `--token-budget` of context-pack. */
 export const tokenBudget = {
   kind: "parsed",

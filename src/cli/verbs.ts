@@ -105,6 +105,8 @@ export const statusFlags = {
   json: F.json,
   jsonMin: F.jsonMin,
   failNotFound: F.failNotFound,
+  agent: F.agent,
+  mode: F.mode,
 };
 /** `lisa session explain`. */
 export const explainFlags = {

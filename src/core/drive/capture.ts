@@ -369,7 +369,7 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
 }
 
 /** When the session's window last had output (tmux `window_activity`), in ms; 0 if unknown. */
-async function paneActivityMs(tmux: Tmux, session: string): Promise<number> {
+export async function paneActivityMs(tmux: Tmux, session: string): Promise<number> {
   const res = await tmux.run([
     ["display-message", "-p", "-t", paneTarget(session), "-F", "#{window_activity}"],
   ]);
