@@ -198,14 +198,17 @@ export const lines = {
   optional: true,
 } as const;
 /** `--raw`. */
-export const raw = bool("the pane text as tmux shows it (no marker hiding, no noise filtering)");
+export const raw = bool(
+  "read the pane, not a claude session's transcript (filtered as usual; --verbatim: unfiltered)",
+);
 /** `--keep-noise`. */
 export const keepNoise = bool("keep agent start-up noise (MCP/auth warnings, banners, tips)");
 /** `--strip-noise` (the default; accepted for compatibility). */
 export const stripNoise = bool("filter start-up noise (the default; accepted for compatibility)");
 /** `--delta-from`. */
 export const deltaFrom = text(
-  "only what appeared since this nextOffset (opaque token) or line count",
+  "only what appeared since this nextOffset (opaque token) or line count; or a time (@unix, " +
+    "RFC 3339): everything if the pane changed since, else nothing",
   "offset",
 );
 /** `--cursor-file`. */
