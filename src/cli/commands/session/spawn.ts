@@ -14,6 +14,16 @@ function human(result: SpawnResult): string {
     ["socket", result.socketPath],
     ["run id", result.runId],
     ["parent", result.parentSession ?? "-"],
+    ...(result.worktree
+      ? [
+        [
+          "worktree",
+          `${result.worktree.path} (branch ${result.worktree.branch} at ${
+            result.worktree.baseCommit.slice(0, 12)
+          })`,
+        ] as [string, string],
+      ]
+      : []),
     [
       "nested",
       `${result.nestedDetection.reason}; bypass ${result.nestedBypass.join(" ") || "none"}`,
@@ -56,6 +66,9 @@ export default async function spawn(
     nestedPolicy: flags.nestedPolicy,
     nestingIntent: flags.nestingIntent,
     dryRun: flags.dryRun ?? false,
+    worktree: flags.worktree ?? false,
+    branch: flags.branch,
+    base: flags.base,
   });
   if (flags.json) {
     // The older Go lisa's `startupCommand`: what the pane runs (the startup script).
@@ -71,6 +84,12 @@ export default async function spawn(
     if (flags.detectNested && !result.dryRun) {
       const d = result.nestedDetection;
       this.deps.io.out(`nested: ${d.reason}; bypass ${result.nestedBypass.join(" ") || "none"}\n`);
+    }
+    // stdout stays the session name alone (scripts read it); the worktree is for people.
+    if (result.worktree && !result.dryRun) {
+      this.deps.io.err(
+        `worktree ${result.worktree.path} (branch ${result.worktree.branch})\n`,
+      );
     }
   }
 }
