@@ -147,3 +147,44 @@ Deno.test("monitor --emit-handoff streams a handoff per poll and keeps the last 
     await world.dispose();
   }
 });
+
+Deno.test("spawn --cleanup-all-hashes removes what the same name left under other project hashes", async () => {
+  const world = await makeWorld();
+  try {
+    const plant = (name: string) => {
+      const path = `${world.runtimeDir}/.lisa-deadbeef-session-${name}-state.json`;
+      Deno.writeTextFileSync(path, "{}", { mode: 0o600 });
+      return path;
+    };
+    const kept = plant("lisa-hash-a");
+    const gone = plant("lisa-hash-b");
+    await spawn(world, ["--command", "sleep 300", "--session", "lisa-hash-a"]);
+    await spawn(world, [
+      "--command",
+      "sleep 300",
+      "--session",
+      "lisa-hash-b",
+      "--cleanup-all-hashes",
+    ]);
+    strictEqual(Deno.statSync(kept).isFile, true);
+    strictEqual(
+      (() => {
+        try {
+          Deno.statSync(gone);
+          return true;
+        } catch {
+          return false;
+        }
+      })(),
+      false,
+    );
+    // The new session's own artifacts stay.
+    const own = [...Deno.readDirSync(world.runtimeDir)].filter((e) =>
+      e.name.includes("-session-lisa-hash-b-meta.json")
+    );
+    strictEqual(own.length, 1);
+  } finally {
+    await world.lisaInProcess(["session", "kill-all"]);
+    await world.dispose();
+  }
+});

@@ -66,6 +66,7 @@ export default async function spawn(
     nestedPolicy: flags.nestedPolicy,
     nestingIntent: flags.nestingIntent,
     dryRun: flags.dryRun ?? false,
+    cleanupAllHashes: flags.cleanupAllHashes,
     worktree: flags.worktree ?? false,
     branch: flags.branch,
     base: flags.base,
