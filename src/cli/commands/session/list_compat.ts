@@ -51,7 +51,7 @@ export async function listCompat(
     const action = withAction && s.state !== null
       ? { nextAction: nextAction(s.state) }
       : withAction
-      ? { nextAction: s.alive ? "status" : "capture_and_kill" }
+      ? { nextAction: s.alive ? "check_status" : "capture_and_kill" }
       : {};
     return flags.jsonMin
       ? { session: s.session, state: s.state, alive: s.alive, exitCode: s.exitCode, ...action }
