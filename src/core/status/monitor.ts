@@ -196,6 +196,20 @@ function turnComplete(report: Partial<StatusReport>): boolean {
 const ADAPTIVE_START_MS = 1000;
 
 /**
+ * The next sleep of `--adaptive-poll`: 1 s (or the interval, when shorter) at first and after a
+ * state change, doubling while the state stays, never more than the interval. Pure.
+ */
+export function adaptiveWaitMs(
+  previousMs: number | undefined,
+  stateChanged: boolean,
+  intervalMs: number,
+): number {
+  const start = Math.min(ADAPTIVE_START_MS, intervalMs);
+  if (previousMs === undefined || stateChanged) return start;
+  return Math.min(previousMs * 2, intervalMs);
+}
+
+/**
  * Polls `options.session` until a stop (see the module doc). Throws `invalid_argument` for
  * inconsistent options, and the errors of status (invalid name, project errors).
  */
@@ -216,7 +230,7 @@ export async function monitorSession(deps: Deps, options: MonitorOptions): Promi
     : deps.now().getTime() + options.timeoutSeconds * 1000;
 
   let polls = 0;
-  let adaptiveMs = Math.min(ADAPTIVE_START_MS, interval * 1000);
+  let previousWaitMs: number | undefined;
   let lastState: string | undefined;
   for (;;) {
     const outcome = await sessionStatus(deps, {
@@ -269,12 +283,9 @@ export async function monitorSession(deps: Deps, options: MonitorOptions): Promi
     }
     let waitMs = interval * 1000;
     if (options.adaptivePoll) {
-      // Sooner while things change (a state change resets), doubling up to the interval.
-      if (lastState !== undefined && lastState !== report.sessionState) {
-        adaptiveMs = Math.min(ADAPTIVE_START_MS, waitMs);
-      }
-      waitMs = adaptiveMs;
-      adaptiveMs = Math.min(adaptiveMs * 2, interval * 1000);
+      const changed = lastState !== undefined && lastState !== report.sessionState;
+      waitMs = adaptiveWaitMs(previousWaitMs, changed, interval * 1000);
+      previousWaitMs = waitMs;
     }
     lastState = report.sessionState;
     await deps.sleep(Math.max(0, Math.min(waitMs, left)));

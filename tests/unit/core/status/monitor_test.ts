@@ -1,6 +1,10 @@
 import { strictEqual, throws } from "node:assert/strict";
 import { jsonPathMatches, parseJsonPathGate } from "../../../../src/core/status/jsonpath_gate.ts";
-import { monitorExitCode, stopReason } from "../../../../src/core/status/monitor.ts";
+import {
+  adaptiveWaitMs,
+  monitorExitCode,
+  stopReason,
+} from "../../../../src/core/status/monitor.ts";
 import type { SessionStateName } from "../../../../src/base/types.ts";
 
 const st = (sessionState: SessionStateName) => ({ sessionState });
@@ -111,4 +115,16 @@ Deno.test("--waiting-requires-turn-complete stops only on a hook's turn-done", (
     stopReason({ sessionState: "waiting_input", classificationReason: "hook:turn_done" }, false, o),
     "waiting_input_turn_complete",
   );
+});
+
+Deno.test("--adaptive-poll waits 1 s, doubles while the state stays, restarts on a change", () => {
+  const waits: number[] = [];
+  let prev: number | undefined;
+  for (const changed of [false, false, false, false, false, true, false]) {
+    prev = adaptiveWaitMs(prev, changed, 10_000);
+    waits.push(prev);
+  }
+  strictEqual(waits.join(","), "1000,2000,4000,8000,10000,1000,2000");
+  strictEqual(adaptiveWaitMs(undefined, false, 200), 200);
+  strictEqual(adaptiveWaitMs(200, false, 200), 200);
 });
