@@ -87,8 +87,14 @@ Deno.test("list --stale reports metadata whose tmux session is gone; prune previ
   try {
     const live = await spawn(world, ["--command", "sleep 300"]);
     const gone = await spawn(world, ["--command", "sleep 300"]);
-    // Ended behind lisa's back: its metadata stays.
+    // Ended behind lisa's back: its metadata stays. Aged past cleanup's grace period.
     await world.tmux(gone.socketPath, ["kill-session", "-t", `=${gone.session}`]);
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    for (const e of Deno.readDirSync(world.runtimeDir)) {
+      if (e.name.includes(`-${gone.session}-`)) {
+        Deno.utimeSync(`${world.runtimeDir}/${e.name}`, old, old);
+      }
+    }
     const r = await world.lisaInProcess([
       "session",
       "list",
@@ -102,8 +108,11 @@ Deno.test("list --stale reports metadata whose tmux session is gone; prune previ
     strictEqual(j.historicalCount, 2);
     strictEqual(j.staleCount, 1);
     deepStrictEqual((j.stale as { session: string }[]).map((s) => s.session), [gone.session]);
-    const preview = j.prunePreview as { files: string[]; count: number };
+    const preview = j.prunePreview as { files: string[]; count: number; sessions: string[] };
     strictEqual(preview.count, preview.files.length);
+    deepStrictEqual(preview.sessions, [gone.session]);
+    ok(preview.files.some((f) => f.endsWith(`-${gone.session}-meta.json`)), preview.files.join());
+    ok(preview.files.every((f) => !f.includes(live.session)), preview.files.join());
     // A preview removes nothing.
     const metas = [...Deno.readDirSync(world.runtimeDir)].filter((e) =>
       e.name.includes(gone.session) && e.name.endsWith("-meta.json")

@@ -8,6 +8,14 @@ import type { Deps } from "../../base/deps.ts";
 import { scanMetaFiles, shownAgent, tryReadMeta } from "../session/locate.ts";
 import { resolveProject } from "../session/project.ts";
 import { runCleanup } from "../upkeep/cleanup.ts";
+import { baseName } from "../../base/paths.ts";
+import { OUTPUT_ARTIFACT_RE, SESSION_ARTIFACT_RE } from "../../store/runtime_dir.ts";
+
+/** The session an artifact path belongs to (by its exact name), or undefined. */
+function sessionOfArtifact(path: string): string | undefined {
+  const name = baseName(path);
+  return (SESSION_ARTIFACT_RE.exec(name) ?? OUTPUT_ARTIFACT_RE.exec(name))?.[2];
+}
 
 /** One stale session (meta without a tmux session). */
 export interface StaleSession {
@@ -79,14 +87,11 @@ export async function staleReport(
       ...(options.allProjects ? {} : { projectHash: project.hash }),
     });
     const names = new Set(stale.map((s) => s.session));
-    const files = plan.removed.artifacts.filter((path) =>
-      [...names].some((n) => path.includes(`-${n}-`) || path.endsWith(`-${n}.txt`))
-    );
+    const files = plan.removed.artifacts.filter((path) => names.has(sessionOfArtifact(path) ?? ""));
+    const owners = new Set(files.map(sessionOfArtifact));
     report.prunePreview = {
       command: options.allProjects ? "lisa cleanup" : "lisa cleanup --project-only",
-      sessions: stale.map((s) => s.session).filter((n) =>
-        files.some((f) => f.includes(`-${n}-`) || f.endsWith(`-${n}.txt`))
-      ),
+      sessions: stale.map((s) => s.session).filter((n) => owners.has(n)),
       files,
       count: files.length,
     };
