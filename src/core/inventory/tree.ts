@@ -111,6 +111,7 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
     mode: m.mode,
     createdAt: m.createdAt,
     projectHash: m.projectHash,
+    ...(typeof m.projectRoot === "string" ? { projectRoot: m.projectRoot } : {}),
   }));
   const graph = buildTree(inputs);
   const metaOf = new Map(metas.map((m) => [m.session, m]));
