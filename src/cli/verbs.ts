@@ -116,6 +116,8 @@ export const sendFlags = {
   projectRoot: F.projectRoot,
   json: F.json,
   jsonMin: F.jsonMin,
+  force: F.force,
+  readyTimeout: F.readyTimeout,
 };
 /** `lisa session status`. */
 export const statusFlags = {

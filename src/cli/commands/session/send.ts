@@ -17,6 +17,8 @@ export default async function send(
     textFile: flags.textFile,
     keys: flags.keys,
     enter: flags.enter ?? false,
+    force: flags.force ?? false,
+    readyTimeoutSeconds: flags.readyTimeout,
   });
   if (result.removedChars > 0) {
     this.deps.io.err(
