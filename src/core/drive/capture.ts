@@ -256,8 +256,10 @@ function writeCursor(path: string, token: string): void {
 }
 
 /**
- * `lisa session capture`: the pane's text (last `lines` lines, or the delta since an offset),
- * its `nextOffset`, and marker counts. Throws `session_not_found` when the session is gone,
+ * `lisa session capture`: the pane's text (last `lines` lines, or the delta since an offset or
+ * a time), its `nextOffset`, and marker counts; for a claude session without `raw`, a delta or a
+ * cursor file, its transcript's messages instead when claude has written one (`source`
+ * says which). Throws `session_not_found` when the session is gone,
  * `invalid_argument` for a malformed `--delta-from`, `cursor_file_unsafe` for a symlinked
  * cursor file. A cursor file holding garbage resets the delta instead of failing.
  */
