@@ -1,7 +1,7 @@
 /**
  * A claude session's transcript: the JSONL file claude keeps for the `--session-id` lisa gave it
- * (`$CLAUDE_CONFIG_DIR` or `~/.claude`, then `projects/<encoded project root>/<id>.jsonl`, the
- * root's non-alphanumerics as `-`). `capture` reads it by default for claude sessions, as the
+ * (`$CLAUDE_CONFIG_DIR` or `~/.claude`, then `projects/<encoded working dir>/<id>.jsonl`, the
+ * directory's non-alphanumerics as `-`; the project root, or its place in the session's worktree). `capture` reads it by default for claude sessions, as the
  * older Go lisa's skill describes; `--raw` reads the pane instead.
  */
 import type { Deps } from "../../base/deps.ts";
@@ -26,7 +26,13 @@ export interface Transcript {
 export function transcriptPath(deps: Deps, meta: SessionMeta): string | null {
   if (meta.agent !== "claude" || meta.commandOnly || !meta.agentSessionId) return null;
   const config = deps.env.CLAUDE_CONFIG_DIR || `${deps.env.HOME ?? ""}/.claude`;
-  const encoded = meta.projectRoot.replace(/[^A-Za-z0-9]/g, "-");
+  // claude keys the transcript by its working directory: a worktree session runs in the
+  // worktree (in the same subdirectory as the project root within the repository).
+  const wt = meta.worktree;
+  const cwd = wt && meta.projectRoot.startsWith(wt.repoRoot)
+    ? wt.path + meta.projectRoot.slice(wt.repoRoot.length)
+    : meta.projectRoot;
+  const encoded = cwd.replace(/[^A-Za-z0-9]/g, "-");
   return `${config}/projects/${encoded}/${meta.agentSessionId}.jsonl`;
 }
 

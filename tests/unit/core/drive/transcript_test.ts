@@ -48,6 +48,22 @@ Deno.test("the transcript path is claude's: the project root's non-alphanumerics
   );
   const configured = { env: { HOME: "/h", CLAUDE_CONFIG_DIR: "/cfg" } } as unknown as Deps;
   strictEqual(transcriptPath(configured, meta), "/cfg/projects/-work-my-proj/abc-123.jsonl");
+  // A worktree session's claude runs in the worktree, in the project root's subdirectory.
+  const inWorktree = {
+    ...meta,
+    projectRoot: "/repo/sub",
+    worktree: {
+      path: "/wt/x",
+      repoRoot: "/repo",
+      branch: "lisa/x",
+      base: "HEAD",
+      baseCommit: "abc",
+    },
+  };
+  strictEqual(
+    transcriptPath(deps, inWorktree),
+    "/home/me/.claude/projects/-wt-x-sub/abc-123.jsonl",
+  );
   strictEqual(transcriptPath(deps, { ...meta, agent: "codex" }), null);
   strictEqual(transcriptPath(deps, { ...meta, commandOnly: true }), null);
 });
