@@ -82,6 +82,18 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "`--cursor-file` cannot be read, or is a symlink / not a regular file",
   },
   { codes: ["internal_error"], when: "a bug: please report it with the command line" },
+  {
+    codes: ["cursor_file_requires_delta_json"],
+    when: "`session list`/`tree` got `--cursor-file` without `--delta-json`",
+  },
+  {
+    codes: ["smoke_failed", "prompt_probe_failed", "matrix_failed"],
+    when: "`session smoke` failed: a level, its `--prompt-style` probe, or a `--matrix-file` row",
+  },
+  {
+    codes: ["preflight_failed"],
+    when: "`session preflight`: an environment check or a contract self-check failed",
+  },
   // issue 15
   {
     codes: ["not_a_git_repo", "base_not_found"],

@@ -331,7 +331,7 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
       pruneOldEvents(loc.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
       if (!found.has(name)) {
         throw new LisaError("session_not_found", `Session "${name}" was not found`, {
-          details: { session: name, killed, processes, projectRoot: loc.projectRoot },
+          details: { session: name, found: false, killed, processes, projectRoot: loc.projectRoot },
         });
       }
       const result: KillResult = {

@@ -86,6 +86,11 @@ export interface SpawnOptions {
   nestedPolicy?: NestedPolicy;
   nestingIntent?: NestingIntent;
   dryRun?: boolean;
+  /**
+   * After the spawn, remove what earlier sessions of the same name left under other project
+   * hashes (the older Go lisa's `--cleanup-all-hashes`; a moved project gets a new hash).
+   */
+  cleanupAllHashes?: boolean;
   /** Run the agent in a new git worktree on a new branch (`--worktree`). */
   worktree?: boolean;
   /** `--branch`: the worktree's branch (default `lisa/<alias>`, see `defaultBranchName`). */
@@ -222,6 +227,9 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     };
   }
   await launch(deps, plan, worktree);
+  if (options.cleanupAllHashes) {
+    removeSessionArtifacts(project.runtimeDir, plan.session, { exceptHash: project.hash });
+  }
   return resultOf(plan, false);
 }
 

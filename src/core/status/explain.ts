@@ -34,7 +34,7 @@ export interface ExplainResult extends StatusReport {
   /** Each signal considered for the current answer (classifier order), and which decided. */
   decision: Consideration[];
   events: EventRecord[];
-  eventsFile: string;
+  eventFile: string;
 }
 
 function age(seconds: number | null, what: string): string {
@@ -157,5 +157,5 @@ export async function explainSession(deps: Deps, options: ExplainOptions): Promi
     limit: options.events ?? DEFAULT_EXPLAIN_EVENTS,
     sinceMs: options.sinceMs,
   });
-  return { ...report, decision: decisionOf(report), events, eventsFile: location.paths.events };
+  return { ...report, decision: decisionOf(report), events, eventFile: location.paths.events };
 }

@@ -25,6 +25,7 @@ export default async function send(
       `lisa: warning: ${result.removedChars} control characters were removed from the text\n`,
     );
   }
-  if (flags.json) printJson(this.deps.io, { ...result });
+  if (flags.jsonMin) printJson(this.deps.io, { session: result.session, ok: true });
+  else if (flags.json) printJson(this.deps.io, { ...result });
   else this.deps.io.out("ok\n");
 }
