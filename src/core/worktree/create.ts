@@ -21,8 +21,8 @@ export type RecordBase = Omit<WorktreeRecord, "worktree" | "merged">;
 
 /**
  * Creates the worktree of `plan` on its new branch at the base commit, then its record.
- * Throws `worktree_exists`, `branch_exists` (made since the plan), `worktree_create_failed` (git's message),
- * `command_timeout` (nothing left behind by any of them) and `lock_busy`.
+ * Throws `worktree_exists` and `branch_exists` (made since the plan), `worktree_create_failed`
+ * (git's message) and `command_timeout` (nothing left behind by any of them), `lock_busy`.
  */
 export async function createWorktree(
   deps: Deps,
