@@ -248,7 +248,7 @@ export const timeoutSeconds = {
   kind: "parsed",
   parse: numberIn(0),
   brief: "stop after this many seconds (monitor: exitReason timeout, exit 2; smoke: the " +
-    "whole run's limit, default 120)",
+    "whole run's limit, default 120; send --wait: outcome timeout, default 1800)",
   placeholder: "seconds",
   optional: true,
 } as const;
@@ -309,6 +309,22 @@ export const delta = bool("report edges added/removed since the previous --delta
 export const keepSessions = bool("do not kill the smoke sessions at the end");
 /** `--shared-tmux` of guard. */
 export const sharedTmux = bool("inspect the default tmux server (read-only list-sessions)");
+
+// issue 14
+/** `--wait` of send. */
+export const wait = bool(
+  "press Enter, then wait for the turn this send started to end and print its reply " +
+    "(exit 0 completed, 2 otherwise)",
+);
+/** `--all-projects` of history list. */
+export const allProjects = bool("sessions of every project (default: the current project's)");
+/** `--since` of history list. */
+export const historySince = text(
+  "only sessions started since a duration ago (15m, 2h, 2d)",
+  "when",
+);
+/** `--agent` filter of history list. */
+export const agentFilter = text("only sessions of this agent (claude, codex, command)", "agent");
 
 /** The value of a flag a verb needs; throws `missing_argument` naming it when absent. */
 export function needed<T>(value: T | undefined, flag: string): T {

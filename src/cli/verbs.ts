@@ -94,7 +94,11 @@ export const sendFlags = {
   enter: F.enter,
   projectRoot: F.projectRoot,
   json: F.json,
+  wait: F.wait,
+  timeoutSeconds: F.timeoutSeconds,
 };
+/** `lisa session turns`. */
+export const turnsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
 /** `lisa session status`. */
 export const statusFlags = {
   session: F.session,
