@@ -33,6 +33,10 @@ export interface Config {
   hookFile: string | undefined;
   /** Set inside a lisa session: the run id of the current spawn. */
   runId: string | undefined;
+  /** The history database (default: `${XDG_STATE_HOME:-~/.local/state}/lisa/history.db`). */
+  historyDb: string | undefined;
+  /** A turn with no activity for this long, in a session no longer working, is interrupted. */
+  turnStaleSeconds: number;
 }
 
 type Kind = "int" | "bool" | "list" | "path" | "enum" | "context";
@@ -207,6 +211,22 @@ export const VARIABLES: readonly VarSpec[] = [
     kind: "context",
     defaultValue: undefined,
     description: "Set inside a lisa session: run id of the spawn",
+  },
+  {
+    name: "LISA_HISTORY_DB",
+    key: "historyDb",
+    kind: "path",
+    defaultValue: undefined,
+    description: "History database (default ${XDG_STATE_HOME:-~/.local/state}/lisa/history.db)",
+  },
+  {
+    name: "LISA_TURN_STALE_SECONDS",
+    key: "turnStaleSeconds",
+    kind: "int",
+    defaultValue: 300,
+    min: 1,
+    description: "History sweep: an open turn idle this long in a session not working is " +
+      "closed as interrupted",
   },
 ];
 

@@ -82,6 +82,25 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "`--cursor-file` cannot be read, or is a symlink / not a regular file",
   },
   { codes: ["internal_error"], when: "a bug: please report it with the command line" },
+  {
+    codes: ["history_unavailable"],
+    when: "history needs `node:sqlite` (missing from this runtime) or a place for its database " +
+      "(LISA_HISTORY_DB, XDG_STATE_HOME or HOME)",
+  },
+  {
+    codes: ["history_busy"],
+    when: "another lisa held the history database's write lock past its busy timeout (5 s); retry",
+  },
+  {
+    codes: ["history_unsafe"],
+    when: "the history database, its WAL files or its directory is a symlink, not yours, or open " +
+      "to group/other",
+  },
+  {
+    codes: ["history_schema_newer"],
+    when: "the history database was written by a newer lisa (its schema version is higher)",
+  },
+  { codes: ["history_error"], when: "any other history database failure (the message says which)" },
 ];
 
 /** Every code of {@link ERROR_CODES}. */

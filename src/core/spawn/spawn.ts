@@ -27,11 +27,12 @@ import {
 import { appendLifecycle } from "../session/lifecycle.ts";
 import { resolveProject } from "../session/project.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
+import { recordBeforeRemoval } from "../history/recorder.ts";
 import { readTextInput } from "../drive/text_input.ts";
 import type { NestedDetection } from "./nested.ts";
 import { dryRunScript, planSpawn, type SpawnPlan } from "./plan.ts";
 import { buildStartupScript } from "./startup_script.ts";
-import { writeFileAtomic } from "../../store/atomic.ts";
+import { pathExists, writeFileAtomic } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
 import { hasSession, isDuplicateSession, killSession } from "../../tmux/sessions.ts";
@@ -186,10 +187,16 @@ async function launch(deps: Deps, plan: SpawnPlan): Promise<void> {
       details: { session, socketPath: project.socketPath },
     });
   }
+  const files = { runtimeDir: project.runtimeDir, hash: project.hash, session };
+  // Files of an earlier session of the same name go: history records them first.
+  if (pathExists(paths.meta) || pathExists(paths.hooks)) {
+    await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup");
+  }
   removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
   pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
 
   const failed = async (reason: string, message: string, cause: unknown): Promise<never> => {
+    await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed");
     removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
     await appendLifecycle(deps, paths.events, session, {
       runId,
