@@ -356,7 +356,7 @@ export function ingestSession(h: History, files: SessionFiles): IngestCounts {
       return latestSessionId(h, files.session);
     };
     if (meta !== undefined) applyMeta(h, sessionId(h, files.session, meta.runId), meta);
-    const created = (id: number | null) => {
+    const created = <T extends number | null>(id: T): T => {
       if (id !== null) {
         h.db.prepare("UPDATE sessions SET project_hash = COALESCE(project_hash, ?) WHERE id = ?")
           .run(files.hash, id);
