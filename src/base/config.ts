@@ -217,7 +217,7 @@ export const VARIABLES: readonly VarSpec[] = [
     key: "historyDb",
     kind: "path",
     defaultValue: undefined,
-    description: "History database (default ${XDG_STATE_HOME:-~/.local/state}/lisa/history.db)",
+    description: "History database (default: ~/.local/state/lisa/history.db, see History)",
   },
   {
     name: "LISA_TURN_STALE_SECONDS",
@@ -225,8 +225,7 @@ export const VARIABLES: readonly VarSpec[] = [
     kind: "int",
     defaultValue: 300,
     min: 1,
-    description: "History sweep: an open turn idle this long in a session not working is " +
-      "closed as interrupted",
+    description: "History sweep: a turn idle this long in an idle session becomes interrupted",
   },
 ];
 

@@ -84,23 +84,22 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   { codes: ["internal_error"], when: "a bug: please report it with the command line" },
   {
     codes: ["history_unavailable"],
-    when: "history needs `node:sqlite` (missing from this runtime) or a place for its database " +
-      "(LISA_HISTORY_DB, XDG_STATE_HOME or HOME)",
+    when: "no `node:sqlite` in this runtime, or no place for the history db (LISA_HISTORY_DB/HOME)",
   },
   {
     codes: ["history_busy"],
-    when: "another lisa held the history database's write lock past its busy timeout (5 s); retry",
+    when: "another lisa held the history db's write lock past its busy timeout (5 s); retry",
   },
   {
     codes: ["history_unsafe"],
-    when: "the history database, its WAL files or its directory is a symlink, not yours, or open " +
-      "to group/other",
+    when:
+      "the history db, its WAL files or its dir is a symlink, not yours, or open to group/other",
   },
   {
     codes: ["history_schema_newer"],
-    when: "the history database was written by a newer lisa (its schema version is higher)",
+    when: "the history db was written by a newer lisa (its schema version is higher)",
   },
-  { codes: ["history_error"], when: "any other history database failure (the message says which)" },
+  { codes: ["history_error"], when: "any other history db failure (the message says which)" },
 ];
 
 /** Every code of {@link ERROR_CODES}. */

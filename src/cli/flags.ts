@@ -226,7 +226,10 @@ export const events = {
   optional: true,
 } as const;
 /** `--since` of explain. */
-export const since = text("only events since a duration ago (15m, 2h, 1d) or an ISO time", "when");
+export const since = text(
+  "only events (history list: sessions started) since a duration ago (15m, 2h, 1d) or an ISO time",
+  "when",
+);
 /** `--poll-interval`. */
 export const pollInterval = {
   kind: "parsed",

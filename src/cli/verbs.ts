@@ -209,8 +209,8 @@ export const detectNestedFlags = {
 export const historyListFlags = {
   projectRoot: F.projectRoot,
   allProjects: F.allProjects,
-  since: F.historySince,
-  agent: F.agentFilter,
+  since: F.since,
+  agent: F.agent,
   json: F.json,
 };
 /** `lisa history show <session|alias>`. */
