@@ -93,7 +93,7 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   {
     codes: ["history_unsafe"],
     when:
-      "the history db, its WAL files or its dir is a symlink, not yours, or open to group/other",
+      "the history db or its dir is a symlink, not yours, or open to others (file) or writable (dir)",
   },
   {
     codes: ["history_schema_newer"],

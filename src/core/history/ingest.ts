@@ -348,7 +348,17 @@ function newLines(h: History, path: string): { lines: string[]; next: FileCursor
 export function ingestSession(h: History, files: SessionFiles): IngestCounts {
   const paths = sessionPaths(files.runtimeDir, files.hash, files.session);
   const counts: IngestCounts = { sessions: 0, lines: 0, turns: 0, tools: 0 };
+  // Nothing changed since the last ingestion (same inode, size and mtime of every file): no
+  // write transaction at all, so a read of a large history stays cheap.
+  const fingerprint = [paths.meta, paths.events, paths.hooks, paths.done].map(statKey).join("|");
+  const fpKey = `fingerprint:${paths.meta}`;
+  const known = h.db.prepare("SELECT fingerprint FROM cursors WHERE path = ?").get(fpKey);
+  if (known !== undefined && known.fingerprint === fingerprint) return counts;
   h.write(() => {
+    h.db.prepare(
+      "INSERT INTO cursors (path, offset, fingerprint) VALUES (?, 0, ?) " +
+        "ON CONFLICT (path) DO UPDATE SET fingerprint = excluded.fingerprint",
+    ).run(fpKey, fingerprint);
     const meta = tryReadMeta(paths.meta);
     const before = Number(row(h.db.prepare("SELECT COUNT(*) AS n FROM sessions").get(), "n"));
     const idOf = (runId: unknown): number | null => {
@@ -408,6 +418,16 @@ export function ingestSession(h: History, files: SessionFiles): IngestCounts {
     counts.sessions = after - before;
   });
   return counts;
+}
+
+/** "ino:size:mtime" of `path`, "-" when it does not exist. */
+function statKey(path: string): string {
+  try {
+    const i = Deno.lstatSync(path);
+    return `${i.ino ?? ""}:${i.size}:${i.mtime?.getTime() ?? ""}`;
+  } catch {
+    return "-";
+  }
 }
 
 /** Every session whose files are in `runtimeDir` (meta, hooks or event log). */

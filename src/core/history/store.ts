@@ -4,8 +4,9 @@
  * turns (the prompt batches), the tools each turn ran, and plans.
  *
  * - Location: `LISA_HISTORY_DB`, else `${XDG_STATE_HOME:-~/.local/state}/lisa/history.db`. Its
- *   directory is created 0700 and the file 0600; a symlink, a foreign owner or group/other
- *   access is refused (`history_unsafe`), never followed or fixed silently.
+ *   directory is created 0700 and the file 0600; a symlink, a foreign owner, a directory
+ *   group/other can write to, or a file group/other can read is refused (`history_unsafe`),
+ *   never followed or fixed silently.
  * - WAL journal and a busy timeout: readers never block writers, and a writer waits at most
  *   {@link BUSY_TIMEOUT_MS} for another (then `history_busy`, never a hang).
  * - A schema version table and ordered migrations from version 1; a database written by a newer
@@ -66,6 +67,7 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (name, run_id)
   );
   CREATE INDEX sessions_started ON sessions (started_at);
+  CREATE INDEX sessions_open ON sessions (name) WHERE ended_at IS NULL;
   CREATE TABLE turns (
     id INTEGER PRIMARY KEY,
     session_id INTEGER NOT NULL REFERENCES sessions (id),
@@ -83,6 +85,7 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (session_id, turn_key)
   );
   CREATE INDEX turns_session ON turns (session_id, seq);
+  CREATE INDEX turns_running ON turns (session_id) WHERE outcome = 'running';
   CREATE TABLE tools (
     id INTEGER PRIMARY KEY,
     session_id INTEGER NOT NULL REFERENCES sessions (id),
@@ -95,6 +98,7 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (session_id, line_key)
   );
   CREATE INDEX tools_turn ON tools (turn_id);
+  CREATE INDEX tools_orphan ON tools (session_id) WHERE turn_id IS NULL;
   CREATE TABLE plans (
     id INTEGER PRIMARY KEY,
     session_id INTEGER NOT NULL REFERENCES sessions (id),
@@ -112,7 +116,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE cursors (
     path TEXT PRIMARY KEY,
     ino INTEGER,
-    offset INTEGER NOT NULL
+    offset INTEGER NOT NULL,
+    fingerprint TEXT
   );
   CREATE VIRTUAL TABLE turns_fts USING fts5 (
     prompt, reply, content = 'turns', content_rowid = 'id'
@@ -168,9 +173,11 @@ function ensureDir(dir: string, uid: number): void {
   if (info.isSymlink) throw unsafe(dir, "its directory is a symlink");
   if (!info.isDirectory) throw unsafe(dir, "its directory is not a directory");
   if (info.uid !== null && info.uid !== uid) throw unsafe(dir, "its directory is not yours");
-  if (info.mode !== null && (info.mode & 0o077) !== 0) {
+  // A directory lisa creates is 0700; one the user chose may be their own 0755 one, but never
+  // one others can write to (they could swap the database or its WAL files).
+  if (info.mode !== null && (info.mode & 0o022) !== 0) {
     const mode = (info.mode & 0o777).toString(8).padStart(3, "0");
-    throw unsafe(dir, `its directory's mode ${mode} lets group/other in (want 700)`);
+    throw unsafe(dir, `its directory's mode ${mode} lets group/other write (want 700)`);
   }
 }
 

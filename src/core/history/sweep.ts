@@ -12,8 +12,19 @@
  *    started before them, else the first one).
  */
 import type { Deps } from "../../base/deps.ts";
-import { probeSocket } from "../upkeep/cleanup.ts";
+import { lazyImport } from "../../base/lazy.ts";
 import type { History } from "./store.ts";
+import { sessionPaths } from "../../store/runtime_dir.ts";
+
+/** Milliseconds since `path` changed; null when it does not exist. */
+function fileAgeMs(path: string, nowMs: number): number | null {
+  try {
+    const mtime = Deno.lstatSync(path).mtime;
+    return mtime === null ? null : nowMs - mtime.getTime();
+  } catch {
+    return null;
+  }
+}
 
 /** What one sweep changed. */
 export interface SweepReport {
@@ -39,16 +50,30 @@ export async function sweepHistory(
   const nowIso = now.toISOString();
   if (options.probe !== false) {
     const open = h.db.prepare(
-      "SELECT id, name, socket_path FROM sessions WHERE ended_at IS NULL AND socket_path IS NOT NULL",
+      `SELECT id, name, socket_path, project_hash FROM sessions
+        WHERE ended_at IS NULL AND socket_path IS NOT NULL`,
     ).all();
     const bySocket = new Map<string, { id: number; name: string }[]>();
     for (const r of open) {
+      // A fresh heartbeat (the wrapper touches it every 2 s) proves the pane alive: no tmux call.
+      if (typeof r.project_hash === "string") {
+        const beat = sessionPaths(deps.config.runtimeDir, r.project_hash, String(r.name)).heartbeat;
+        const age = fileAgeMs(beat, now.getTime());
+        if (age !== null && age < deps.config.heartbeatStaleSeconds * 1000) continue;
+      }
       const list = bySocket.get(String(r.socket_path)) ?? [];
       list.push({ id: Number(r.id), name: String(r.name) });
       bySocket.set(String(r.socket_path), list);
     }
     const gone: number[] = [];
+    // Loaded only when some session must be asked for (cleanup's module graph is not small).
+    const { probeSocket } = bySocket.size === 0
+      ? { probeSocket: null }
+      : await lazyImport<typeof import("../upkeep/cleanup.ts")>(
+        new URL("../upkeep/cleanup.ts", import.meta.url),
+      );
     for (const [socket, sessions] of bySocket) {
+      if (probeSocket === null) break;
       const probe = await probeSocket(deps.runner, socket, deps.config.cmdTimeoutSeconds * 1000);
       if (probe.kind === "unknown") continue;
       for (const s of sessions) {
@@ -70,6 +95,13 @@ export async function sweepHistory(
       });
     }
   }
+  const staleBefore = new Date(now.getTime() - deps.config.turnStaleSeconds * 1000).toISOString();
+  // Reads first: most sweeps find nothing, and then take no write lock.
+  const work = h.db.prepare(
+    `SELECT EXISTS (SELECT 1 FROM turns WHERE outcome = 'running') AS running,
+      EXISTS (SELECT 1 FROM tools WHERE turn_id IS NULL) AS orphans`,
+  ).get();
+  if (Number(work?.running) === 0 && Number(work?.orphans) === 0) return report;
   h.write(() => {
     const ended = h.db.prepare(
       `UPDATE turns SET outcome = 'interrupted', waiting_for = NULL, recovered = 1,
@@ -78,8 +110,6 @@ export async function sweepHistory(
       WHERE outcome = 'running'
         AND session_id IN (SELECT id FROM sessions WHERE ended_at IS NOT NULL)`,
     ).run();
-    const staleBefore = new Date(now.getTime() - deps.config.turnStaleSeconds * 1000)
-      .toISOString();
     const stale = h.db.prepare(
       `UPDATE turns SET outcome = 'interrupted', waiting_for = NULL, recovered = 1,
         ended_at = COALESCE(last_activity_at, started_at)

@@ -95,7 +95,7 @@ Deno.test("the database is created 0600 in a 0700 directory, at LISA_HISTORY_DB"
   }
 });
 
-Deno.test("a symlinked database or a group-readable directory is refused as history_unsafe", async () => {
+Deno.test("a symlinked database or a group-writable directory is refused as history_unsafe", async () => {
   const f = await fixture();
   try {
     await Deno.mkdir(`${f.dir}/state/lisa`, { recursive: true, mode: 0o700 });
@@ -106,7 +106,7 @@ Deno.test("a symlinked database or a group-readable directory is refused as hist
       (e) => e instanceof LisaError && e.code === "history_unsafe",
     );
     await Deno.remove(f.db);
-    await Deno.chmod(`${f.dir}/state/lisa`, 0o750);
+    await Deno.chmod(`${f.dir}/state/lisa`, 0o770);
     await rejects(
       openHistory(f.deps),
       (e) => e instanceof LisaError && e.code === "history_unsafe",
