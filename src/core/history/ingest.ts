@@ -446,7 +446,11 @@ export function sessionFilesIn(runtimeDir: string): SessionFiles[] {
     if (m === null) continue;
     seen.set(`${m[1]}/${m[2]}`, { runtimeDir, hash: m[1], session: m[2] });
   }
-  return [...seen.values()].sort((a, b) => a.session.localeCompare(b.session));
+  // Plain code-unit order: localeCompare would load ICU's collator (milliseconds) for nothing.
+  return [...seen.values()].sort((
+    a,
+    b,
+  ) => (a.session < b.session ? -1 : a.session > b.session ? 1 : 0));
 }
 
 /** Ingests every session of the runtime dir of `deps`; returns the summed counts. */

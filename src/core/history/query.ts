@@ -86,6 +86,7 @@ function span(from: string | null, to: string | null): number | null {
 function sessionOf(r: Record<string, unknown>): HistorySession {
   const startedAt = str(r.started_at);
   const endedAt = str(r.ended_at);
+  const duration = num(r.duration_ms);
   return {
     session: String(r.name),
     runId: String(r.run_id),
@@ -96,7 +97,7 @@ function sessionOf(r: Record<string, unknown>): HistorySession {
     parentSession: str(r.parent),
     startedAt,
     endedAt,
-    durationMs: span(startedAt, endedAt),
+    durationMs: duration !== null && duration >= 0 ? duration : null,
     turns: Number(r.turns ?? 0),
     finalState: str(r.final_state),
     exitCode: num(r.exit_code),
@@ -132,10 +133,12 @@ export interface ListFilters {
 }
 
 const SESSION_COLUMNS = `s.name, s.run_id, s.alias, s.agent, s.mode, s.project_root, s.parent,
-  s.started_at, s.ended_at, s.final_state, s.exit_code, s.end_reason, s.recovered`;
+  s.started_at, s.ended_at, s.final_state, s.exit_code, s.end_reason, s.recovered,
+  CAST(ROUND((julianday(s.ended_at) - julianday(s.started_at)) * 86400000) AS INTEGER)
+    AS duration_ms`;
 
-/** Sessions, newest first, with their turn counts. */
-export function listSessions(h: History, filters: ListFilters): HistorySession[] {
+/** The WHERE clause and parameters of `filters`. */
+function listWhere(filters: ListFilters): { sql: string; params: SqlValue[] } {
   const where: string[] = [];
   const params: SqlValue[] = [];
   if (filters.projectRoot !== undefined) {
@@ -151,11 +154,43 @@ export function listSessions(h: History, filters: ListFilters): HistorySession[]
     where.push("s.agent = ?");
     params.push(filters.agent);
   }
+  return { sql: where.length > 0 ? `WHERE ${where.join(" AND ")}` : "", params };
+}
+
+const LIST_ORDER = "ORDER BY COALESCE(s.started_at, '') DESC, s.id DESC";
+
+/** Sessions, newest first, with their turn counts. */
+export function listSessions(h: History, filters: ListFilters): HistorySession[] {
+  const where = listWhere(filters);
   const sql = `SELECT ${SESSION_COLUMNS},
       (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id) AS turns
-    FROM sessions s ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
-    ORDER BY COALESCE(s.started_at, '') DESC, s.id DESC`;
-  return h.db.prepare(sql).all(...params).map(sessionOf);
+    FROM sessions s ${where.sql} ${LIST_ORDER}`;
+  return h.db.prepare(sql).all(...where.params).map(sessionOf);
+}
+
+/**
+ * {@link listSessions} as a JSON array text built by SQLite itself (same fields, same order):
+ * with a thousand sessions, building and serialising JS objects costs more than the query.
+ */
+export function listSessionsJson(
+  h: History,
+  filters: ListFilters,
+): { json: string; count: number } {
+  const where = listWhere(filters);
+  const duration =
+    "CAST(ROUND((julianday(s.ended_at) - julianday(s.started_at)) * 86400000) AS INTEGER)";
+  const sql = `SELECT COUNT(*) AS n, COALESCE(json_group_array(json(j)), '[]') AS json FROM (
+    SELECT json_object(
+      'session', s.name, 'runId', s.run_id, 'alias', s.alias, 'agent', s.agent, 'mode', s.mode,
+      'projectRoot', s.project_root, 'parentSession', s.parent, 'startedAt', s.started_at,
+      'endedAt', s.ended_at,
+      'durationMs', CASE WHEN ${duration} >= 0 THEN ${duration} END,
+      'turns', (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id),
+      'finalState', s.final_state, 'exitCode', s.exit_code, 'endReason', s.end_reason,
+      'recovered', json(CASE WHEN s.recovered = 1 THEN 'true' ELSE 'false' END)
+    ) AS j FROM sessions s ${where.sql} ${LIST_ORDER})`;
+  const r = h.db.prepare(sql).get(...where.params);
+  return { json: String(r?.json ?? "[]"), count: Number(r?.n ?? 0) };
 }
 
 function toolsOf(h: History, turnId: number): HistoryTool[] {

@@ -209,7 +209,7 @@ function ensureFile(path: string, uid: number): void {
 export function historyError(error: unknown, path: string): LisaError {
   if (error instanceof LisaError) return error;
   const message = (error as Error)?.message ?? String(error);
-  if (/SQLITE_BUSY|database is locked|busy/i.test(message)) {
+  if (isBusy(error)) {
     return new LisaError(
       "history_busy",
       `The history database "${path}" stayed busy past ${BUSY_TIMEOUT_MS} ms: ${message}`,
@@ -220,6 +220,35 @@ export function historyError(error: unknown, path: string): LisaError {
     cause: error,
     details: { historyDb: path },
   });
+}
+
+/** True for SQLite's "busy"/"locked" errors. */
+function isBusy(error: unknown): boolean {
+  return /SQLITE_BUSY|SQLITE_LOCKED|database is locked|busy/i.test(
+    (error as Error)?.message ?? String(error),
+  );
+}
+
+/** Blocks this thread for `ms` (node:sqlite is synchronous, so its retries are too). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Runs `fn`, retrying while SQLite answers busy without waiting (it does so for a journal-mode
+ * change or a WAL recovery racing another process, where its busy handler is not called), until
+ * {@link BUSY_TIMEOUT_MS} has passed.
+ */
+function retryBusy<T>(fn: () => T): T {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let wait = 5;; wait = Math.min(wait * 2, 100)) {
+    try {
+      return fn();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() + wait > deadline) throw error;
+      sleepSync(wait);
+    }
+  }
 }
 
 /** An open history database. */
@@ -297,7 +326,7 @@ export async function openHistory(
   try {
     db = new sqlite.DatabaseSync(path);
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.exec("PRAGMA journal_mode = WAL");
+    retryBusy(() => db.exec("PRAGMA journal_mode = WAL"));
     db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA foreign_keys = ON");
   } catch (error) {
@@ -308,7 +337,7 @@ export async function openHistory(
     path,
     write<T>(fn: () => T): T {
       try {
-        db.exec("BEGIN IMMEDIATE");
+        retryBusy(() => db.exec("BEGIN IMMEDIATE"));
       } catch (error) {
         throw historyError(error, path);
       }
@@ -330,7 +359,7 @@ export async function openHistory(
     },
   };
   try {
-    migrate(history);
+    retryBusy(() => migrate(history));
   } catch (error) {
     history.close();
     throw historyError(error, path);

@@ -1,9 +1,14 @@
 /** `lisa history list`: the sessions history knows, newest first. */
 import type { LisaContext } from "../../context.ts";
-import { printJson, relativeAge, renderTable } from "../../output.ts";
+import { relativeAge, renderTable } from "../../output.ts";
 import type { FlagsOf, historyListFlags } from "../../verbs.ts";
 import { parseSince } from "../../../base/duration.ts";
-import { listSessions, projectFilter, readHistory } from "../../../core/history/query.ts";
+import {
+  listSessions,
+  listSessionsJson,
+  projectFilter,
+  readHistory,
+} from "../../../core/history/query.ts";
 import { formatDuration } from "./format.ts";
 
 /** Lists sessions (table, or JSON with what the read ingested and swept). */
@@ -17,11 +22,14 @@ export default async function list(
     sinceMs: flags.since === undefined ? undefined : parseSince(flags.since, now.getTime()),
     agent: flags.agent,
   };
-  const { value: sessions, info } = await readHistory(this.deps, (h) => listSessions(h, filters));
   if (flags.json) {
-    printJson(this.deps.io, { sessions, count: sessions.length, ...info });
+    // The sessions array comes as JSON text from SQLite (see listSessionsJson).
+    const { value, info } = await readHistory(this.deps, (h) => listSessionsJson(h, filters));
+    const rest = JSON.stringify({ count: value.count, ...info, stderrPolicy: "diagnostic" });
+    this.deps.io.out(`{"sessions":${value.json},${rest.slice(1)}\n`);
     return;
   }
+  const { value: sessions } = await readHistory(this.deps, (h) => listSessions(h, filters));
   if (sessions.length === 0) {
     this.deps.io.out("no sessions in history\n");
     return;

@@ -8,7 +8,12 @@ import { fakeDeps } from "../../../helpers/fake_deps.ts";
 import { type History, openHistory, SCHEMA_VERSION } from "../../../../src/core/history/store.ts";
 import { ingestAll, markEnded } from "../../../../src/core/history/ingest.ts";
 import { sweepHistory } from "../../../../src/core/history/sweep.ts";
-import { listSessions, searchTurns, showSession } from "../../../../src/core/history/query.ts";
+import {
+  listSessions,
+  listSessionsJson,
+  searchTurns,
+  showSession,
+} from "../../../../src/core/history/query.ts";
 import { LisaError } from "../../../../src/base/errors.ts";
 import { REPO_ROOT } from "../../../helpers/world.ts";
 
@@ -155,6 +160,15 @@ Deno.test("a hook-driven turn is ingested with its prompt, tool and reply, once"
         ["Bash", "deno test", 900],
       ]);
       strictEqual(searchTurns(h, "parser tests")[0]?.turnId, t.turnId);
+      markEnded(h, SESSION, RUN, "killed", "2026-01-01T00:00:09.000Z");
+      const listed = listSessions(h, { projectRoot: "/p" });
+      strictEqual(listed[0].durationMs, 9000);
+      strictEqual(listed[0].turns, 1);
+      // The JSON that SQLite builds for `history list --json` says exactly the same.
+      const { json, count } = listSessionsJson(h, { projectRoot: "/p" });
+      strictEqual(count, 1);
+      deepStrictEqual(JSON.parse(json), listed);
+      deepStrictEqual(listSessions(h, { projectRoot: "/elsewhere" }), []);
       deepStrictEqual(searchTurns(h, "nothing-like-this"), []);
     });
   } finally {
