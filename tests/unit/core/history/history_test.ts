@@ -313,3 +313,59 @@ Deno.test("sweeps: an open session whose tmux server is gone is closed with its 
     await Deno.remove(f.dir, { recursive: true });
   }
 });
+
+Deno.test("node:sqlite is named only by the history store, which loads it lazily", () => {
+  const src = new URL("../../../../src/", import.meta.url).pathname;
+  const users: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of Deno.readDirSync(dir)) {
+      const path = `${dir}${e.name}`;
+      if (e.isDirectory) walk(`${path}/`);
+      else if (e.name.endsWith(".ts") && /["']node:sqlite["']/.test(Deno.readTextFileSync(path))) {
+        users.push(path.slice(src.length));
+      }
+    }
+  };
+  walk(src);
+  deepStrictEqual(users, ["core/history/store.ts"]);
+  const store = Deno.readTextFileSync(`${src}core/history/store.ts`);
+  ok(!/^import[^;]*node:sqlite/m.test(store), "no static import of node:sqlite");
+});
+
+Deno.test("plans: a Write under plans/ captures the file; ExitPlanMode its plan text", async () => {
+  const f = await fixture();
+  try {
+    const planFile = `${f.dir}/plans/p.md`;
+    await Deno.mkdir(`${f.dir}/plans`);
+    await Deno.writeTextFile(planFile, "# Plan v1");
+    await Deno.writeTextFile(
+      f.hooks,
+      [
+        TURN[1],
+        hook("2026-01-01T00:00:03.000Z", "PostToolUse", { tool: "Write", planPath: planFile }),
+      ].join(""),
+    );
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      Deno.writeTextFileSync(planFile, "# Plan v2");
+      Deno.writeTextFileSync(
+        f.hooks,
+        hook("2026-01-01T00:00:04.000Z", "PostToolUse", { tool: "Write", planPath: planFile }) +
+          hook("2026-01-01T00:00:05.000Z", "PostToolUse", {
+            tool: "ExitPlanMode",
+            plan: "# Final plan",
+          }),
+        { append: true },
+      );
+      ingestAll(h, f.deps);
+      const plans = showSession(h, SESSION).plans;
+      deepStrictEqual(plans.map((p) => [p.path === planFile, p.content]), [
+        [true, "# Plan v2"],
+        [false, "# Final plan"],
+      ]);
+      ok(plans.every((p) => p.turnId !== null));
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
