@@ -157,6 +157,19 @@ export const CASES: BenchCase[] = [
     },
   },
   {
+    // A reference, not lisa: a script whose only work is one tmux call (Deno's process API
+    // included). No status can cost less than this; its ratio shows how much of a case's
+    // budget the one tmux call already takes.
+    name: "reference: deno run of one tmux call",
+    argv: (ctx) => [Deno.execPath(), "run", "-q", ...DENO_PERMISSIONS, `${ctx.base}/one_tmux.ts`],
+    setup: async (ctx) => {
+      await Deno.writeTextFile(
+        `${ctx.base}/one_tmux.ts`,
+        'await new Deno.Command("tmux", { args: ["-V"], stdout: "piped" }).output();\n',
+      );
+    },
+  },
+  {
     // An idle fake claude, past its grace window (so status answers waiting_input as it would
     // for a real idle agent). Its setup also serves the capture and explain cases.
     name: "lisa session status --json",

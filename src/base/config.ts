@@ -37,6 +37,8 @@ export interface Config {
   historyDb: string | undefined;
   /** A turn with no activity for this long, in a session no longer working, is interrupted. */
   turnStaleSeconds: number;
+  /** Where `spawn --worktree` puts worktrees (`LISA_WORKTREE_DIR`). */
+  worktreeDir: string;
 }
 
 type Kind = "int" | "bool" | "list" | "path" | "enum" | "context";
@@ -227,7 +229,27 @@ export const VARIABLES: readonly VarSpec[] = [
     min: 1,
     description: "History sweep: a turn idle this long in an idle session becomes interrupted",
   },
+  // issue 15
+  {
+    name: "LISA_WORKTREE_DIR",
+    key: "worktreeDir",
+    kind: "path",
+    defaultValue: "$XDG_STATE_HOME/lisa/worktrees",
+    description: "Where `spawn --worktree` creates worktrees (default: XDG_STATE_HOME, else " +
+      "~/.local/state)",
+  },
 ];
+
+/** Default of `LISA_WORKTREE_DIR`: under `$XDG_STATE_HOME`, else `$HOME/.local/state`. */
+export function defaultWorktreeDir(env: Env, uid: number): string {
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg !== undefined && xdg.startsWith("/")) return `${xdg.replace(/\/+$/, "")}/lisa/worktrees`;
+  const home = env.HOME;
+  if (home !== undefined && home.startsWith("/")) {
+    return `${home.replace(/\/+$/, "")}/.local/state/lisa/worktrees`;
+  }
+  return `/tmp/lisa-${uid}-worktrees`;
+}
 
 /** One variable as `doctor` reports it. */
 export interface ConfigEntry {
@@ -297,7 +319,11 @@ export function loadConfig(env: Env, uid: number): LoadedConfig {
   const config: Record<string, unknown> = {};
   const entries: ConfigEntry[] = [];
   for (const spec of VARIABLES) {
-    const def = spec.key === "runtimeDir" ? `/tmp/lisa-${uid}` : spec.defaultValue;
+    const def = spec.key === "runtimeDir"
+      ? `/tmp/lisa-${uid}`
+      : spec.key === "worktreeDir"
+      ? defaultWorktreeDir(env, uid)
+      : spec.defaultValue;
     const raw = env[spec.name];
     let value: unknown = def;
     let valid = true;

@@ -100,6 +100,42 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "the history db was written by a newer lisa (its schema version is higher)",
   },
   { codes: ["history_error"], when: "any other history db failure (the message says which)" },
+  // issue 15
+  {
+    codes: ["not_a_git_repo", "base_not_found"],
+    when:
+      "`spawn --worktree` outside a git repository, or `--base` is not a commit: nothing created",
+  },
+  {
+    codes: ["invalid_branch_name", "branch_exists"],
+    when: "`spawn --worktree --branch` is not a valid branch name, or exists: nothing created",
+  },
+  {
+    codes: ["worktree_exists", "worktree_dir_inside_repo"],
+    when: "the worktree's directory is already there, or would be inside the repository",
+  },
+  {
+    codes: ["worktree_create_failed"],
+    when: "git could not create the worktree (its message); nothing was left behind",
+  },
+  {
+    codes: ["worktree_not_found"],
+    when: "`diff`/`merge` of a session without a worktree (spawned without `--worktree`)",
+  },
+  { codes: ["session_busy"], when: "`merge` while the agent is working (without `--force`)" },
+  {
+    codes: ["merge_refused"],
+    when: "`merge` into a main checkout on a detached HEAD, or with a merge in progress",
+  },
+  {
+    codes: ["merge_dirty_checkout"],
+    when: "the main checkout has staged changes, or local changes in files the merge changes",
+  },
+  {
+    codes: ["merge_conflict"],
+    when: "`merge` conflicts (exit 2): aborted, main checkout as it was, files in `conflicts`",
+  },
+  { codes: ["merge_failed", "git_failed"], when: "git failed otherwise (its message included)" },
 ];
 
 /** Every code of {@link ERROR_CODES}. */

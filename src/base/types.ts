@@ -61,6 +61,22 @@ export interface SessionMeta {
    * preferred agent when matching processes). Absent in metas written before this field.
    */
   commandOnly?: boolean;
+  /** `spawn --worktree`: the git worktree the session runs in (absent otherwise). */
+  worktree?: WorktreeInfo;
+}
+
+/** A session's own git worktree (`spawn --worktree`), as meta and `--json` payloads show it. */
+export interface WorktreeInfo {
+  /** The worktree's directory (outside the repository's working tree). */
+  path: string;
+  /** The branch created for it. */
+  branch: string;
+  /** `--base` as given (default `HEAD`). */
+  base: string;
+  /** The commit `base` resolved to when the worktree was created. */
+  baseCommit: string;
+  /** The main checkout it was created from (where `merge` merges into). */
+  repoRoot: string;
 }
 
 /** What `monitor --expect` accepts as success. */

@@ -321,13 +321,23 @@ export const wait = bool(
 );
 /** `--all-projects` of history list. */
 export const allProjects = bool("sessions of every project (default: the current project's)");
-/** `--since` of history list. */
-export const historySince = text(
-  "only sessions started since a duration ago (15m, 2h, 2d)",
-  "when",
+// issue 15
+/** `--worktree` of spawn. */
+export const worktree = bool(
+  "run the agent in a new git worktree on a new branch (outside the repository's working tree)",
 );
-/** `--agent` filter of history list. */
-export const agentFilter = text("only sessions of this agent (claude, codex, command)", "agent");
+/** `--branch` of spawn --worktree. */
+export const branch = text("the worktree's new branch (default lisa/<alias>)", "name");
+/** `--base` of spawn --worktree. */
+export const base = text("the commit the worktree's branch starts at (default HEAD)", "ref");
+/** `--stat` of diff. */
+export const stat = bool("a summary per file instead of the patch");
+/** `--squash` of merge. */
+export const squash = bool("one commit on the current branch instead of a merge commit");
+/** `--message` of merge. */
+export const message = text("the merge (or squash) commit's message", "text");
+/** `--force` of merge. */
+export const force = bool("merge even while the agent is working");
 
 /** The value of a flag a verb needs; throws `missing_argument` naming it when absent. */
 export function needed<T>(value: T | undefined, flag: string): T {
@@ -335,4 +345,18 @@ export function needed<T>(value: T | undefined, flag: string): T {
     throw new UsageError(`${flag} is required`, "missing_argument", { flag });
   }
   return value;
+}
+
+/**
+ * The session a verb acts on, from `--session` or its optional positional id (issue 15);
+ * throws `missing_argument` when neither is given and `conflicting_options` when they differ.
+ */
+export function sessionOf(flag: string | undefined, positional: string | undefined): string {
+  if (flag !== undefined && positional !== undefined && flag !== positional) {
+    throw new UsageError(
+      `--session "${flag}" and the id "${positional}" name different sessions`,
+      "conflicting_options",
+    );
+  }
+  return needed(flag ?? positional, "--session");
 }

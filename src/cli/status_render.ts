@@ -45,6 +45,9 @@ export function statusText(report: StatusReport): string {
     rows.push(["heartbeat", `${report.heartbeatAgeSeconds}s ago`]);
   }
   if (report.outputFile) rows.push(["output file", report.outputFile]);
+  if (report.worktree) {
+    rows.push(["worktree", `${report.worktree.path} (branch ${report.worktree.branch})`]);
+  }
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n") + "\n";
 }

@@ -82,7 +82,26 @@ export const spawnFlags = {
   hooks: F.hooks,
   nestedPolicy: F.nestedPolicy,
   nestingIntent: F.nestingIntent,
+  worktree: F.worktree,
+  branch: F.branch,
+  base: F.base,
   dryRun: F.dryRun,
+  json: F.json,
+};
+/** `lisa session diff`. */
+export const diffFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  stat: F.stat,
+  json: F.json,
+};
+/** `lisa session merge`. */
+export const mergeFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  squash: F.squash,
+  message: F.message,
+  force: F.force,
   json: F.json,
 };
 /** `lisa session send`. */
@@ -232,11 +251,27 @@ export interface VerbSpec {
   /** Positional arguments (a tuple), in stricli's shape. */
   positional?: {
     kind: "tuple";
-    // deno-lint-ignore no-explicit-any
-    parameters: readonly { brief: string; placeholder: string; parse: (t: string) => any }[];
+    parameters: readonly {
+      brief: string;
+      placeholder: string;
+      // deno-lint-ignore no-explicit-any
+      parse: (t: string) => any;
+      optional?: boolean;
+    }[];
   };
   load: () => Promise<VerbModule>;
 }
+
+/** An optional session id as the first word (`session diff [id]`), instead of `--session`. */
+const sessionPositional: VerbSpec["positional"] = {
+  kind: "tuple",
+  parameters: [{
+    brief: "the session (same as --session)",
+    placeholder: "id",
+    parse: (t: string) => t,
+    optional: true,
+  }],
+};
 
 /** Route → verb spec: the whole command line of lisa. */
 export const VERBS: Readonly<Record<string, VerbSpec>> = {
@@ -281,6 +316,20 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     brief: "start an agent (or any command) in a new tmux session",
     flags: spawnFlags,
     load: () => lazyImport(new URL("./commands/session/spawn.ts", import.meta.url)),
+  },
+  "session diff": {
+    brief: "what a --worktree session's agent changed since its base: its branch's commits " +
+      "plus uncommitted and untracked files",
+    flags: diffFlags,
+    positional: sessionPositional,
+    load: () => lazyImport(new URL("./commands/session/diff.ts", import.meta.url)),
+  },
+  "session merge": {
+    brief: "commit a --worktree session's pending work and merge its branch into the main " +
+      "checkout's current branch (a conflict aborts: exit 2)",
+    flags: mergeFlags,
+    positional: sessionPositional,
+    load: () => lazyImport(new URL("./commands/session/merge.ts", import.meta.url)),
   },
   "session send": {
     brief: "send text (bracketed paste) and/or keys to a session",

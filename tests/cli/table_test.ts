@@ -312,3 +312,49 @@ Deno.test("a call that names a verb outright builds only that verb; groups still
   strictEqual(typo.json?.errorCode, "unknown_command");
   ok(String(typo.json?.error).includes("name"), String(typo.json?.error));
 });
+
+Deno.test("worktree flags reach spawn, diff and merge; diff/merge take the session as a word or --session", async () => {
+  const spawn = await call([
+    "session",
+    "spawn",
+    "--command",
+    "true",
+    "--worktree",
+    "--branch",
+    "feat/x",
+    "--base=main~1",
+  ]);
+  strictEqual(spawn.code, 0, spawn.stderr);
+  strictEqual(spawn.flags?.worktree, true);
+  strictEqual(spawn.flags?.branch, "feat/x");
+  strictEqual(spawn.flags?.base, "main~1");
+  const diff = await call(["session", "diff", "lisa-a", "--stat", "--json"]);
+  deepStrictEqual([diff.flags, diff.args], [{ stat: true, json: true }, ["lisa-a"]]);
+  const diffFlag = await call(["session", "diff", "--session", "lisa-a"]);
+  deepStrictEqual([diffFlag.flags, diffFlag.args], [{ session: "lisa-a" }, [undefined]]);
+  const merge = await call([
+    "session",
+    "merge",
+    "--session",
+    "lisa-a",
+    "--squash",
+    "--message",
+    "m",
+    "--force",
+  ]);
+  deepStrictEqual(merge.flags, { session: "lisa-a", squash: true, message: "m", force: true });
+});
+
+Deno.test("diff and merge without a session, or with two different ones, are usage errors", async () => {
+  const io = new MemoryIo();
+  const none = await main(["session", "merge", "--json"], fakeDeps({ io }));
+  strictEqual(none, 1);
+  strictEqual(JSON.parse(io.stdout).errorCode, "missing_argument");
+  const io2 = new MemoryIo();
+  const two = await main(
+    ["session", "diff", "lisa-a", "--session", "lisa-b", "--json"],
+    fakeDeps({ io: io2 }),
+  );
+  strictEqual(two, 1);
+  strictEqual(JSON.parse(io2.stdout).errorCode, "conflicting_options");
+});

@@ -71,6 +71,13 @@ export interface ProcessReport {
   coverage: KillCoverage;
 }
 
+/** A worktree session's worktree and branch, kept by kill (`spawn --worktree`). */
+export interface KeptWorktree {
+  session: string;
+  path: string;
+  branch: string;
+}
+
 /** `session kill --json`. */
 export interface KillResult {
   /** False when a process could not be ended. */
@@ -80,6 +87,8 @@ export interface KillResult {
   killed: string[];
   processes: ProcessReport;
   projectRoot: string;
+  /** Worktrees of the ended sessions: never removed by kill (merge, then prune). */
+  worktrees: KeptWorktree[];
 }
 
 /** `session kill-all --json`. */
@@ -88,6 +97,8 @@ export interface KillAllResult {
   killed: string[];
   count: number;
   processes: ProcessReport;
+  /** Worktrees of the ended sessions: never removed by kill (merge, then prune). */
+  worktrees: KeptWorktree[];
   projectRoot: string;
   projectOnly: boolean;
   cleanupAllHashes: boolean;
@@ -249,6 +260,7 @@ interface Ordered {
 }
 
 interface EndAllResult {
+  worktrees: KeptWorktree[];
   killed: string[];
   found: Set<string>;
   processes: ProcessReport;
@@ -274,6 +286,7 @@ async function endAll(
   const found = new Set<string>();
   const processes: ProcessReport = { signalled: 0, remaining: [], coverage: fullCoverage() };
   const closes: (() => Promise<void>)[] = [];
+  const worktrees: KeptWorktree[] = [];
   const caller = callerOf(deps);
   for (const { target, trigger } of ownLast(deps, targets)) {
     const r = await endSession(deps, target, trigger, options, caller);
@@ -281,12 +294,16 @@ async function endAll(
       killed.push(target.session);
       found.add(target.session);
     }
+    const wt = target.meta?.worktree;
+    if (wt !== undefined) {
+      worktrees.push({ session: target.session, path: wt.path, branch: wt.branch });
+    }
     if (r.close) closes.push(r.close);
     processes.signalled += r.signalled;
     processes.coverage = bothCovered(processes.coverage, r.coverage);
     processes.remaining.push(...r.remaining.map((s) => ({ ...s, session: target.session })));
   }
-  return { killed, found, processes, closes };
+  return { killed, found, processes, closes, worktrees };
 }
 
 /**
@@ -312,7 +329,7 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
     { target: root, trigger: "kill" },
   ];
   return await deafToHangup(async (ownClosed) => {
-    const { killed, found, processes, closes } = await endAll(deps, targets, options);
+    const { killed, found, processes, closes, worktrees } = await endAll(deps, targets, options);
     try {
       pruneOldEvents(loc.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
       if (!found.has(name)) {
@@ -326,6 +343,7 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
         killed,
         processes,
         projectRoot: loc.projectRoot,
+        worktrees,
       };
       options.announce?.(result);
       return result;
@@ -377,7 +395,7 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
     ordered.push({ target: root, trigger: "kill_all" });
   }
   return await deafToHangup(async (ownClosed) => {
-    const { killed, processes, closes } = await endAll(deps, ordered, {
+    const { killed, processes, closes, worktrees } = await endAll(deps, ordered, {
       ...options,
       cleanupAllHashes,
     });
@@ -388,6 +406,7 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
         killed,
         count: killed.length,
         processes,
+        worktrees,
         projectRoot: project.root,
         projectOnly,
         cleanupAllHashes,

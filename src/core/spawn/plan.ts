@@ -8,7 +8,14 @@
 import { buildAgentCommand, renderCommand } from "../../agents/command.ts";
 import { hookExtras } from "../../agents/hooks.ts";
 import type { Deps } from "../../base/deps.ts";
-import type { Agent, Mode, NestedPolicy, NestingIntent, SessionMeta } from "../../base/types.ts";
+import type {
+  Agent,
+  Mode,
+  NestedPolicy,
+  NestingIntent,
+  SessionMeta,
+  WorktreeInfo,
+} from "../../base/types.ts";
 import { newRunId, sessionName, validateSessionName } from "../session/identity.ts";
 import type { Project } from "../session/project.ts";
 import { type NestedDetection, resolveNestedPolicy } from "./nested.ts";
@@ -45,6 +52,10 @@ export interface PlanInput {
   hooks?: boolean;
   nestedPolicy?: NestedPolicy;
   nestingIntent?: NestingIntent;
+  /** `spawn --worktree`: the session's worktree (recorded in meta). */
+  worktree?: WorktreeInfo;
+  /** Where the pane starts (default: the project root). */
+  cwd?: string;
 }
 
 /** A spawn, decided. */
@@ -161,7 +172,8 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
   const script: StartupScriptInput = {
     session,
     runId,
-    projectRoot: project.root,
+    // The directory the command runs in (`--worktree`: the session's worktree).
+    projectRoot: input.cwd ?? project.root,
     callerEnv: deps.env,
     lisaEnv,
     heartbeatFile: paths.heartbeat,
@@ -176,7 +188,7 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
       session,
       width: input.width ?? DEFAULT_WIDTH,
       height: input.height ?? DEFAULT_HEIGHT,
-      cwd: project.root,
+      cwd: input.cwd ?? project.root,
       env: lisaEnv,
       argv: ["bash", scriptPath],
     }),
@@ -219,6 +231,7 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
       hooks: extras.hooks,
       nestedBypass: nested.bypassArgs,
       commandOnly,
+      ...(input.worktree ? { worktree: input.worktree } : {}),
     },
   };
 }

@@ -5,7 +5,9 @@
  *
  * Order (fail-fast, seed 000): validate → plan → reset stale artifacts of the name (the event
  * log stays) → write the startup script (0600) → one tmux call (server options + new-session +
- * has-session) → write meta. When meta cannot be written the new session is killed and its
+ * has-session) → write meta. With `--worktree` the worktree is checked with the validation
+ * (`worktree/plan.ts`: nothing is created for a bad request), created once the name is known to
+ * be free, and removed again (with its branch) when any later step fails. When meta cannot be written the new session is killed and its
  * artifacts removed. Every failure after validation appends a `spawn_*_error` lifecycle event,
  * removes the startup script (it holds the caller's environment) and exits 1.
  *
@@ -14,7 +16,7 @@
  * really there.
  */
 import type { Deps } from "../../base/deps.ts";
-import { LisaError } from "../../base/errors.ts";
+import { LisaError, UsageError } from "../../base/errors.ts";
 import type { RunResult } from "../../base/runner.ts";
 import {
   type Agent,
@@ -23,7 +25,11 @@ import {
   type NestingIntent,
   parseAgent,
   parseMode,
+  type WorktreeInfo,
 } from "../../base/types.ts";
+import { sessionName, validateSessionName } from "../session/identity.ts";
+import { lazyImport } from "../../base/lazy.ts";
+import type { WorktreePlan } from "../worktree/plan.ts";
 import { appendLifecycle } from "../session/lifecycle.ts";
 import { resolveProject } from "../session/project.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
@@ -39,6 +45,14 @@ import { hasSession, isDuplicateSession, killSession } from "../../tmux/sessions
 import { Tmux } from "../../tmux/tmux.ts";
 
 export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./plan.ts";
+
+// Loaded only by `--worktree` spawns (start-up cost of every other spawn unchanged).
+type PlanModule = typeof import("../worktree/plan.ts");
+type CreateModule = typeof import("../worktree/create.ts");
+const worktreePlanModule = () =>
+  lazyImport<PlanModule>(new URL("../worktree/plan.ts", import.meta.url));
+const worktreeCreateModule = () =>
+  lazyImport<CreateModule>(new URL("../worktree/create.ts", import.meta.url));
 
 /** What `spawn` was asked for (flags, typed). */
 export interface SpawnOptions {
@@ -73,6 +87,12 @@ export interface SpawnOptions {
   nestedPolicy?: NestedPolicy;
   nestingIntent?: NestingIntent;
   dryRun?: boolean;
+  /** Run the agent in a new git worktree on a new branch (`--worktree`). */
+  worktree?: boolean;
+  /** `--branch`: the worktree's branch (default `lisa/<alias>`, see `defaultBranchName`). */
+  branch?: string;
+  /** `--base`: the commit the branch starts at (default `HEAD`). */
+  base?: string;
 }
 
 /** What spawn reports (`--json`). */
@@ -95,6 +115,8 @@ export interface SpawnResult {
   nestedBypass: string[];
   nestedDetection: NestedDetection;
   dryRun: boolean;
+  /** `--worktree`: the session's worktree (with --dry-run: the one that would be created). */
+  worktree?: WorktreeInfo;
   /** --dry-run only: the startup script (the caller's environment summarised). */
   startupScript?: string;
   /** --dry-run only: the session's LISA_* environment. */
@@ -138,6 +160,7 @@ function resultOf(plan: SpawnPlan, dryRun: boolean): SpawnResult {
     nestedBypass: plan.nestedBypass,
     nestedDetection: plan.nestedDetection,
     dryRun,
+    ...(plan.meta.worktree ? { worktree: plan.meta.worktree } : {}),
   };
 }
 
@@ -157,8 +180,33 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     fileFlag: "--prompt-file",
   });
   const project = resolveProject(deps, options.projectRoot);
+  if (!options.worktree && (options.branch !== undefined || options.base !== undefined)) {
+    throw new UsageError(
+      `${options.branch !== undefined ? "--branch" : "--base"} needs --worktree`,
+      "missing_argument",
+      { flag: "--worktree" },
+    );
+  }
+  let worktree: WorktreePlan | undefined;
+  let session = options.session;
+  if (options.worktree) {
+    // The name comes first: the worktree's directory and default branch derive from it.
+    session = session !== undefined
+      ? validateSessionName(session)
+      : sessionName({ projectRoot: project.root, agent, mode, tag: options.tag, now: deps.now() });
+    const { planWorktree } = await worktreePlanModule();
+    worktree = await planWorktree(deps, {
+      project,
+      session,
+      branch: options.branch,
+      base: options.base,
+    });
+  }
   const plan = planSpawn(deps, {
     ...options,
+    session,
+    worktree: worktree?.info,
+    cwd: worktree?.cwd,
     agent,
     mode,
     explicitAgent: options.explicitAgent === true,
@@ -174,12 +222,16 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
       tmuxArgv: tmux.argv(plan.tmuxCommands),
     };
   }
-  await launch(deps, plan);
+  await launch(deps, plan, worktree);
   return resultOf(plan, false);
 }
 
-/** Creates the session of `plan` (see the module doc for the order and the failures). */
-async function launch(deps: Deps, plan: SpawnPlan): Promise<void> {
+/**
+ * Creates the session of `plan` (see the module doc for the order and the failures), in the
+ * worktree of `worktree` when given: created once the name is known to be free, discarded
+ * again when a later step fails.
+ */
+async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Promise<void> {
   const { session, project, paths, runId } = plan;
   const tmux = new Tmux(deps.runner, project.socketPath);
   if (await hasSession(tmux, session)) {
@@ -192,12 +244,28 @@ async function launch(deps: Deps, plan: SpawnPlan): Promise<void> {
   if (pathExists(paths.meta) || pathExists(paths.hooks)) {
     await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup");
   }
+  const create = worktree !== undefined ? await worktreeCreateModule() : undefined;
+  if (worktree !== undefined && create !== undefined) {
+    await create.createWorktree(deps, project.runtimeDir, worktree, {
+      session,
+      projectRoot: project.root,
+      projectHash: project.hash,
+      socketPath: project.socketPath,
+      createdAt: plan.createdAt,
+    });
+  }
+  const undoWorktree = async () => {
+    if (worktree !== undefined && create !== undefined) {
+      await create.discardWorktree(deps, project.runtimeDir, worktree);
+    }
+  };
   removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
   pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
 
   const failed = async (reason: string, message: string, cause: unknown): Promise<never> => {
     await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed");
     removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+    await undoWorktree().catch(() => {});
     await appendLifecycle(deps, paths.events, session, {
       runId,
       state: null,
@@ -224,6 +292,7 @@ async function launch(deps: Deps, plan: SpawnPlan): Promise<void> {
   } catch (error) {
     if (error instanceof LisaError && error.code === "program_not_found") {
       removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+      await undoWorktree().catch(() => {});
       throw error;
     }
     // A timeout: the session may exist half-started; it is not reported, so it must not stay.
@@ -248,6 +317,7 @@ async function launch(deps: Deps, plan: SpawnPlan): Promise<void> {
       try {
         Deno.removeSync(plan.scriptPath);
       } catch { /* already gone */ }
+      await undoWorktree().catch(() => {});
       throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
         details: { session, socketPath: project.socketPath },
       });

@@ -15,7 +15,7 @@
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import type { PaneFacts } from "../drive/capture_view.ts";
-import type { Agent, Mode } from "../../base/types.ts";
+import type { Agent, Mode, WorktreeInfo } from "../../base/types.ts";
 import { baseName } from "../../base/paths.ts";
 import { locateSession, type SessionLocation, shownAgent } from "../session/locate.ts";
 import type {
@@ -94,6 +94,8 @@ export interface StatusReport {
   signals: SignalSummary;
   /** The output file, once written (at a terminal state). */
   outputFile: string | null;
+  /** `spawn --worktree`: the session's worktree (absent for other sessions). */
+  worktree?: WorktreeInfo;
 }
 
 /** {@link sessionStatus}'s answer: the report plus what snapshot/monitor reuse. */
@@ -407,6 +409,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
     heartbeatAgeSeconds: c.signals.heartbeatAgeSeconds,
     signals: c.signals,
     outputFile,
+    ...(meta?.worktree ? { worktree: meta.worktree } : {}),
   };
   return {
     report,

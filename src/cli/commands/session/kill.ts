@@ -3,14 +3,16 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, killFlags } from "../../verbs.ts";
-import { killSessionTree, type ProcessReport } from "../../../core/kill/kill.ts";
+import { type KeptWorktree, killSessionTree, type ProcessReport } from "../../../core/kill/kill.ts";
 
 /**
  * Prints a kill/kill-all outcome: the JSON payload (with `errorCode: "processes_remaining"` when
- * a process survived), or `doneLine` plus one stderr line per surviving process. Sets the exit
- * code (1 when something survived).
+ * a process survived), or `doneLine` plus one stderr line per surviving process and one line
+ * per kept worktree. Sets the exit code (1 when something survived).
  */
-export function printKillOutcome<R extends { ok: boolean; processes: ProcessReport }>(
+export function printKillOutcome<
+  R extends { ok: boolean; processes: ProcessReport; worktrees: KeptWorktree[] },
+>(
   ctx: LisaContext,
   json: boolean,
   result: R,
@@ -28,6 +30,12 @@ export function printKillOutcome<R extends { ok: boolean; processes: ProcessRepo
     ctx.deps.io.err(`lisa: process ${p.pid} (${p.name}) of ${p.session} is still running\n`);
   }
   ctx.deps.io.out(`${doneLine}\n`);
+  for (const w of result.worktrees) {
+    ctx.deps.io.out(
+      `kept worktree ${w.path} (branch ${w.branch}) of ${w.session}: ` +
+        "review with session diff, merge with session merge\n",
+    );
+  }
 }
 
 /** Kills the session tree. */

@@ -14,6 +14,16 @@ function human(result: SpawnResult): string {
     ["socket", result.socketPath],
     ["run id", result.runId],
     ["parent", result.parentSession ?? "-"],
+    ...(result.worktree
+      ? [
+        [
+          "worktree",
+          `${result.worktree.path} (branch ${result.worktree.branch} at ${
+            result.worktree.baseCommit.slice(0, 12)
+          })`,
+        ] as [string, string],
+      ]
+      : []),
     [
       "nested",
       `${result.nestedDetection.reason}; bypass ${result.nestedBypass.join(" ") || "none"}`,
@@ -56,7 +66,18 @@ export default async function spawn(
     nestedPolicy: flags.nestedPolicy,
     nestingIntent: flags.nestingIntent,
     dryRun: flags.dryRun ?? false,
+    worktree: flags.worktree ?? false,
+    branch: flags.branch,
+    base: flags.base,
   });
   if (flags.json) printJson(this.deps.io, { ...result });
-  else this.deps.io.out(human(result));
+  else {
+    this.deps.io.out(human(result));
+    // stdout stays the session name alone (scripts read it); the worktree is for people.
+    if (result.worktree && !result.dryRun) {
+      this.deps.io.err(
+        `worktree ${result.worktree.path} (branch ${result.worktree.branch})\n`,
+      );
+    }
+  }
 }

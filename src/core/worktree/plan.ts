@@ -1,0 +1,166 @@
+/**
+ * `spawn --worktree`, before anything is created: the repository, the base commit, the branch
+ * and the worktree's place are checked, so a bad request fails with nothing on disk and no
+ * branch in the repository.
+ *
+ * Where worktrees live: `LISA_WORKTREE_DIR` (default `$XDG_STATE_HOME/lisa/worktrees`, else
+ * `~/.local/state/lisa/worktrees`), then the project hash, then the session name. Outside the
+ * repository's working tree, so `git status` of the main checkout shows nothing new, and
+ * outside the runtime dir, so a reboot that empties `/tmp` does not lose an agent's work.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { LisaError } from "../../base/errors.ts";
+import { joinPath } from "../../base/paths.ts";
+import type { WorktreeInfo } from "../../base/types.ts";
+import type { Project } from "../session/project.ts";
+import { git, gitMessage } from "./git.ts";
+import { recordPathOf, worktreePathOf } from "./record.ts";
+
+/** Prefix of the default branch names. */
+export const BRANCH_PREFIX = "lisa/";
+
+// lisa-{slug}-{YYMMDD}-{HHMMSS}-{nanos}-{agent}-{mode}[-{tag}]
+const GENERATED_RE =
+  /^lisa-([a-z0-9]+)-\d{6}-\d{6}-(\d{9})-([a-z]+)-(?:interactive|exec)(?:-([a-z0-9]+))?$/;
+
+/**
+ * The default branch of a worktree session: `lisa/<alias>` when the session has an alias
+ * (meta `alias`), else a short stand-in from its name — `lisa/<slug>-<tag or agent>-<nanos>`
+ * for a generated name, `lisa/<name without "lisa-">` for a custom one. The one place that
+ * names worktree branches.
+ */
+export function defaultBranchName(ref: { session: string; alias?: string | null }): string {
+  if (ref.alias) return `${BRANCH_PREFIX}${ref.alias}`;
+  const m = GENERATED_RE.exec(ref.session);
+  if (m !== null) return `${BRANCH_PREFIX}${m[1]}-${m[4] ?? m[3]}-${m[2]}`;
+  return `${BRANCH_PREFIX}${ref.session.replace(/^lisa-/, "")}`;
+}
+
+/** What `spawn --worktree` asks for. */
+export interface WorktreeRequest {
+  project: Project;
+  session: string;
+  /** The session's alias, when it has one (names the default branch). */
+  alias?: string | null;
+  /** `--branch` (default {@link defaultBranchName}). */
+  branch?: string;
+  /** `--base` (default `HEAD`). */
+  base?: string;
+}
+
+/** A worktree, decided and checked. */
+export interface WorktreePlan {
+  info: WorktreeInfo;
+  /** Where the agent starts: the worktree, or the same subdirectory the project root is in. */
+  cwd: string;
+  /** The repository's common git dir (the key of lisa's repository lock). */
+  commonDir: string;
+  /** The durable record's file. */
+  recordPath: string;
+}
+
+/**
+ * Checks a `spawn --worktree` request and decides the worktree. Creates nothing. Throws
+ * `not_a_git_repo`, `base_not_found`, `invalid_branch_name`, `branch_exists`,
+ * `worktree_exists` (its directory is already there) and `worktree_dir_inside_repo`.
+ */
+export async function planWorktree(deps: Deps, request: WorktreeRequest): Promise<WorktreePlan> {
+  const { project, session } = request;
+  const top = await git(deps, project.root, [
+    "rev-parse",
+    "--path-format=absolute",
+    "--show-toplevel",
+    "--git-common-dir",
+    "--show-prefix",
+  ], { allowFailure: true });
+  const lines = top.stdout.split("\n");
+  if (!top.success || lines.length < 3 || lines[0] === "") {
+    throw new LisaError(
+      "not_a_git_repo",
+      `--worktree needs a git repository, and "${project.root}" is not in one` +
+        (top.success ? "" : ` (${gitMessage(top)})`),
+      { details: { projectRoot: project.root } },
+    );
+  }
+  const [repoRoot, commonDir, prefix] = lines;
+
+  const base = request.base ?? "HEAD";
+  const resolved = await git(deps, repoRoot, [
+    "rev-parse",
+    "--verify",
+    "--quiet",
+    "--end-of-options",
+    `${base}^{commit}`,
+  ], { allowFailure: true });
+  if (!resolved.success || resolved.stdout.trim() === "") {
+    const empty = base === "HEAD" ? " (the repository has no commits yet)" : "";
+    throw new LisaError(
+      "base_not_found",
+      `--base "${base}" is not a commit of ${repoRoot}${empty}`,
+      { details: { base, repoRoot } },
+    );
+  }
+  const baseCommit = resolved.stdout.trim();
+
+  const given = request.branch !== undefined;
+  const wanted = request.branch ?? defaultBranchName({ session, alias: request.alias });
+  const valid = await git(deps, repoRoot, ["check-ref-format", "--branch", wanted], {
+    allowFailure: true,
+  });
+  if (!valid.success || wanted.startsWith("-")) {
+    throw new LisaError("invalid_branch_name", `"${wanted}" is not a valid branch name`, {
+      details: { branch: wanted },
+    });
+  }
+  const branchTaken = async (name: string) =>
+    (await git(deps, repoRoot, ["show-ref", "--verify", "--quiet", `refs/heads/${name}`], {
+      allowFailure: true,
+    })).success;
+  // A default name may be taken by a kept worktree of an earlier session with the same alias:
+  // the next free `-2`…`-9` is used. A branch asked for by name is never renamed.
+  let branch = wanted;
+  for (let n = 2; await branchTaken(branch); n++) {
+    if (given || n > 9) {
+      throw new LisaError(
+        "branch_exists",
+        `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`,
+        { details: { branch, repoRoot } },
+      );
+    }
+    branch = `${wanted}-${n}`;
+  }
+
+  const path = worktreePathOf(deps.config.worktreeDir, project.hash, session);
+  if (path === repoRoot || path.startsWith(`${repoRoot}/`)) {
+    throw new LisaError(
+      "worktree_dir_inside_repo",
+      `Worktree directory "${path}" would be inside the repository ${repoRoot}; set ` +
+        "LISA_WORKTREE_DIR to a directory outside it",
+      { details: { path, repoRoot } },
+    );
+  }
+  let taken = false;
+  try {
+    Deno.lstatSync(path);
+    taken = true;
+  } catch { /* free */ }
+  if (taken) {
+    throw new LisaError(
+      "worktree_exists",
+      `Worktree directory "${path}" already exists (a kept worktree of an earlier session of ` +
+        "this name?)",
+      { details: { path } },
+    );
+  }
+  // The agent starts in the same subdirectory the project root is in, when the base has it.
+  const sub = prefix.replace(/\/+$/, "");
+  const hasSub = sub !== "" &&
+    (await git(deps, repoRoot, ["cat-file", "-e", `${baseCommit}:${sub}`], { allowFailure: true }))
+      .success;
+  return {
+    info: { path, branch, base, baseCommit, repoRoot },
+    cwd: hasSub ? joinPath(path, sub) : path,
+    commonDir,
+    recordPath: recordPathOf(deps.config.worktreeDir, project.hash, session),
+  };
+}

@@ -1,0 +1,238 @@
+/**
+ * The worktree half of pruning: when a worktree session's worktree and branch may go.
+ *
+ * A worktree is removed only when
+ * - its session is finished (tmux has no live pane of it: gone, or its pane dead), and
+ * - nothing would be lost: no uncommitted or untracked files in the worktree, and no commit of
+ *   its branch that no other branch (local or remote-tracking) has — unless `merge --squash`
+ *   recorded that very tip as merged.
+ * Otherwise it is kept, with the reasons and what would be lost (files, commits). `force`
+ * removes it anyway (not while its session runs) and lists what was discarded.
+ *
+ * Removal: `git worktree remove`, `git worktree prune` (git's own bookkeeping stays
+ * consistent), the branch (`git branch -D`, after the checks above proved it merged, or under
+ * `force`), then the record. All under lisa's lock of the repository.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { LisaError } from "../../base/errors.ts";
+import type { WorktreeInfo } from "../../base/types.ts";
+import { resolveProject } from "../session/project.ts";
+import { type BranchCommit, pendingChanges, worktreePresent } from "./describe.ts";
+import { git, gitMessage, withRepoLock } from "./git.ts";
+import { type FoundRecord, listRecords, removeRecord, type WorktreeRecord } from "./record.ts";
+import { sessionPanePids } from "../../tmux/sessions.ts";
+import { Tmux } from "../../tmux/tmux.ts";
+
+/** Why a worktree is kept (or, under `force`, what was discarded). */
+export type KeepReason =
+  | { kind: "session_running"; detail: string }
+  | { kind: "uncommitted_changes"; detail: string; files: string[] }
+  | { kind: "unmerged_commits"; detail: string; commits: BranchCommit[] }
+  | { kind: "git_refused"; detail: string };
+
+/** What pruning did (or, with `dryRun`, would do) with one worktree. */
+export interface WorktreePruneResult {
+  session: string;
+  worktree: WorktreeInfo;
+  /** `removed`; `kept` (see `reasons`); `would_remove` under `dryRun`. */
+  action: "removed" | "kept" | "would_remove";
+  /** Why it is kept; with `force`, what was discarded. Empty when nothing stood in the way. */
+  reasons: KeepReason[];
+  /** True when `force` removed it despite `reasons` (work was thrown away). */
+  discarded: boolean;
+  /** True when its branch was deleted. */
+  branchDeleted: boolean;
+}
+
+/** Options of {@link pruneWorktree}. */
+export interface PruneWorktreeOptions {
+  /** Remove even with uncommitted changes or unmerged commits (never while it runs). */
+  force?: boolean;
+  /** Decide only; change nothing. */
+  dryRun?: boolean;
+  /** The runtime dir (where lisa's repository locks live). */
+  runtimeDir: string;
+}
+
+/** True while tmux has a live pane of the session (a tmux failure counts as live: kept). */
+async function sessionRunning(deps: Deps, record: WorktreeRecord): Promise<boolean> {
+  try {
+    const pids = await sessionPanePids(new Tmux(deps.runner, record.socketPath), record.session);
+    return pids !== null && pids.panePids.length > 0;
+  } catch (error) {
+    if (error instanceof LisaError && error.code === "program_not_found") return false;
+    return true;
+  }
+}
+
+/** Commits of `branch` that no other branch has (none when the branch is gone). */
+async function unmergedCommits(
+  deps: Deps,
+  info: WorktreeInfo,
+  mergedTip: string | undefined,
+): Promise<{ tip: string | null; commits: BranchCommit[] }> {
+  const tip = await git(deps, info.repoRoot, [
+    "rev-parse",
+    "--verify",
+    "--quiet",
+    `refs/heads/${info.branch}`,
+  ], { allowFailure: true });
+  if (!tip.success) return { tip: null, commits: [] };
+  const sha = tip.stdout.trim();
+  if (mergedTip === sha) return { tip: sha, commits: [] };
+  const r = await git(deps, info.repoRoot, [
+    "log",
+    "--format=%H%x1f%s%x1e",
+    sha,
+    "--not",
+    `--exclude=${info.branch}`,
+    "--branches",
+    "--remotes",
+    "--",
+  ]);
+  const commits = r.stdout.split("\x1e").map((s) => s.trim()).filter((s) => s !== "").map(
+    (line) => {
+      const [c, subject] = line.split("\x1f");
+      return { sha: c, subject: subject ?? "" };
+    },
+  );
+  return { tip: sha, commits };
+}
+
+/**
+ * Applies the prune rule (module doc) to one worktree record. Never throws for a worktree it
+ * keeps; throws `lock_busy` and `git_failed` for failures of git itself.
+ */
+export async function pruneWorktree(
+  deps: Deps,
+  found: FoundRecord,
+  options: PruneWorktreeOptions,
+): Promise<WorktreePruneResult> {
+  const { record } = found;
+  const info = record.worktree;
+  const out = (
+    action: WorktreePruneResult["action"],
+    reasons: KeepReason[],
+    branchDeleted = false,
+  ): WorktreePruneResult => ({
+    session: record.session,
+    worktree: info,
+    action,
+    reasons,
+    discarded: action === "removed" && reasons.length > 0,
+    branchDeleted,
+  });
+
+  if (await sessionRunning(deps, record)) {
+    return out("kept", [{
+      kind: "session_running",
+      detail: `session ${record.session} is still running; kill it first`,
+    }]);
+  }
+  const reasons: KeepReason[] = [];
+  const present = worktreePresent(info);
+  if (present) {
+    const pending = await pendingChanges(deps, info.path);
+    const files = [...pending.uncommitted, ...pending.untracked];
+    if (files.length > 0) {
+      reasons.push({
+        kind: "uncommitted_changes",
+        detail: `${files.length} uncommitted or untracked file(s) in ${info.path}`,
+        files,
+      });
+    }
+  }
+  const repoThere = await git(deps, info.repoRoot, ["rev-parse", "--git-common-dir"], {
+    allowFailure: true,
+  });
+  const unmerged = repoThere.success
+    ? await unmergedCommits(deps, info, record.merged?.tip)
+    : { tip: null, commits: [] };
+  if (unmerged.commits.length > 0) {
+    reasons.push({
+      kind: "unmerged_commits",
+      detail: `${unmerged.commits.length} commit(s) of branch ${info.branch} are on no other ` +
+        "branch (merge them with session merge)",
+      commits: unmerged.commits,
+    });
+  }
+  if (reasons.length > 0 && !options.force) return out("kept", reasons);
+  if (options.dryRun) return out("would_remove", reasons);
+  if (!repoThere.success) {
+    // The repository is gone: only lisa's own record and directory are left to remove.
+    try {
+      Deno.removeSync(info.path, { recursive: true });
+    } catch { /* not there */ }
+    removeRecord(found.path);
+    return out("removed", reasons);
+  }
+
+  const commonDir = (await git(deps, info.repoRoot, [
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-common-dir",
+  ])).stdout.trim();
+  return await withRepoLock(options.runtimeDir, commonDir, async () => {
+    if (present) {
+      const removed = await git(
+        deps,
+        info.repoRoot,
+        ["worktree", "remove", ...(options.force ? ["--force", "--force"] : []), info.path],
+        { allowFailure: true },
+      );
+      if (!removed.success) {
+        return out("kept", [...reasons, { kind: "git_refused", detail: gitMessage(removed) }]);
+      }
+    }
+    await git(deps, info.repoRoot, ["worktree", "prune"]);
+    let branchDeleted = false;
+    if (unmerged.tip !== null) {
+      const deleted = await git(deps, info.repoRoot, [
+        "branch",
+        "-D",
+        "--end-of-options",
+        info.branch,
+      ], { allowFailure: true });
+      branchDeleted = deleted.success;
+    }
+    removeRecord(found.path);
+    return out("removed", reasons, branchDeleted);
+  });
+}
+
+/** Options of {@link pruneWorktrees}. */
+export interface PruneWorktreesOptions {
+  projectRoot?: string;
+  /** Every project's worktrees, not only the current project's. */
+  allProjects?: boolean;
+  /** Only these sessions. */
+  sessions?: readonly string[];
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+/**
+ * Applies {@link pruneWorktree} to every recorded worktree of the project (or of every
+ * project), in name order. For `session prune`.
+ */
+export async function pruneWorktrees(
+  deps: Deps,
+  options: PruneWorktreesOptions = {},
+): Promise<WorktreePruneResult[]> {
+  const project = resolveProject(deps, options.projectRoot);
+  const records = listRecords(
+    deps.config.worktreeDir,
+    options.allProjects ? undefined : project.hash,
+  ).filter((f) => options.sessions === undefined || options.sessions.includes(f.record.session));
+  const results: WorktreePruneResult[] = [];
+  for (const found of records) {
+    results.push(
+      await pruneWorktree(deps, found, {
+        force: options.force,
+        dryRun: options.dryRun,
+        runtimeDir: project.runtimeDir,
+      }),
+    );
+  }
+  return results;
+}
