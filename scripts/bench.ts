@@ -227,7 +227,6 @@ export const CASES: BenchCase[] = [
     name: `lisa history list --json (${HISTORY_SESSIONS} sessions)`,
     argv: lisaArgv("history", "list", "--all-projects", "--json"),
     target: 2.5,
-    env: (ctx) => ({ LISA_HISTORY_DB: `${ctx.base}/history/history.db` }),
     setup: fillHistory,
   },
   {
@@ -297,6 +296,8 @@ async function makeContext(): Promise<BenchContext> {
     if (key.startsWith("LISA_") || key.startsWith("TMUX")) delete env[key];
   }
   Object.assign(env, {
+    // Kills in teardowns record history: never into the user's own database.
+    LISA_HISTORY_DB: `${base}/history/history.db`,
     LISA_RUNTIME_DIR: runtimeDir,
     LISA_TMUX_SOCKET_DIR: socketDir,
     NO_COLOR: "1",

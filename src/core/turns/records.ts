@@ -106,6 +106,8 @@ export function promptMatches(reported: string | undefined | null, sent: string)
   if (reported === undefined || reported === null) return true;
   const a = flat(reported);
   const b = flat(sent);
+  // Nothing typed (`--wait` with keys only, e.g. answering a dialog): any prompt is the turn's.
+  if (b === "") return true;
   if (a.startsWith("[Pasted text")) return true;
   const n = Math.min(120, a.length, b.length);
   return a.length > 0 && b.length > 0 && a.slice(0, n) === b.slice(0, n) &&
