@@ -5,6 +5,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld, waitFor } from "../helpers/world.ts";
 import { artifact, readIf, spawn } from "./lifecycle_helpers.ts";
+import { openHistory } from "../../src/core/history/store.ts";
 
 type Turn = { prompt: string; outcome: string; reply: string | null; tools: { tool: string }[] };
 
@@ -76,6 +77,39 @@ Deno.test("history show and session turns list a waited turn with its tool and r
     deepStrictEqual(sessions.map((x) => [x.session, x.turns]), [[s.session, 1]]);
     const found = await world.lisaInProcess(["history", "search", "touch", "--json"]);
     strictEqual((found.json as { count: number }).count, 1, found.stdout);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a spawn sweeps history: a session whose tmux session vanished is closed, recovered", async () => {
+  const world = await makeWorld({ env: { LISA_HEARTBEAT_STALE_SECONDS: "1" } });
+  try {
+    const a = await spawn(world, ["--agent", "claude"]);
+    const hooks = artifact(world, a, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
+    const listed = await world.lisaInProcess(["history", "list", "--json"]);
+    strictEqual(listed.code, 0, listed.stdout + listed.stderr);
+    // Gone behind lisa's back: no kill, no recorder; its heartbeat stops.
+    const gone = await world.tmux(a.socketPath, ["kill-session", "-t", a.session]);
+    strictEqual(gone.code, 0, gone.stderr);
+    await new Promise((r) => setTimeout(r, 1500));
+    await spawn(world, ["--command", "sleep 30"]);
+    const h = await openHistory({
+      config: { historyDb: undefined } as never,
+      env: { HOME: world.home },
+      uid: Deno.uid() ?? 0,
+    });
+    try {
+      const row = h.db.prepare(
+        "SELECT ended_at, recovered, end_reason FROM sessions WHERE name = ?",
+      )
+        .get(a.session);
+      ok(row?.ended_at !== null, JSON.stringify(row));
+      deepStrictEqual([row?.recovered, row?.end_reason], [1, "gone"]);
+    } finally {
+      h.close();
+    }
   } finally {
     await world.dispose();
   }

@@ -70,3 +70,27 @@ export async function recordBeforeRemoval(
     h.close();
   }
 }
+
+/**
+ * The sweeps after a spawn (seed 002's background recovery, run when sessions start): only when
+ * the history database already exists, so a spawn never creates it. Never throws, never
+ * writes on stderr: a spawn's output stays its own.
+ */
+export async function sweepAfterSpawn(deps: Deps): Promise<void> {
+  try {
+    const m = await load();
+    const path = m.store.historyPath(deps);
+    if (path === null) return;
+    try {
+      Deno.lstatSync(path);
+    } catch {
+      return;
+    }
+    const h = await m.store.openHistory(deps, path);
+    try {
+      await m.sweep.sweepHistory(h, deps);
+    } finally {
+      h.close();
+    }
+  } catch { /* history is best effort here */ }
+}

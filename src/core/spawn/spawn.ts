@@ -33,7 +33,7 @@ import type { WorktreePlan } from "../worktree/plan.ts";
 import { appendLifecycle } from "../session/lifecycle.ts";
 import { resolveProject } from "../session/project.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
-import { recordBeforeRemoval } from "../history/recorder.ts";
+import { recordBeforeRemoval, sweepAfterSpawn } from "../history/recorder.ts";
 import { readTextInput } from "../drive/text_input.ts";
 import type { NestedDetection } from "./nested.ts";
 import { dryRunScript, planSpawn, type SpawnPlan } from "./plan.ts";
@@ -352,4 +352,6 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
     mode: plan.mode,
     parentSession: plan.parentSession,
   });
+  // History's recovery sweeps run when sessions start too (only if history exists already).
+  await sweepAfterSpawn(deps);
 }

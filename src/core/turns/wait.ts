@@ -283,6 +283,9 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
           : read.lines;
         cursor = read.next;
         for (const line of lines) feedHookLine(turn, line, runId, sentText);
+        // The agent did something since the send: should it then sit idle without a line of the
+        // sent turn (its prompt never matched), the wait ends as interrupted, not at the timeout.
+        if (lines.length > 0) sawWork = true;
       }
       if (turn.end !== null) {
         const end = turn.end;
