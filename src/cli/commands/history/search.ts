@@ -17,7 +17,12 @@ export default async function search(
 ): Promise<void> {
   const { value: hits, info } = await readHistory(this.deps, (h) => searchTurns(h, words));
   if (flags.json) {
-    printJson(this.deps.io, { hits, count: hits.length, historyDb: info.historyDb });
+    printJson(this.deps.io, {
+      hits,
+      count: hits.length,
+      sweep: info.sweep,
+      historyDb: info.historyDb,
+    });
     return;
   }
   if (hits.length === 0) {

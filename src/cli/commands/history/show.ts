@@ -14,7 +14,12 @@ export default async function show(
   const { value: s, info } = await readHistory(this.deps, (h) => showSession(h, name));
   if (flags.json) {
     const { turnList, ...session } = s;
-    printJson(this.deps.io, { ...session, turns: turnList, historyDb: info.historyDb });
+    printJson(this.deps.io, {
+      ...session,
+      turns: turnList,
+      sweep: info.sweep,
+      historyDb: info.historyDb,
+    });
     return;
   }
   const io = this.deps.io;
