@@ -270,6 +270,11 @@ export interface HookSignal {
   pending: "permission" | "turn_running" | "turn_done" | null;
   lastEvent: string | null;
   lastEventAgeSeconds: number | null;
+  /**
+   * The message of the newest record when it reports a failed turn (claude's StopFailure:
+   * "API Error: Request rejected (429) · …"), else absent. Blocked-agent rules read it.
+   */
+  failure?: string;
 }
 
 /** The fields of a hook record the reader uses. */
@@ -346,6 +351,7 @@ export function readHookSignal(
   let active = false;
   let lastEvent: string | null = null;
   let lastAt: number | null = null;
+  let failure: string | undefined;
   let pending: HookSignal["pending"] | undefined;
   for (let i = lines.length - 1; i >= 0 && pending === undefined; i--) {
     let record: HookLine;
@@ -361,6 +367,9 @@ export function readHookSignal(
       lastEvent = record.event;
       const at = typeof record.at === "string" ? Date.parse(record.at) : NaN;
       lastAt = Number.isNaN(at) ? null : at;
+      if (record.event === "StopFailure" && typeof record.preview === "string") {
+        failure = record.preview;
+      }
     }
     pending = pendingOf(record);
   }
@@ -372,5 +381,6 @@ export function readHookSignal(
     lastEventAgeSeconds: lastAt === null
       ? null
       : Math.max(0, Math.round((nowMs - lastAt) / 100) / 10),
+    ...(failure !== undefined ? { failure } : {}),
   };
 }

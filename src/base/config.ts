@@ -27,6 +27,8 @@ export interface Config {
   tmuxSocketDir: string | undefined;
   runtimeDir: string;
   hooks: "on" | "off";
+  /** Seconds without progress after which a working agent is `stuck` (issue 13). */
+  stallSeconds: number;
   /** Set inside a lisa session: its name (used as `parentSession` by nested spawns). */
   sessionName: string | undefined;
   /** Set inside a lisa session: the hook sidecar file that `lisa hook` appends to. */
@@ -192,6 +194,14 @@ export const VARIABLES: readonly VarSpec[] = [
     defaultValue: "on",
     choices: ["on", "off"],
     description: "Inject agent hooks at spawn (on|off)",
+  },
+  {
+    name: "LISA_STALL_SECONDS",
+    key: "stallSeconds",
+    kind: "int",
+    defaultValue: 300,
+    min: 1,
+    description: "Seconds without progress (CPU, output, tool child, hook) before `stuck`",
   },
   {
     name: "LISA_SESSION_NAME",

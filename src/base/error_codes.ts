@@ -136,6 +136,15 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "`merge` conflicts (exit 2): aborted, main checkout as it was, files in `conflicts`",
   },
   { codes: ["merge_failed", "git_failed"], when: "git failed otherwise (its message included)" },
+  {
+    codes: ["agent_waiting_permission"],
+    when: "`send --text` to an agent showing a permission dialog (answer it with --keys, or " +
+      "--force)",
+  },
+  {
+    codes: ["agent_not_ready"],
+    when: "`send --text` to an agent still starting after `--ready-timeout` (nothing was typed)",
+  },
 ];
 
 /** Every code of {@link ERROR_CODES}. */

@@ -133,6 +133,15 @@ export interface SessionStateFile {
   /** When the agent was last seen busy (CPU, child, output). */
   lastActiveAtMs: number | null;
   outputWritten: boolean;
+  /**
+   * Progress tracking for stall detection (issue 13): when a poll last saw the agent's CPU or
+   * a tool child busy, and a checkpoint of the agent's CPU ticks (sum over its processes) taken
+   * at `progressMarkAtMs`, against which a later poll
+   * measures what happened in between, however rarely it polls.
+   */
+  lastBusyAtMs: number | null;
+  progressMarkAtMs: number | null;
+  progressMarkTicks: number | null;
 }
 
 /** An event log record (one JSONL line). */

@@ -336,8 +336,19 @@ export const stat = bool("a summary per file instead of the patch");
 export const squash = bool("one commit on the current branch instead of a merge commit");
 /** `--message` of merge. */
 export const message = text("the merge (or squash) commit's message", "text");
-/** `--force` of merge. */
-export const force = bool("merge even while the agent is working");
+/** `--force` of merge and send (one flag spec per name: its brief covers both verbs). */
+export const force = bool(
+  "skip a safety check: merge while the agent works; send --text into a dialog or a starting agent",
+);
+// issue 13
+/** `--ready-timeout` of send. */
+export const readyTimeout = {
+  kind: "parsed",
+  parse: intIn(0, 3600),
+  brief: "seconds to wait for a starting agent to accept input before typing (default 20)",
+  placeholder: "seconds",
+  optional: true,
+} as const;
 
 /** The value of a flag a verb needs; throws `missing_argument` naming it when absent. */
 export function needed<T>(value: T | undefined, flag: string): T {

@@ -21,6 +21,8 @@ export function statusMin(report: StatusReport): Record<string, unknown> {
     classificationReason: report.classificationReason,
     exitCode: report.exitCode,
     waitingFor: report.waitingFor,
+    ...(report.resetsAt !== undefined ? { resetsAt: report.resetsAt } : {}),
+    ...(report.stall ? { stall: report.stall } : {}),
   };
 }
 
@@ -32,6 +34,11 @@ export function statusText(report: StatusReport): string {
     ["status", report.status],
   ];
   if (report.waitingFor) rows.push(["waiting for", report.waitingFor]);
+  if (report.resetsAt) rows.push(["resets at", report.resetsAt]);
+  if (report.stall) {
+    rows.push(["stalled", `no progress for ${report.stall.quietSeconds}s`]);
+    for (const e of report.stall.evidence) rows.push(["", e]);
+  }
   if (report.exitCode !== null) rows.push(["exit code", String(report.exitCode)]);
   if (report.agent) rows.push(["agent", `${report.agent}${report.mode ? ` ${report.mode}` : ""}`]);
   if (report.agentPid !== null) {

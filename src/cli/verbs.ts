@@ -115,6 +115,8 @@ export const sendFlags = {
   json: F.json,
   wait: F.wait,
   timeoutSeconds: F.timeoutSeconds,
+  force: F.force,
+  readyTimeout: F.readyTimeout,
 };
 /** `lisa session turns`. */
 export const turnsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };

@@ -61,6 +61,9 @@ export function emptyState(): SessionStateFile {
     lastSnapshotEventAtMs: null,
     lastActiveAtMs: null,
     outputWritten: false,
+    lastBusyAtMs: null,
+    progressMarkAtMs: null,
+    progressMarkTicks: null,
   };
 }
 

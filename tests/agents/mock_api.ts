@@ -9,7 +9,7 @@
  * plain text. Requests without tools (titles, summaries) always get a short text at once.
  *
  * Run by hand: `deno run --allow-net=127.0.0.1 tests/agents/mock_api.ts [--port N] [--delay MS]
- * [--tool]` prints the port and logs every request on stderr.
+ * [--tool] [--fail=auth|rate_limit|usage_limit|overloaded]` prints the port and logs every request on stderr.
  */
 
 /** The mock's knobs. */
@@ -32,6 +32,164 @@ export interface MockOptions {
   replyText?: string;
   /** Log each request on stderr. */
   verbose?: boolean;
+  /**
+   * Answer every main request with an API error instead of a reply, shaped as the real APIs
+   * send it (status, body, headers): `auth` 401 (invalid key), `rate_limit` 429 with the
+   * per-minute rate-limit headers (`retry-after`, `anthropic-ratelimit-*` / `x-ratelimit-*`),
+   * `usage_limit` 429 of a plan's usage limit (Anthropic's `anthropic-ratelimit-unified-*`
+   * headers with status `rejected`; OpenAI's `usage_limit_reached` error with `resets_at`),
+   * `overloaded` (Anthropic 529 `overloaded_error`; OpenAI 503 "overloaded"). Null: replies.
+   */
+  fail?: MockFailure | null;
+  /** Seconds from now at which the limits of a `rate_limit`/`usage_limit` failure reset. */
+  resetInSeconds?: number;
+  /**
+   * A slow but healthy reply (claude): the main reply's text streams as `tokens` words, one
+   * every `everyMs` (after `delayMs`). Null: the text arrives in one delta.
+   */
+  drip?: { everyMs: number; tokens: number } | null;
+}
+
+/** The API failures the mock can answer with (see {@link MockOptions.fail}). */
+export type MockFailure = "auth" | "rate_limit" | "usage_limit" | "overloaded";
+
+/** The failures the mock knows (for argument parsing). */
+export const MOCK_FAILURES: readonly MockFailure[] = [
+  "auth",
+  "rate_limit",
+  "usage_limit",
+  "overloaded",
+];
+
+/**
+ * The error response of the Anthropic Messages API for `fail`, as api.anthropic.com sends it
+ * (documented error shapes and rate-limit headers). `resetAt` is when limits reset (epoch ms).
+ */
+export function anthropicFailure(fail: MockFailure, resetAt: number): Response {
+  const iso = new Date(resetAt).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const retryAfter = String(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)));
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "request-id": `req_mock_${Date.now()}`,
+    "x-should-retry": "false",
+  };
+  let status = 400;
+  let type = "invalid_request_error";
+  let message = "";
+  if (fail === "auth") {
+    status = 401;
+    type = "authentication_error";
+    message = "invalid x-api-key";
+  } else if (fail === "rate_limit") {
+    status = 429;
+    type = "rate_limit_error";
+    message = "Number of request tokens has exceeded your per-minute rate limit " +
+      "(https://docs.claude.com/en/api/rate-limits); see the response headers for current usage.";
+    Object.assign(headers, {
+      "retry-after": retryAfter,
+      "anthropic-ratelimit-requests-limit": "50",
+      "anthropic-ratelimit-requests-remaining": "0",
+      "anthropic-ratelimit-requests-reset": iso,
+      "anthropic-ratelimit-tokens-limit": "40000",
+      "anthropic-ratelimit-tokens-remaining": "0",
+      "anthropic-ratelimit-tokens-reset": iso,
+      "anthropic-ratelimit-input-tokens-limit": "30000",
+      "anthropic-ratelimit-input-tokens-remaining": "0",
+      "anthropic-ratelimit-input-tokens-reset": iso,
+      "anthropic-ratelimit-output-tokens-limit": "8000",
+      "anthropic-ratelimit-output-tokens-remaining": "0",
+      "anthropic-ratelimit-output-tokens-reset": iso,
+    });
+  } else if (fail === "usage_limit") {
+    status = 429;
+    type = "rate_limit_error";
+    message = "This request would exceed your account's rate limit. Please try again later.";
+    Object.assign(headers, {
+      "retry-after": retryAfter,
+      "anthropic-ratelimit-unified-status": "rejected",
+      "anthropic-ratelimit-unified-reset": String(Math.floor(resetAt / 1000)),
+      "anthropic-ratelimit-unified-representative-claim": "five_hour",
+      "anthropic-ratelimit-unified-fallback": "unavailable",
+      "anthropic-ratelimit-unified-overage-status": "rejected",
+      "anthropic-ratelimit-unified-overage-disabled-reason": "org_level_disabled",
+    });
+  } else {
+    status = 529;
+    type = "overloaded_error";
+    message = "Overloaded";
+  }
+  return new Response(JSON.stringify({ type: "error", error: { type, message } }), {
+    status,
+    headers,
+  });
+}
+
+/**
+ * The error response of the OpenAI Responses API for `fail`, as api.openai.com (and the ChatGPT
+ * backend codex signs in to) sends it. `resetAt` is when limits reset (epoch ms).
+ */
+export function openaiFailure(fail: MockFailure, resetAt: number): Response {
+  const seconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-request-id": `req_mock_${Date.now()}`,
+  };
+  let status: number;
+  let error: Record<string, unknown>;
+  if (fail === "auth") {
+    status = 401;
+    error = {
+      message: "Incorrect API key provided: mock. You can find your API key at " +
+        "https://platform.openai.com/account/api-keys.",
+      type: "invalid_request_error",
+      param: null,
+      code: "invalid_api_key",
+    };
+  } else if (fail === "rate_limit") {
+    status = 429;
+    error = {
+      message: "Rate limit reached for mock-model in organization org-mock on requests per min " +
+        `(RPM): Limit 3, Used 3, Requested 1. Please try again in ${seconds}s.`,
+      type: "requests",
+      param: null,
+      code: "rate_limit_exceeded",
+    };
+    Object.assign(headers, {
+      "retry-after": String(seconds),
+      "x-ratelimit-limit-requests": "3",
+      "x-ratelimit-remaining-requests": "0",
+      "x-ratelimit-reset-requests": `${seconds}s`,
+      "x-ratelimit-limit-tokens": "40000",
+      "x-ratelimit-remaining-tokens": "0",
+      "x-ratelimit-reset-tokens": `${seconds}s`,
+    });
+  } else if (fail === "usage_limit") {
+    status = 429;
+    error = {
+      type: "usage_limit_reached",
+      message: "The usage limit has been reached",
+      plan_type: "plus",
+      resets_at: Math.floor(resetAt / 1000),
+      resets_in_seconds: seconds,
+    };
+    Object.assign(headers, {
+      "x-codex-primary-used-percent": "100",
+      "x-codex-primary-window-minutes": "300",
+      "x-codex-primary-reset-after-seconds": String(seconds),
+      "x-codex-primary-reset-at": String(Math.floor(resetAt / 1000)),
+      "x-codex-secondary-used-percent": "40",
+      "x-codex-secondary-window-minutes": "10080",
+    });
+  } else {
+    status = 503;
+    error = {
+      message: "The server is overloaded or not ready yet.",
+      type: "server_error",
+      param: null,
+      code: "server_is_overloaded",
+    };
+  }
+  return new Response(JSON.stringify({ error }), { status, headers });
 }
 
 /** A tool call the mock makes claude run (name and input as in Anthropic's `tool_use`). */
@@ -46,7 +204,7 @@ export interface RecordedRequest {
   path: string;
   /** "main" (has tools), "aux" (no tools), or "other" (not a model call). */
   kind: "main" | "aux" | "other";
-  /** What the mock answered: "text", "tool", "json", "404". */
+  /** What the mock answered: "text", "tool", "json", "404", "fail:<failure>". */
   answer: string;
   body: Record<string, unknown> | null;
   at: number;
@@ -185,6 +343,9 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
     toolCommand: options.toolCommand ?? "echo mock-tool-ran",
     toolCalls: options.toolCalls ?? [] as MockToolCall[],
     replyText: options.replyText ?? "MOCK_REPLY_OK",
+    fail: options.fail ?? null as MockFailure | null,
+    resetInSeconds: options.resetInSeconds ?? 3 * 3600,
+    drip: options.drip ?? null as { everyMs: number; tokens: number } | null,
   };
   const requests: RecordedRequest[] = [];
   const closing = new AbortController();
@@ -211,6 +372,11 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
     const model = String(body.model ?? "claude-mock");
     const main = toolNames(body).includes("Bash");
     entry.kind = main ? "main" : "aux";
+    if (knobs.fail !== null) {
+      // claude's side requests fail like its main one: a bad key or a limit hits every call.
+      entry.answer = `fail:${knobs.fail}`;
+      return anthropicFailure(knobs.fail, Date.now() + knobs.resetInSeconds * 1000);
+    }
     const script: MockToolCall[] = knobs.toolCalls.length > 0 ? knobs.toolCalls : [{
       name: "Bash",
       input: { command: knobs.toolCommand, description: "Run the mock command" },
@@ -283,6 +449,15 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
           index: 0,
           content_block: { type: "text", text: "" },
         }));
+        const drip = main ? knobs.drip : null;
+        for (let i = 0; drip !== null && i < drip.tokens && !signal.aborted; i++) {
+          push(sse("content_block_delta", {
+            type: "content_block_delta",
+            index: 0,
+            delta: { type: "text_delta", text: `word${i} ` },
+          }));
+          await sleep(drip.everyMs, signal);
+        }
         push(sse("content_block_delta", {
           type: "content_block_delta",
           index: 0,
@@ -336,6 +511,10 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
     // models get no `tools` array at all, so tools cannot tell them apart).
     const main = !isCodexTitleRequest(body);
     entry.kind = main ? "main" : "aux";
+    if (knobs.fail !== null) {
+      entry.answer = `fail:${knobs.fail}`;
+      return openaiFailure(knobs.fail, Date.now() + knobs.resetInSeconds * 1000);
+    }
     const useTool = main && knobs.toolCall && !openaiToolDone(body);
     entry.answer = useTool ? "tool" : "text";
     const text = main ? knobs.replyText : "Mock title";
@@ -464,6 +643,9 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
         if (next.toolCommand !== undefined) knobs.toolCommand = next.toolCommand;
         if (next.toolCalls !== undefined) knobs.toolCalls = next.toolCalls;
         if (next.replyText !== undefined) knobs.replyText = next.replyText;
+        if (next.fail !== undefined) knobs.fail = next.fail;
+        if (next.resetInSeconds !== undefined) knobs.resetInSeconds = next.resetInSeconds;
+        if (next.drip !== undefined) knobs.drip = next.drip;
       },
       async close() {
         closing.abort();
@@ -483,6 +665,7 @@ if (import.meta.main) {
     port: num("--port") ?? 0,
     delayMs: num("--delay") ?? 0,
     toolCall: args.includes("--tool"),
+    fail: MOCK_FAILURES.find((f) => args.includes(`--fail=${f}`)) ?? null,
     verbose: true,
   });
   Deno.stdout.writeSync(encoder.encode(`${mock.port}\n`));

@@ -159,3 +159,51 @@ Deno.test("the reply delay holds the stream open before the text", async () => {
     await mock.close();
   }
 });
+
+Deno.test("the mock answers with the real APIs' errors: 401, 429 with rate-limit headers, 529/503", async () => {
+  const mock = await startMockApi({ fail: "auth", resetInSeconds: 60 });
+  const codexTurn = { model: "m", input: [] };
+  const post = async (path: string, body: unknown) =>
+    await fetch(`${mock.url}${path}`, { method: "POST", body: JSON.stringify(body) });
+  try {
+    let res = await post("/v1/messages", anthropicTurn);
+    strictEqual(res.status, 401);
+    deepStrictEqual((await res.json()).error.type, "authentication_error");
+    res = await post("/v1/responses", codexTurn);
+    strictEqual(res.status, 401);
+    strictEqual((await res.json()).error.code, "invalid_api_key");
+
+    mock.set({ fail: "rate_limit" });
+    res = await post("/v1/messages", anthropicTurn);
+    strictEqual(res.status, 429);
+    strictEqual((await res.json()).error.type, "rate_limit_error");
+    strictEqual(res.headers.get("anthropic-ratelimit-requests-remaining"), "0");
+    ok(Number(res.headers.get("retry-after")) > 0);
+    ok(Date.parse(res.headers.get("anthropic-ratelimit-tokens-reset") ?? "") > Date.now());
+    res = await post("/v1/responses", codexTurn);
+    strictEqual(res.status, 429);
+    strictEqual((await res.json()).error.code, "rate_limit_exceeded");
+    strictEqual(res.headers.get("x-ratelimit-remaining-requests"), "0");
+
+    mock.set({ fail: "usage_limit" });
+    res = await post("/v1/messages", anthropicTurn);
+    strictEqual(res.status, 429);
+    await res.body?.cancel();
+    strictEqual(res.headers.get("anthropic-ratelimit-unified-status"), "rejected");
+    res = await post("/v1/responses", codexTurn);
+    const usage = (await res.json()).error;
+    strictEqual(usage.type, "usage_limit_reached");
+    ok(usage.resets_at > Date.now() / 1000);
+
+    mock.set({ fail: "overloaded" });
+    res = await post("/v1/messages", anthropicTurn);
+    strictEqual(res.status, 529);
+    strictEqual((await res.json()).error.type, "overloaded_error");
+    res = await post("/v1/responses", codexTurn);
+    strictEqual(res.status, 503);
+    await res.body?.cancel();
+    ok(mock.requests.every((r) => r.answer.startsWith("fail:")));
+  } finally {
+    await mock.close();
+  }
+});

@@ -9,7 +9,7 @@
  */
 import { installAgents, type InstallResult } from "../../scripts/install_agents.ts";
 import { FAKE_BIN, type LisaResult, makeWorld, type World } from "../helpers/world.ts";
-import { type MockApi, startMockApi } from "./mock_api.ts";
+import { type MockApi, type MockFailure, startMockApi } from "./mock_api.ts";
 
 const encoder = new TextEncoder();
 
@@ -52,6 +52,8 @@ export interface TierOptions {
   /** Knobs of the mock at start. */
   delayMs?: number;
   toolCall?: boolean;
+  /** Make the mock answer with an API error (see mock_api.ts). */
+  fail?: MockFailure | null;
 }
 
 /** One hermetic world with the real agents on PATH and the mock behind them. */
@@ -73,7 +75,11 @@ const SCRUB = /^(ANTHROPIC_|OPENAI_|CLAUDE_|CODEX_|AWS_|GOOGLE_|VERTEX|AZURE_)/;
 /** Builds a tier: mock, world, seeded HOME and CODEX_HOME. */
 export async function makeTier(options: TierOptions = {}): Promise<Tier> {
   if (!INSTALL.ok) throw new Error(`agents unavailable: ${INSTALL.message}`);
-  const mock = await startMockApi({ delayMs: options.delayMs, toolCall: options.toolCall });
+  const mock = await startMockApi({
+    delayMs: options.delayMs,
+    toolCall: options.toolCall,
+    fail: options.fail,
+  });
   const world = await makeWorld({ fakeAgents: false });
   try {
     const projectRoot = Deno.realPathSync(world.projectRoot);

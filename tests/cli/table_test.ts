@@ -358,3 +358,29 @@ Deno.test("diff and merge without a session, or with two different ones, are usa
   strictEqual(two, 1);
   strictEqual(JSON.parse(io2.stdout).errorCode, "conflicting_options");
 });
+
+Deno.test("send takes --force and --ready-timeout seconds (0 to 3600)", async () => {
+  const send = await call([
+    "session",
+    "send",
+    "--session",
+    "lisa-a",
+    "--text",
+    "hi",
+    "--force",
+    "--ready-timeout=5",
+  ]);
+  strictEqual(send.code, 0, send.stderr);
+  deepStrictEqual(send.flags, { session: "lisa-a", text: "hi", force: true, readyTimeout: 5 });
+  const bad = await call([
+    "session",
+    "send",
+    "--session",
+    "lisa-a",
+    "--ready-timeout",
+    "-1",
+    "--json",
+  ]);
+  strictEqual(bad.code, 1);
+  strictEqual(bad.json?.errorCode, "invalid_argument");
+});

@@ -128,7 +128,34 @@ Deno.test("a pending claude permission prompt is waiting_input/permission until 
       (r) => r.sessionState === "waiting_input" && r.waitingFor === "permission",
     );
     strictEqual(waiting.classificationReason, "hook:permission");
-    await send(world, s, "1");
+    // Text would answer the dialog by accident: refused, nothing typed (issue 13).
+    const refused = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "1",
+      "--enter",
+      "--json",
+    ]);
+    strictEqual(refused.code, 1, refused.stdout);
+    strictEqual(refused.json?.errorCode, "agent_waiting_permission");
+    // Had anything been typed, the fake would have answered and cleared its dialog.
+    await new Promise((r) => setTimeout(r, 500));
+    ok((await paneText(world, s)).includes("Do you want to proceed?"), "the dialog is still up");
+    ok(!hookLines(world, s).some((r) => r.event === "PostToolUse"));
+    // Keys are how a dialog is answered.
+    const keys = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--keys",
+      "1 Enter",
+      "--json",
+    ]);
+    strictEqual(keys.code, 0, keys.stdout + keys.stderr);
     await waitHook(world, s, "Stop");
     ok(hookLines(world, s).some((r) => r.event === "PostToolUse"));
     const done = await statusUntil(

@@ -14,11 +14,23 @@
  *   then ` ❯ 1. Yes` / `   2. Yes, …` / `   3. No` and ` Esc to cancel · Tab to amend`.
  * - idle: `❯` in the input box between two rules and `  ? for shortcuts` below.
  *
+ * - a failed turn (API key auth, the mock answering with the status; tests/fixtures/screens/
+ *   real_claude_{auth,rate_limit,usage_limit,overloaded}.txt): the error under the echoed prompt,
+ *   `  ⎿  Invalid API key · Fix external API key` (401), `● API Error: Request rejected (429) · …`
+ *   (429, whatever the rate-limit headers), `● API Error: 529 Overloaded. …` (529), then
+ *   `✻ Baked for 0s` and the idle prompt; the StopFailure hook carries the same message.
+ *   Subscription users see their plan's limits instead, e.g. `You've hit your session limit ·
+ *   resets 8:50pm (UTC)` (agent-deck issue 1802) or "Please run /login" when signed out: rules
+ *   for those texts come from the strings of the 2.1.197 binary.
+ *
  * Anchoring: claude's own answer rows start with `● ` and continue with a two-space indent, and
  * echoed prompts start with `❯ `, so the one-space indent of dialog rows (or the `│ ` of the older
  * boxed layout) keeps the dialog rules off ordinary answer text that quotes the same words.
  */
 import type { AgentRules } from "./types.ts";
+
+/** Rows after a blocked message that show the agent went on: an answer or a new prompt. */
+const CLAUDE_LATER_TURN = "^(?:● |❯ \\S[^\\n]*\\n(?!─))";
 
 /** Claude's screen rules, CPU thresholds and idle helpers. */
 export const CLAUDE_RULES: AgentRules = {
@@ -58,6 +70,70 @@ export const CLAUDE_RULES: AgentRules = {
       pattern: "^│? Enter to confirm · Esc to cancel",
       flags: "m",
       kind: "permission",
+    },
+    // A person must act: limits, credentials, a failing API. The message counts only while it
+    // is the newest thing in the transcript: an answer row (`● `) or an echoed prompt (a `❯ `
+    // row not followed by the input box's rule) after it means the agent went on since.
+    {
+      name: "claude_quota_limit",
+      agent: "claude",
+      source: "screen",
+      pattern:
+        "You(?:'ve hit|'ve reached|'re out of) your [^\n·]{0,60}(?:limit|usage|credits)[^\n·]{0,40}?(?: · resets (?<resets>[^\n·]{1,60}))?",
+      kind: "quota",
+      staleAfter: CLAUDE_LATER_TURN,
+    },
+    {
+      name: "claude_quota_rate_limited",
+      agent: "claude",
+      source: "screen",
+      pattern: "^● API Error: (?:Request rejected \\(429\\)|429\\b)",
+      flags: "m",
+      kind: "quota",
+      staleAfter: CLAUDE_LATER_TURN,
+    },
+    {
+      name: "claude_auth_failed",
+      agent: "claude",
+      source: "screen",
+      pattern:
+        "^(?:  ⎿\\s+|● )(?:Invalid API key|API Error: (?:Request rejected \\(401\\)|401\\b)|OAuth token (?:has expired|revoked)|Invalid bearer token|Not logged in|Please run /login)|Please run /login",
+      flags: "m",
+      kind: "auth",
+      staleAfter: CLAUDE_LATER_TURN,
+    },
+    {
+      name: "claude_api_error",
+      agent: "claude",
+      source: "screen",
+      // 529 Overloaded, 500s, connection errors: anything else the API answered with.
+      pattern: "^● API Error: ",
+      flags: "m",
+      kind: "error",
+      staleAfter: CLAUDE_LATER_TURN,
+    },
+    {
+      name: "claude_hook_quota",
+      agent: "claude",
+      source: "hook",
+      pattern:
+        "^API Error: (?:Request rejected \\(429\\)|429\\b)|You(?:'ve hit|'ve reached|'re out of) your [^·]{0,60}(?:limit|usage|credits)[^·]{0,40}?(?: · resets (?<resets>[^·]{1,60}))?",
+      kind: "quota",
+    },
+    {
+      name: "claude_hook_auth",
+      agent: "claude",
+      source: "hook",
+      pattern:
+        "^(?:Invalid API key|API Error: (?:Request rejected \\(401\\)|401\\b)|OAuth token (?:has expired|revoked)|Not logged in)|Please run /login",
+      kind: "auth",
+    },
+    {
+      name: "claude_hook_api_error",
+      agent: "claude",
+      source: "hook",
+      pattern: "^API Error: ",
+      kind: "error",
     },
     {
       name: "claude_title_spinner",

@@ -13,11 +13,25 @@
  * - after Esc at an approval: `✗ You canceled the request to run …` and
  *   `■ Conversation interrupted …`, then the idle composer `› Ask Codex to do anything`.
  *
+ * - a failed turn (the mock answering with the status; tests/fixtures/screens/
+ *   real_codex_{auth,rate_limit,usage_limit,overloaded}.txt): one `■ ` row under the echoed
+ *   prompt, then the idle composer: `■ unexpected status 401 Unauthorized: Incorrect API key …`,
+ *   `■ exceeded retry limit, last status: 429 Too Many Requests, …`, `■ You’ve hit your usage
+ *   limit. … try again at Nov 26th, 2026 12:22 AM.` (OpenAI's `usage_limit_reached` with
+ *   `resets_at`; codex adds a "Switch to … model?" chooser), `■ Selected model is at capacity.
+ *   Please try a different model.` (503 overloaded). No notify fires for a failed turn.
+ *
  * Anchoring: codex's answers start with `• ` and continue with a two-space indent, like the
  * approval question, so the question rule lists the approval questions codex asks instead of
  * any "Would you like to …?" (answers often end with such a question).
  */
 import type { AgentRules } from "./types.ts";
+
+/**
+ * After a blocked message, an answer (`• `) or a prompt row (`› `) that is itself followed by
+ * another `› ` row (the composer, always the last one) means the agent went on since.
+ */
+const CODEX_LATER_TURN = "^(?:• |› )[^\\n]*\\n[\\s\\S]*^› ";
 
 /** Codex's screen rules, CPU thresholds and idle helpers. */
 export const CODEX_RULES: AgentRules = {
@@ -55,6 +69,58 @@ export const CODEX_RULES: AgentRules = {
       pattern: "^ {0,2}Press enter to confirm or esc to cancel",
       flags: "mi",
       kind: "permission",
+    },
+    // A person must act: limits, credentials, a failing API (newest message only).
+    {
+      name: "codex_quota_usage_limit",
+      agent: "codex",
+      source: "screen",
+      pattern:
+        "^■ You[’']ve hit your usage limit\\b(?:[^\\n]*?try again at (?<resets>[^\\n]*?)\\.?[ \\t]*$)?",
+      flags: "m",
+      kind: "quota",
+      staleAfter: CODEX_LATER_TURN,
+    },
+    {
+      name: "codex_quota_rate_limited",
+      agent: "codex",
+      source: "screen",
+      pattern:
+        "^■ (?:exceeded retry limit, last status: 429\\b|unexpected status 429\\b|Rate limit reached)",
+      flags: "m",
+      kind: "quota",
+      staleAfter: CODEX_LATER_TURN,
+    },
+    {
+      name: "codex_auth_failed",
+      agent: "codex",
+      source: "screen",
+      pattern:
+        "^■ [^\\n]*(?:\\b401 Unauthorized|last status: 401\\b|Incorrect API key|invalid_api_key|Your access token could not be refreshed|[Pp]lease (?:sign|log) in again)",
+      flags: "m",
+      kind: "auth",
+      staleAfter: CODEX_LATER_TURN,
+    },
+    {
+      name: "codex_api_error",
+      agent: "codex",
+      source: "screen",
+      pattern:
+        "^■ (?:unexpected status \\d{3}|exceeded retry limit|stream disconnected|Selected model is at capacity|[^\\n]*\\b(?:[Oo]verloaded|Internal server error|server_error)\\b)",
+      flags: "m",
+      kind: "error",
+      staleAfter: CODEX_LATER_TURN,
+    },
+    {
+      name: "codex_retrying",
+      agent: "codex",
+      source: "screen",
+      // An unreachable API: codex retries forever and adds a row now and then; those rows are
+      // not progress (issue 13).
+      pattern:
+        "(?:Reconnecting\\.{3}|Re-connecting|retrying sampling request|stream disconnected - retrying|stream error[^\\n]*retrying)[^\\n]*\\s*$",
+      flags: "i",
+      kind: "retrying",
     },
     {
       name: "codex_title_spinner",

@@ -6,7 +6,8 @@ import { CLAUDE_RULES } from "./claude.ts";
 import { CODEX_RULES } from "./codex.ts";
 import type { AgentRules, CpuThresholds, ScreenKind, ScreenRule } from "./types.ts";
 
-export type { AgentRules, CpuThresholds, ScreenKind, ScreenRule } from "./types.ts";
+export type { AgentRules, BlockedKind, CpuThresholds, ScreenKind, ScreenRule } from "./types.ts";
+export { BLOCKED_KINDS } from "./types.ts";
 
 /** Rules of every known agent. */
 export const AGENT_RULES: Readonly<Record<Agent, AgentRules>> = {
@@ -26,7 +27,9 @@ export function rulesFor(agent: Agent): AgentRules {
 export interface ScreenMatch {
   name: string;
   kind: ScreenKind;
-  source: "title" | "screen";
+  source: "title" | "screen" | "hook";
+  /** The `resets` group of the rule, when it has one and it matched. */
+  resets?: string;
 }
 
 const compiled = new Map<string, RegExp>();
@@ -46,24 +49,67 @@ function regexOf(rule: ScreenRule, folder: string): RegExp {
   return re;
 }
 
+function staleRegex(source: string): RegExp {
+  const key = `stale/${source}`;
+  let re = compiled.get(key);
+  if (re === undefined) {
+    re = new RegExp(source, "mu");
+    compiled.set(key, re);
+  }
+  return re;
+}
+
+/**
+ * The last match of `re` in `text` that is not stale (see {@link ScreenRule.staleAfter}); null
+ * when there is none.
+ */
+function freshMatch(
+  re: RegExp,
+  text: string,
+  staleAfter: string | undefined,
+): RegExpExecArray | null {
+  if (staleAfter === undefined) return re.exec(text);
+  const key = `all/${re.flags}/${re.source}`;
+  let all = compiled.get(key);
+  if (all === undefined) {
+    all = new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`);
+    compiled.set(key, all);
+  }
+  let last: RegExpExecArray | null = null;
+  for (const m of text.matchAll(all)) last = m as RegExpExecArray;
+  if (last === null) return null;
+  const end = text.indexOf("\n", last.index + last[0].length);
+  const after = end < 0 ? "" : text.slice(end + 1);
+  return staleRegex(staleAfter).test(after) ? null : last;
+}
+
 /**
  * Every rule of `rules` that matches: title rules against `title`, screen rules against
- * `screen` (the visible rows). `folder` fills `{folder}`; a rule that needs it is skipped when
- * it is empty. Order follows the rule list.
+ * `screen` (the visible rows), hook rules against `hookMessage` (the message of a failed turn's
+ * hook, "" when none). `folder` fills `{folder}`; a rule that needs it is skipped when it is
+ * empty. Order follows the rule list.
  */
 export function matchScreen(
   rules: readonly ScreenRule[],
   title: string,
   screen: string,
   folder: string,
+  hookMessage = "",
 ): ScreenMatch[] {
   const out: ScreenMatch[] = [];
   for (const rule of rules) {
     if (rule.pattern.includes("{folder}") && folder === "") continue;
-    const text = rule.source === "title" ? title : screen;
+    const text = rule.source === "title" ? title : rule.source === "hook" ? hookMessage : screen;
     if (text === "") continue;
-    if (regexOf(rule, folder).test(text)) {
-      out.push({ name: rule.name, kind: rule.kind, source: rule.source });
+    const m = freshMatch(regexOf(rule, folder), text, rule.staleAfter);
+    if (m !== null) {
+      const resets = m.groups?.resets?.trim();
+      out.push({
+        name: rule.name,
+        kind: rule.kind,
+        source: rule.source,
+        ...(resets ? { resets } : {}),
+      });
     }
   }
   return out;

@@ -4,8 +4,26 @@
  */
 import type { Agent } from "../../base/types.ts";
 
-/** What a matched rule says about the agent. */
-export type ScreenKind = "working" | "permission" | "idle";
+/**
+ * What a matched rule says about the agent. Besides working, idle and a permission dialog, a
+ * rule can say that a person must act for another reason (issue 13): `quota` (a usage or rate
+ * limit), `auth` (a missing, invalid or expired credential), `error` (the model API keeps
+ * failing); and `retrying`: the agent is retrying an unreachable API, so new rows on its screen
+ * are not progress.
+ */
+export type ScreenKind =
+  | "working"
+  | "permission"
+  | "idle"
+  | "quota"
+  | "auth"
+  | "error"
+  | "retrying";
+
+/** The kinds that mean "a person must act", beside a permission dialog. */
+export const BLOCKED_KINDS = ["quota", "auth", "error"] as const;
+/** One of {@link BLOCKED_KINDS}. */
+export type BlockedKind = typeof BLOCKED_KINDS[number];
 
 /**
  * One piece of screen evidence. `pattern` is a regular-expression source tested against the
@@ -16,11 +34,25 @@ export type ScreenKind = "working" | "permission" | "idle";
 export interface ScreenRule {
   name: string;
   agent: Agent;
-  source: "title" | "screen";
+  /**
+   * `title`: the pane title; `screen`: the visible rows; `hook`: the message of the agent's last
+   * hook record when that record reports a failed turn (claude's StopFailure).
+   */
+  source: "title" | "screen" | "hook";
   pattern: string;
   /** RegExp flags (default none; "i" for case-insensitive). */
   flags?: string;
   kind: ScreenKind;
+  /**
+   * Screen rules only: a row pattern (multiline regexp source) that, found after the matched
+   * row, makes the match stale: a later prompt or answer shows the agent went on since. A
+   * blocked message stays in the transcript after the person dealt with it.
+   */
+  staleAfter?: string;
+  /**
+   * A named group `resets` in `pattern` captures when a limit resets, as the agent words it
+   * (`8:50pm (UTC)`, `in 2 hours`); status turns it into `resetsAt`.
+   */
 }
 
 /** Recent-CPU thresholds of an agent's own process, in percent of one core. */

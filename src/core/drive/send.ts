@@ -13,6 +13,11 @@
 import type { Deps } from "../../base/deps.ts";
 import { LisaError, LockBusyError, SessionNotFoundError, UsageError } from "../../base/errors.ts";
 import { sanitizePasteText } from "./paste_text.ts";
+import {
+  type AgentStateAtSend,
+  DEFAULT_READY_TIMEOUT_SECONDS,
+  guardTextSend,
+} from "./send_guard.ts";
 import { locateSession } from "../session/locate.ts";
 import { readTextInput } from "./text_input.ts";
 import { withLock } from "../../store/lock.ts";
@@ -48,6 +53,10 @@ export interface SendOptions {
   enter?: boolean;
   /** Wait for the session's input lock (default {@link SEND_LOCK_TIMEOUT_MS}). */
   lockTimeoutMs?: number;
+  /** Type text even into a permission dialog or a starting agent (see `send_guard.ts`). */
+  force?: boolean;
+  /** Longest wait for a starting agent before typing text, in seconds (default 20). */
+  readyTimeoutSeconds?: number;
 }
 
 /** `session send --json`. */
@@ -60,6 +69,12 @@ export interface SendResult {
   removedChars: number;
   keys: string[];
   enter: boolean;
+  /**
+   * The agent's state when text went out (a text send to an agent session without --force),
+   * else null: its sessionState, waitingFor, classificationReason, and how long the send
+   * waited for it to be ready.
+   */
+  agentState: AgentStateAtSend | null;
 }
 
 /** Splits `--keys` into tmux key names. */
@@ -87,7 +102,8 @@ export function checkKeys(keys: readonly string[]): void {
  * the input errors of {@link readTextInput}, `invalid_key` for an unknown key name,
  * `invalid_session_name`, `session_not_found` (exit 1) when the session is absent, and
  * `lock_busy` when another send to the session holds its input lock past
- * {@link SEND_LOCK_TIMEOUT_MS}. Only `session_not_found` or a tmux failure can leave a send
+ * {@link SEND_LOCK_TIMEOUT_MS}, and for text, `agent_waiting_permission` / `agent_not_ready`
+ * (see `send_guard.ts`). Only `session_not_found` or a tmux failure can leave a send
  * half-done; every other error comes before the first tmux call.
  */
 export async function sendToSession(deps: Deps, options: SendOptions): Promise<SendResult> {
@@ -106,6 +122,11 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
   });
   const { text, removedChars } = sanitizePasteText(input ?? "");
   const loc = locateSession(deps, options.session, options.projectRoot);
+  // Text only: keys are how a person answers a dialog, and never wait.
+  const agentState = text === "" ? null : await guardTextSend(deps, loc, {
+    force: options.force ?? false,
+    readyTimeoutMs: (options.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS) * 1000,
+  });
   const tmux = new Tmux(deps.runner, loc.socketPath);
   const present = async (ok: Promise<boolean>) => {
     if (!(await ok)) throw new SessionNotFoundError(loc.session);
@@ -164,5 +185,6 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     removedChars,
     keys,
     enter,
+    agentState,
   };
 }

@@ -17,7 +17,12 @@
  *    (`hook:permission_dismissed`) when nothing shows work, else the other evidence decides;
  *    a finished turn → `waiting_input`/`input` unless activity
  *    contradicts it (or the agent runs in exec mode, where it is about to exit); a running turn → `in_progress` only while it is recent or confirmed by
- *    activity; a working spinner on screen → `in_progress`.
+ *    activity; a working spinner on screen → `in_progress`. Between the permission checks and
+ *    the turn hooks (issue 13): a blocked message that is the newest thing on screen, or in a
+ *    failed turn's hook (a usage/rate limit, a credential, a failing API) →
+ *    `waiting_input`/`quota|auth|error` unless the agent visibly works again; and a silent
+ *    turn end (the hook says running, the idle prompt shows, no CPU, output or child for
+ *    {@link QUIET_SECONDS}) → `waiting_input`/`input` (`hook_running_but_idle:<rule>`).
  * 5. agent alive: input sent moments ago → `in_progress`; an idle title (interactive) →
  *    `waiting_input`; a busy child (any non-agent descendant that is not a zombie or a listed
  *    idle helper; `sleep` and `cat` count: defect 4), recent CPU over the agent's threshold, or a
@@ -29,6 +34,10 @@
  *    or a changing screen → `in_progress`; then, inside the grace window, → `just_started`;
  *    otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the wrapper lives,
  *    not that anything works (seed 003: stuck = no active process after grace).
+ *
+ * Stalls (issue 13): any `in_progress` answer past the grace window becomes `stuck`
+ * (`stalled:<reason>`, with `stall: {quietSeconds, evidence}`) once nothing progressed for
+ * `LISA_STALL_SECONDS` (see {@link progressOf}).
  *
  * The grace window (seed 003: `just_started` is the grace period while idle) only holds back
  * the answers a quiet fresh session could get wrongly (`waiting_input`, `stuck`); it never hides
@@ -42,7 +51,14 @@
 import type { Agent, Mode } from "../../base/types.ts";
 import type { SessionStateName } from "../../base/types.ts";
 import { type CpuReading, isCpuBusy } from "./cpu.ts";
-import { COMMAND_CPU, matchScreen, rulesFor, type ScreenMatch } from "../../agents/rules/index.ts";
+import {
+  BLOCKED_KINDS,
+  type BlockedKind,
+  COMMAND_CPU,
+  matchScreen,
+  rulesFor,
+  type ScreenMatch,
+} from "../../agents/rules/index.ts";
 import type { HookSignal } from "../../agents/hooks.ts";
 
 /** Seconds after spawn during which a quiet session is `just_started`. */
@@ -70,8 +86,27 @@ export const PERMISSION_RENDER_SECONDS = 4;
  */
 export type CoarseStatus = "active" | "idle" | "done" | "failed" | "degraded" | "not_found";
 
-/** What a waiting session waits for. */
-export type WaitingFor = "input" | "permission";
+/**
+ * What a waiting session waits for: `input` (its prompt), `permission` (a dialog where `1`, `y`
+ * or Enter approves), `quota` (a usage or rate limit), `auth` (a credential to fix), `error`
+ * (the model API keeps failing).
+ */
+export type WaitingFor = "input" | "permission" | BlockedKind;
+
+/** Why a session is `stuck`: how long nothing progressed, and what was looked at. */
+export interface StallInfo {
+  quietSeconds: number;
+  /** One entry per signal looked at, e.g. `cpu: 0.1% (idle)`, `output: unchanged 312s`. */
+  evidence: string[];
+}
+
+/**
+ * Hook health: `active` (records of this run arrived), `pending` (injected, none yet: inside the
+ * grace window, or codex before its first turn ends), `silent` (injected, but claude sent no
+ * SessionStart within the grace window: an agent that ignores `--settings`), `off` (not
+ * injected: `--no-hooks`, `LISA_HOOKS=off`, `--command`).
+ */
+export type HooksHealth = "active" | "pending" | "silent" | "off";
 
 /** Summary of the agent hooks file (read by `src/agents/hooks.ts`), the `hooks` slot. */
 export type { HookSignal } from "../../agents/hooks.ts";
@@ -130,8 +165,18 @@ export interface Signals {
   };
   heartbeatAgeSeconds: number | null;
   hooks: HookSignal | null;
+  /** True when lisa injected hooks at spawn (meta.hooks); absent: unknown (treated as false). */
+  hooksInjected?: boolean;
   /** Seconds since lisa last sent input to the session; null when never. */
   lastInputAgeSeconds: number | null;
+  /**
+   * Seconds since a poll last saw the agent's CPU busy (recent reading over its threshold, or
+   * its average since the previous checkpoint over its idle ceiling) or a busy tool child; null
+   * when never seen. Kept in the state file between polls.
+   */
+  lastBusyAgeSeconds?: number | null;
+  /** `LISA_STALL_SECONDS`: no progress this long makes a working answer `stuck`. */
+  stallSeconds?: number;
   /** Read failures (e.g. "proc", "meta", "state"); any makes an undecided answer degraded. */
   failures: string[];
 }
@@ -152,7 +197,11 @@ export interface SignalSummary {
   doneExitCode: number | null;
   /** True when the agent's hooks work for this session (`hooks.active`). */
   hooksActive: boolean;
+  /** See {@link HooksHealth}. */
+  hooksHealth: HooksHealth;
   hooks: HookSignal | null;
+  /** Seconds since anything showed progress (see {@link StallInfo}); null when unknown. */
+  progressQuietSeconds: number | null;
   lastInputAgeSeconds: number | null;
   failures: string[];
 }
@@ -165,6 +214,10 @@ export interface Classification {
   /** Set for completed/crashed (null when tmux lost it and no done file exists). */
   exitCode?: number | null;
   waitingFor?: WaitingFor;
+  /** The reset time of a `quota` wait, as the agent words it (status resolves `resetsAt`). */
+  resetsText?: string;
+  /** Set for `stuck` after a stall. */
+  stall?: StallInfo;
   signals: SignalSummary;
 }
 
@@ -198,7 +251,23 @@ export function paneStatusOf(s: Pick<Signals, "sessionExists" | "pane">): string
   return "dead";
 }
 
-function summarize(s: Signals, screenRules: ScreenMatch[], inGrace: boolean): SignalSummary {
+/** Hook health of a session (see {@link HooksHealth}). Pure. */
+export function hooksHealth(s: Signals): HooksHealth {
+  if (s.hooks?.active) return "active";
+  if (s.hooksInjected !== true) return "off";
+  const agent = s.agent?.agent ?? s.expectedAgent;
+  const pastGrace = s.sessionAgeSeconds !== null && s.sessionAgeSeconds >= SESSION_GRACE_SECONDS;
+  // claude sends SessionStart as it boots; codex only notifies when a turn ends.
+  if (agent === "claude" && pastGrace && s.agent !== null) return "silent";
+  return "pending";
+}
+
+function summarize(
+  s: Signals,
+  screenRules: ScreenMatch[],
+  inGrace: boolean,
+  quiet: number | null,
+): SignalSummary {
   const cpu = s.agent?.cpu ?? s.command.cpu;
   return {
     paneStatus: paneStatusOf(s),
@@ -216,7 +285,9 @@ function summarize(s: Signals, screenRules: ScreenMatch[], inGrace: boolean): Si
       : Math.round(s.heartbeatAgeSeconds * 10) / 10,
     doneExitCode: s.done?.matchesRun ? s.done.exitCode : null,
     hooksActive: s.hooks?.active === true,
+    hooksHealth: hooksHealth(s),
     hooks: s.hooks,
+    progressQuietSeconds: quiet === null ? null : Math.round(quiet),
     lastInputAgeSeconds: s.lastInputAgeSeconds === null
       ? null
       : Math.round(s.lastInputAgeSeconds * 10) / 10,
@@ -248,6 +319,70 @@ function answer(
   };
 }
 
+/** Progress as the classifier sees it: how long nothing moved, and the evidence looked at. */
+interface Progress {
+  quietSeconds: number | null;
+  evidence: string[];
+}
+
+function round(n: number): number {
+  return Math.round(n);
+}
+
+/**
+ * How long the session shows no progress (pure): the youngest of its age, the last screen
+ * change, the last hook record, the last input, the last time CPU or a tool child was seen busy;
+ * 0 while CPU, a tool child or a command process is busy now. While the newest rows say the
+ * agent is retrying an unreachable API, neither its output nor its CPU counts. `evidence`
+ * names each signal and what it said.
+ */
+export function progressOf(
+  s: Signals,
+  screenRules: readonly ScreenMatch[],
+  cpuBusyNow: boolean,
+): Progress {
+  const evidence: string[] = [];
+  const ages: number[] = [];
+  // An agent that says it is retrying an unreachable API: its new rows and the CPU of its retry
+  // loop (codex: 5–6 % bursts between "Reconnecting..." rows, measured) are not progress.
+  const retrying = screenRules.find((m) => m.kind === "retrying");
+  const cpu = s.agent?.cpu ?? s.command.cpu;
+  const cpuSaid = cpu === null
+    ? "cpu: unknown"
+    : `cpu: ${cpu.percent}% over ${(cpu.windowMs / 1000).toFixed(1)}s (${
+      cpuBusyNow ? "busy" : "idle"
+    })`;
+  evidence.push(retrying && cpuBusyNow ? `${cpuSaid}, the retry loop's, not progress` : cpuSaid);
+  if (cpuBusyNow && !retrying) ages.push(0);
+  const children = s.agent ? s.agent.busyChildren : s.command.processes;
+  evidence.push(children.length > 0 ? `children: ${children.join(", ")}` : "children: none");
+  if (children.length > 0) ages.push(0);
+  if (retrying) {
+    evidence.push("last busy: not counted while retrying");
+  } else if (s.lastBusyAgeSeconds !== undefined && s.lastBusyAgeSeconds !== null) {
+    evidence.push(`last busy: ${round(s.lastBusyAgeSeconds)}s ago`);
+    ages.push(s.lastBusyAgeSeconds);
+  } else evidence.push("last busy: never seen");
+  const quiet = s.screen.quietSeconds;
+  if (retrying) {
+    evidence.push(`output: only retries (${retrying.name}), not progress`);
+  } else if (quiet !== null) {
+    evidence.push(`output: unchanged ${round(quiet)}s`);
+    ages.push(quiet);
+  } else evidence.push("output: unknown");
+  const hooks = s.hooks?.active ? s.hooks : null;
+  if (hooks && hooks.lastEventAgeSeconds !== null) {
+    evidence.push(`hook: ${hooks.lastEvent} ${round(hooks.lastEventAgeSeconds)}s ago`);
+    ages.push(hooks.lastEventAgeSeconds);
+  } else evidence.push("hook: none");
+  if (s.lastInputAgeSeconds !== null) {
+    evidence.push(`input: sent ${round(s.lastInputAgeSeconds)}s ago`);
+    ages.push(s.lastInputAgeSeconds);
+  }
+  if (s.sessionAgeSeconds !== null) ages.push(s.sessionAgeSeconds);
+  return { quietSeconds: ages.length === 0 ? null : Math.min(...ages), evidence };
+}
+
 /** Steps 1–2: answers that need no process or screen evidence. */
 function terminal(s: Signals): Omit<Classification, "signals"> | null {
   const done = s.done?.matchesRun ? s.done : null;
@@ -273,12 +408,45 @@ export function classify(s: Signals): Classification {
   const agentKind = s.agent?.agent ?? s.expectedAgent;
   const rules = agentKind ? rulesFor(agentKind) : null;
   const screenRules = rules
-    ? matchScreen(rules.rules, s.screen.title, s.screen.text, s.screen.folder)
+    ? matchScreen(
+      rules.rules,
+      s.screen.title,
+      s.screen.text,
+      s.screen.folder,
+      s.hooks?.active ? s.hooks.failure ?? "" : "",
+    )
     : [];
-  const done = (a: Omit<Classification, "signals">): Classification => ({
-    ...a,
-    signals: summarize(s, screenRules, inGrace && a.sessionState === "just_started"),
-  });
+  const agent = s.agent;
+  const cpuBusy = agent !== null && rules !== null &&
+    isCpuBusy(agent.cpu, rules.cpu.busyMinPercent);
+  const progress = progressOf(
+    s,
+    screenRules,
+    agent !== null ? cpuBusy : isCpuBusy(s.command.cpu, COMMAND_CPU.busyMinPercent),
+  );
+  const stallAfter = s.stallSeconds ?? Infinity;
+  const done = (a: Omit<Classification, "signals">): Classification => {
+    // A working answer with no progress for LISA_STALL_SECONDS is a stall (issue 13); never
+    // inside the grace window, whatever the threshold.
+    if (
+      a.sessionState === "in_progress" && !inGrace && progress.quietSeconds !== null &&
+      progress.quietSeconds >= stallAfter
+    ) {
+      a = {
+        ...answer("stuck", `stalled:${a.classificationReason}`),
+        stall: { quietSeconds: round(progress.quietSeconds), evidence: progress.evidence },
+      };
+    }
+    return {
+      ...a,
+      signals: summarize(
+        s,
+        screenRules,
+        inGrace && a.sessionState === "just_started",
+        progress.quietSeconds,
+      ),
+    };
+  };
 
   // Without tmux's answer nothing is known, not even whether the session exists.
   if (s.failures.includes("tmux")) return done(answer("degraded", "read_failed:tmux"));
@@ -289,10 +457,9 @@ export function classify(s: Signals): Classification {
   const permission = screenRules.find((m) => m.kind === "permission");
   const working = screenRules.find((m) => m.kind === "working");
   const idle = screenRules.find((m) => m.kind === "idle");
-  const agent = s.agent;
+  // The first blocked rule in rule order: limits before credentials before plain errors.
+  const blocked = screenRules.find((m) => (BLOCKED_KINDS as readonly string[]).includes(m.kind));
   const busyChild = agent?.busyChildren[0];
-  const cpuBusy = agent !== null && rules !== null &&
-    isCpuBusy(agent.cpu, rules.cpu.busyMinPercent);
   const quiet = s.screen.quietSeconds;
   const startupOutput = inGrace && quiet !== null &&
     (s.sessionAgeSeconds ?? 0) - quiet < STARTUP_OUTPUT_SECONDS;
@@ -313,6 +480,15 @@ export function classify(s: Signals): Classification {
     }
   }
   if (permission) return done(answer("waiting_input", `screen:${permission.name}`, "permission"));
+  // A limit, a credential or a failing API (screen, or the failed turn's hook): a person must
+  // act, unless the agent visibly works again (it retries, or a new turn runs).
+  if (blocked && !working && busyChild === undefined && !inputRecent) {
+    const kind = blocked.kind as BlockedKind;
+    return done({
+      ...answer("waiting_input", `${blocked.source}:${blocked.name}`, kind),
+      ...(blocked.resets ? { resetsText: blocked.resets } : {}),
+    });
+  }
   // An exec agent ends its only turn and exits: a finished turn there is not a wait for input.
   if (hooks?.pending === "turn_done" && s.mode !== "exec") {
     const inputAfter = s.lastInputAgeSeconds !== null && hooks.lastEventAgeSeconds !== null &&
@@ -324,6 +500,15 @@ export function classify(s: Signals): Classification {
   if (hooks?.pending === "turn_running") {
     const recent = hooks.lastEventAgeSeconds !== null &&
       hooks.lastEventAgeSeconds < HOOK_RUNNING_FRESH_SECONDS;
+    // A silent turn end: the hook says running, but the agent sits at its idle prompt with no
+    // CPU, no output change and no tool child for a few seconds (a turn that ended without a
+    // Stop hook, an Esc). The screen wins, and the reason names the disagreement.
+    const silentEnd = s.mode !== "exec" && idle !== undefined && !working &&
+      busyChild === undefined && !cpuBusy && !inputRecent && quiet !== null &&
+      quiet >= QUIET_SECONDS && !inGrace;
+    if (silentEnd) {
+      return done(answer("waiting_input", `hook_running_but_idle:${idle.name}`, "input"));
+    }
     if (recent || working || busyChild !== undefined || cpuBusy || changing) {
       return done(answer("in_progress", "hook:turn_running"));
     }
@@ -348,7 +533,10 @@ export function classify(s: Signals): Classification {
     if (cpuBusy) return done(answer("in_progress", "agent_cpu_busy"));
     if (changing) return done(answer("in_progress", "agent_output_changing"));
     if (inGrace) return done(answer("just_started", "grace_period"));
-    if (interactive) return done(answer("waiting_input", "agent_quiet", "input"));
+    if (interactive) {
+      const why = hooks?.pending === "turn_running" ? "hook_running_but_quiet" : "agent_quiet";
+      return done(answer("waiting_input", why, "input"));
+    }
     return done(answer("in_progress", "agent_alive_quiet"));
   }
 

@@ -20,10 +20,111 @@ export interface ExplainOptions {
   sinceMs?: number;
 }
 
+/** One signal the classifier considered, what it said, and its part in the answer. */
+export interface Consideration {
+  signal: string;
+  said: string;
+  /** `decided`: this signal gave the answer; `overruled`: it said otherwise and lost. */
+  role: "decided" | "overruled" | "considered";
+}
+
 /** The explain payload. */
 export interface ExplainResult extends StatusReport {
+  /** Each signal considered for the current answer (classifier order), and which decided. */
+  decision: Consideration[];
   events: EventRecord[];
   eventsFile: string;
+}
+
+function age(seconds: number | null, what: string): string {
+  return seconds === null ? `no ${what}` : `${what} ${seconds}s ago`;
+}
+
+/**
+ * The signals behind `report`'s answer, in the classifier's order (tmux, done file, read
+ * failures, hooks, screen, input, tool children, CPU, output, agent process, command processes,
+ * grace window, stall), each with what it said, and the one that decided (the reason's source);
+ * a signal whose word the answer went against is `overruled`. Pure.
+ */
+export function decisionOf(report: StatusReport): Consideration[] {
+  const r = report.classificationReason;
+  const sig = report.signals;
+  const base = r.startsWith("stalled:") ? r.slice("stalled:".length) : r;
+  const is = (...prefixes: string[]) => prefixes.some((p) => base.startsWith(p));
+  const hooks = sig.hooks;
+  const hookSaid = hooks === null
+    ? `${sig.hooksHealth ?? "off"} (no record of this run)`
+    : `${sig.hooksHealth ?? "active"}: ${hooks.pending ?? "nothing pending"}, last ${
+      hooks.lastEvent ?? "none"
+    } ${hooks.lastEventAgeSeconds ?? "?"}s ago${hooks.failure ? ` (${hooks.failure})` : ""}`;
+  const rows: [string, string, boolean, boolean?][] = [
+    [
+      "tmux",
+      `pane ${sig.paneStatus}`,
+      is("pane_", "session_missing", "server_gone", "read_failed:tmux"),
+    ],
+    [
+      "done file",
+      sig.doneExitCode === null ? "none for this run" : `exit ${sig.doneExitCode}`,
+      is("done_file"),
+    ],
+    [
+      "read failures",
+      sig.failures.length === 0 ? "none" : sig.failures.join(", "),
+      is("read_failed", "state_"),
+    ],
+    ["hooks", hookSaid, is("hook:"), is("hook_running_but")],
+    [
+      "screen rules",
+      sig.screenRules.length === 0 ? "none matched" : sig.screenRules.join(", "),
+      is("screen:", "hook_running_but_idle"),
+    ],
+    ["input", age(sig.lastInputAgeSeconds, "sent"), is("input_sent_recently")],
+    [
+      "tool children",
+      sig.busyChildren.length === 0 ? "none" : sig.busyChildren.join(", "),
+      is("agent_child_busy"),
+    ],
+    [
+      "cpu",
+      sig.agentCpu === null
+        ? "unknown"
+        : `${sig.agentCpu}% over ${((sig.cpuWindowMs ?? 0) / 1000).toFixed(1)}s`,
+      is("agent_cpu_busy", "command_cpu_busy"),
+    ],
+    [
+      "output",
+      sig.outputQuietSeconds === null ? "unknown" : `unchanged ${sig.outputQuietSeconds}s`,
+      is("agent_output_changing", "command_output_changing"),
+    ],
+    [
+      "agent process",
+      sig.agentPid === null ? "none found" : `pid ${sig.agentPid}`,
+      is("agent_quiet", "agent_alive_quiet", "hook_running_but_quiet"),
+    ],
+    [
+      "command processes",
+      sig.commandProcesses.length === 0 ? "none" : sig.commandProcesses.join(", "),
+      is("command_running", "no_active_process"),
+    ],
+    [
+      "grace window",
+      `session ${sig.sessionAgeSeconds ?? "?"}s old${sig.inGrace ? ", in grace" : ""}`,
+      is("grace_period"),
+    ],
+    [
+      "stall",
+      sig.progressQuietSeconds === null || sig.progressQuietSeconds === undefined
+        ? "progress unknown"
+        : `no progress for ${sig.progressQuietSeconds}s`,
+      r.startsWith("stalled:"),
+    ],
+  ];
+  return rows.map(([signal, said, decided, overruled]) => ({
+    signal,
+    said,
+    role: decided ? "decided" : overruled ? "overruled" : "considered",
+  }));
 }
 
 export { parseSince } from "../../base/duration.ts";
@@ -42,5 +143,5 @@ export async function explainSession(deps: Deps, options: ExplainOptions): Promi
     limit: options.events ?? DEFAULT_EXPLAIN_EVENTS,
     sinceMs: options.sinceMs,
   });
-  return { ...report, events, eventsFile: location.paths.events };
+  return { ...report, decision: decisionOf(report), events, eventsFile: location.paths.events };
 }

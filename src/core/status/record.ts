@@ -14,6 +14,7 @@ import type { CpuSample, EventRecord, SessionStateFile } from "../../base/types.
 import { TERMINAL_STATES } from "../../base/types.ts";
 import { type Classification, degrade } from "./classify.ts";
 import { mergeSamples } from "./cpu.ts";
+import { progressChanged, type ProgressState } from "./progress.ts";
 import type { PaneProbe, ProcessView } from "./gather.ts";
 import { STATUS_CAPTURE_LINES } from "./gather.ts";
 import { writeFileAtomic } from "../../store/atomic.ts";
@@ -33,6 +34,8 @@ export interface PollFacts {
   changedAtMs: number | null;
   nowMs: number;
   runId: string | null;
+  /** The progress fields after this poll (stall detection); absent: unchanged. */
+  progress?: ProgressState;
 }
 
 /** What applying a poll to the state asks for afterwards. */
@@ -66,6 +69,7 @@ export function pollChangesState(
   if (TERMINAL_STATES.includes(c.sessionState) && facts.probe.exists && !st.outputWritten) {
     return true;
   }
+  if (facts.progress !== undefined && progressChanged(st, facts.progress)) return true;
   if (facts.view !== null) {
     const found = facts.view.found?.proc;
     if ((found?.pid ?? null) !== st.agentPid) return true;
@@ -81,6 +85,11 @@ export function applyPoll(st: SessionStateFile, c: Classification, facts: PollFa
   let writeOutput = false;
   st.pollCount += 1;
   st.cpuSamples = samplesAfter(st, facts);
+  if (facts.progress !== undefined) {
+    st.lastBusyAtMs = facts.progress.lastBusyAtMs;
+    st.progressMarkAtMs = facts.progress.progressMarkAtMs;
+    st.progressMarkTicks = facts.progress.progressMarkTicks;
+  }
   if (facts.view !== null) {
     st.agentPid = facts.view.found?.proc.pid ?? null;
     st.agentStartTime = facts.view.found?.proc.startTime ?? null;

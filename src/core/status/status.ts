@@ -32,9 +32,10 @@ import {
   type HookSignal,
   type Signals,
   type SignalSummary,
+  type StallInfo,
   type WaitingFor,
 } from "./classify.ts";
-import { combinedReading, CPU_SECOND_SAMPLE_MS, type CpuReading } from "./cpu.ts";
+import { combinedReading, CPU_SECOND_SAMPLE_MS, type CpuReading, isCpuBusy } from "./cpu.ts";
 import {
   fileAgeSeconds,
   inspectProcesses,
@@ -52,11 +53,13 @@ import {
 } from "./gather.ts";
 import { readHookSignal } from "../../agents/hooks.ts";
 import { extraMatchNames } from "../../agents/match.ts";
-import { rulesFor } from "../../agents/rules/index.ts";
+import { COMMAND_CPU, rulesFor } from "../../agents/rules/index.ts";
 import { CLK_TCK, hasProcFs, type ProcInfo } from "../../proc/table.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import { readState } from "../../store/session_store.ts";
 import { recordPoll } from "./record.ts";
+import { nextProgress, type ProgressState } from "./progress.ts";
+import { resolveResetsAt } from "../../agents/rules/resets.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
 export { SNAPSHOT_EVENT_INTERVAL_MS } from "./record.ts";
@@ -84,6 +87,10 @@ export interface StatusReport {
   /** The exit code of a completed/crashed session (null otherwise or when unknown). */
   exitCode: number | null;
   waitingFor: WaitingFor | null;
+  /** When a `quota` wait ends, if the agent's screen says (ISO time); else absent. */
+  resetsAt?: string | null;
+  /** Why a `stuck` session is stuck (no progress for LISA_STALL_SECONDS); else absent. */
+  stall?: StallInfo;
   paneStatus: string;
   paneCommand: string | null;
   paneTitle: string | null;
@@ -250,6 +257,23 @@ async function secondSample(deps: Deps, facts: ProcessFacts): Promise<void> {
   facts.cpu = combinedReading(first, later, CLK_TCK);
 }
 
+/**
+ * The progress fields after this poll (see `progress.ts`): busy now when CPU is over the agent's
+ * threshold or a tool child or command process runs; the checkpoint measured against the summed
+ * ticks of the sampled processes.
+ */
+function trackProgress(prev: SessionStateFile, facts: ProcessFacts, nowMs: number): ProgressState {
+  const view = facts.view;
+  const latest = facts.readings.at(-1)?.samples ?? [];
+  if (view === null || latest.length === 0) return prev;
+  const agent = view.found?.agent ?? null;
+  const cpu = agent ? rulesFor(agent).cpu : COMMAND_CPU;
+  const busyNow = isCpuBusy(facts.cpu, cpu.busyMinPercent) || view.busyChildren.length > 0 ||
+    view.commandProcesses.length > 0;
+  const ticks = latest.reduce((sum, sample) => sum + sample.ticks, 0);
+  return nextProgress(prev, { ticks, busyNow }, nowMs, cpu.idleMaxPercent, CLK_TCK);
+}
+
 /** Runs the status tmux call; a tmux failure (other than a missing program) yields null. */
 async function probeOrNull(tmux: Tmux, session: string, lines: number): Promise<PaneProbe | null> {
   try {
@@ -318,6 +342,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
   const changedAt = outputChangedAt(prev, hash, nowMs, probe.lastOutputSeconds);
   const found = facts.view?.found ?? null;
   const hooks = readHooks(deps, paths.hooks, meta, nowMs);
+  const progress = trackProgress(prev, facts, nowMs);
 
   const signals: Signals = {
     sessionExists: probe.exists,
@@ -356,9 +381,14 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
     },
     heartbeatAgeSeconds: heartbeatAge,
     hooks,
+    hooksInjected: meta?.hooks === true,
     lastInputAgeSeconds: prev.lastInputAtMs === null
       ? null
       : Math.max(0, (nowMs - prev.lastInputAtMs) / 1000),
+    lastBusyAgeSeconds: progress.lastBusyAtMs === null
+      ? null
+      : Math.max(0, (nowMs - progress.lastBusyAtMs) / 1000),
+    stallSeconds: deps.config.stallSeconds,
     failures,
   };
   let c: Classification = classify(signals);
@@ -382,6 +412,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
       changedAtMs: changedAt,
       nowMs,
       runId: meta?.runId ?? null,
+      progress,
     });
   }
   // The output file is written at a terminal state only (spawn removes stale ones).
@@ -401,6 +432,10 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
     classificationReason: c.classificationReason,
     exitCode: c.exitCode ?? null,
     waitingFor: c.waitingFor ?? null,
+    ...(c.waitingFor === "quota"
+      ? { resetsAt: c.resetsText ? resolveResetsAt(c.resetsText, nowMs) : null }
+      : {}),
+    ...(c.stall ? { stall: c.stall } : {}),
     paneStatus: c.signals.paneStatus,
     paneCommand: probe.exists ? probe.currentCommand : null,
     paneTitle: probe.exists ? probe.title : null,

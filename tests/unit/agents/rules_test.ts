@@ -2,8 +2,10 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { AGENT_RULES, matchScreen, rulesFor } from "../../../src/agents/rules/index.ts";
 
 const SCREENS = new URL("../../fixtures/screens/", import.meta.url);
+/** A recorded screen without its `#!` header rows (how it was recorded). */
 function screen(name: string): string {
-  return Deno.readTextFileSync(new URL(name, SCREENS));
+  return Deno.readTextFileSync(new URL(name, SCREENS)).split("\n")
+    .filter((r) => !r.startsWith("#!")).join("\n");
 }
 function kinds(agent: "claude" | "codex", title: string, text: string, folder = "project") {
   return matchScreen(rulesFor(agent).rules, title, text, folder).map((m) => `${m.kind}:${m.name}`);

@@ -27,6 +27,7 @@ Deno.test("loadConfig gives the seed defaults for an empty environment", () => {
       tmuxSocketDir: config.tmuxSocketDir,
       runtimeDir: config.runtimeDir,
       hooks: config.hooks,
+      stallSeconds: config.stallSeconds,
     },
     {
       cmdTimeoutSeconds: 20,
@@ -45,6 +46,7 @@ Deno.test("loadConfig gives the seed defaults for an empty environment", () => {
       tmuxSocketDir: undefined,
       runtimeDir: "/tmp/lisa-1234",
       hooks: "on",
+      stallSeconds: 300,
     },
   );
   strictEqual(entries.length, VARIABLES.length);

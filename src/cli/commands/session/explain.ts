@@ -25,8 +25,15 @@ export default async function explain(
     printJson(deps.io, { ...result });
     return;
   }
-  const { events, eventsFile: _file, ...report } = result;
+  const { events, eventsFile: _file, decision, ...report } = result;
   deps.io.out(statusText(report));
+  deps.io.out("decision:\n");
+  for (const d of decision) {
+    const mark = d.role === "decided" ? "→" : d.role === "overruled" ? "✗" : " ";
+    deps.io.out(
+      `  ${mark} ${d.signal.padEnd(18)}${d.said}${d.role === "considered" ? "" : ` (${d.role})`}\n`,
+    );
+  }
   deps.io.out(events.length === 0 ? "events: none\n" : "events:\n");
   for (const e of events) {
     const state = e.state ? ` ${e.state}` : "";

@@ -20,6 +20,8 @@ export default async function send(
     textFile: flags.textFile,
     keys: flags.keys,
     enter: flags.enter ?? false,
+    force: flags.force ?? false,
+    readyTimeoutSeconds: flags.readyTimeout,
   };
   if (flags.wait) {
     const { sendAndWait } = await lazyImport<WaitModule>(

@@ -54,7 +54,13 @@ async function setup(
 Deno.test("text then Enter: one paste call, the agent's delay, then Enter as its own key", async () => {
   const t = await setup([ok0, ok0], "codex");
   try {
-    const r = await sendToSession(t.deps, { session: "lisa-s", text: "héllo\nworld", enter: true });
+    // --force: the agent's state is not looked at (the guard has its own tests).
+    const r = await sendToSession(t.deps, {
+      session: "lisa-s",
+      text: "héllo\nworld",
+      enter: true,
+      force: true,
+    });
     deepStrictEqual(r, {
       ok: true,
       session: "lisa-s",
@@ -62,6 +68,7 @@ Deno.test("text then Enter: one paste call, the agent's delay, then Enter as its
       removedChars: 0,
       keys: [],
       enter: true,
+      agentState: null,
     });
     strictEqual(t.runner.calls.length, 2);
     ok(t.runner.calls[0].includes("paste-buffer"));
@@ -96,7 +103,7 @@ Deno.test("a missing session is session_not_found and nothing to send is missing
   const t = await setup([{ code: 1, success: false, stdout: "", stderr: "can't find session" }]);
   try {
     await rejects(
-      () => sendToSession(t.deps, { session: "lisa-s", text: "x" }),
+      () => sendToSession(t.deps, { session: "lisa-s", text: "x", force: true }),
       (e) => e instanceof LisaError && e.code === "session_not_found" && e.exitCode === 1,
     );
     await rejects(
@@ -133,7 +140,7 @@ Deno.test("an unknown key name is invalid_key with a suggestion, and nothing rea
 Deno.test("--text - reads stdin; --text with --text-file is conflicting_options; a missing file is file_not_found", async () => {
   const t = await setup([ok0], "claude", "from stdin\r\n\x1b[201~done");
   try {
-    const r = await sendToSession(t.deps, { session: "lisa-s", text: "-" });
+    const r = await sendToSession(t.deps, { session: "lisa-s", text: "-", force: true });
     strictEqual(r.textBytes, "from stdin\ndone".length);
     strictEqual(r.removedChars, 6);
     await rejects(
@@ -165,7 +172,14 @@ Deno.test("a send waits for the session's input lock and fails with lock_busy, s
   try {
     holder.lockSync(true);
     await rejects(
-      () => sendToSession(t.deps, { session: "lisa-s", text: "x", enter: true, lockTimeoutMs: 50 }),
+      () =>
+        sendToSession(t.deps, {
+          session: "lisa-s",
+          text: "x",
+          enter: true,
+          lockTimeoutMs: 50,
+          force: true,
+        }),
       (e) => e instanceof LisaError && e.code === "lock_busy" && /nothing was sent/.test(e.message),
     );
     strictEqual(t.runner.calls.length, 0);

@@ -34,7 +34,9 @@ const recorded = JSON.parse(
 function signalsOf(c: Omit<Case, "expect">): Signals {
   const s = merge(structuredClone(recorded.base), c.signals ?? {}) as Signals;
   if (c.screenFile) {
-    s.screen.text = Deno.readTextFileSync(new URL(`screens/${c.screenFile}`, FIXTURES));
+    // `#!` rows are the recording's header, not screen.
+    s.screen.text = Deno.readTextFileSync(new URL(`screens/${c.screenFile}`, FIXTURES))
+      .split("\n").filter((r) => !r.startsWith("#!")).join("\n");
   }
   return s;
 }
