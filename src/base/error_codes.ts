@@ -94,6 +94,24 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     codes: ["preflight_failed"],
     when: "`session preflight`: an environment check or a contract self-check failed",
   },
+  {
+    codes: ["history_unavailable"],
+    when: "no `node:sqlite` in this runtime, or no place for the history db (LISA_HISTORY_DB/HOME)",
+  },
+  {
+    codes: ["history_busy"],
+    when: "another lisa held the history db's write lock past its busy timeout (5 s); retry",
+  },
+  {
+    codes: ["history_unsafe"],
+    when:
+      "the history db or its dir is a symlink, not yours, or open to others (file) or writable (dir)",
+  },
+  {
+    codes: ["history_schema_newer"],
+    when: "the history db was written by a newer lisa (its schema version is higher)",
+  },
+  { codes: ["history_error"], when: "any other history db failure (the message says which)" },
   // issue 15
   {
     codes: ["not_a_git_repo", "base_not_found"],

@@ -235,7 +235,10 @@ export const events = {
   optional: true,
 } as const;
 /** `--since` of explain. */
-export const since = text("only events since a duration ago (15m, 2h, 1d) or an ISO time", "when");
+export const since = text(
+  "only events (history list: sessions started) since a duration ago (15m, 2h, 1d) or an ISO time",
+  "when",
+);
 /** `--poll-interval`. */
 export const pollInterval = {
   kind: "parsed",
@@ -257,7 +260,7 @@ export const timeoutSeconds = {
   kind: "parsed",
   parse: numberIn(0),
   brief: "stop after this many seconds (monitor: exitReason timeout, exit 2; smoke: the " +
-    "whole run's limit, default 120)",
+    "whole run's limit, default 120; send --wait: outcome timeout, default 1800)",
   placeholder: "seconds",
   optional: true,
 } as const;
@@ -319,6 +322,14 @@ export const keepSessions = bool("do not kill the smoke sessions at the end");
 /** `--shared-tmux` of guard. */
 export const sharedTmux = bool("inspect the default tmux server (read-only list-sessions)");
 
+// issue 14
+/** `--wait` of send. */
+export const wait = bool(
+  "press Enter, then wait for the turn this send started to end and print its reply " +
+    "(exit 0 completed, 2 otherwise)",
+);
+/** `--all-projects` of history list. */
+export const allProjects = bool("sessions of every project (default: the current project's)");
 // issue 15
 /** `--worktree` of spawn. */
 export const worktree = bool(

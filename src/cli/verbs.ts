@@ -116,9 +116,13 @@ export const sendFlags = {
   projectRoot: F.projectRoot,
   json: F.json,
   jsonMin: F.jsonMin,
+  wait: F.wait,
+  timeoutSeconds: F.timeoutSeconds,
   force: F.force,
   readyTimeout: F.readyTimeout,
 };
+/** `lisa session turns`. */
+export const turnsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
 /** `lisa session status`. */
 export const statusFlags = {
   session: F.session,
@@ -268,6 +272,18 @@ export const detectNestedFlags = {
   rewrite: F.rewrite,
   why: F.why,
 };
+/** `lisa history list`. */
+export const historyListFlags = {
+  projectRoot: F.projectRoot,
+  allProjects: F.allProjects,
+  since: F.since,
+  agent: F.agent,
+  json: F.json,
+};
+/** `lisa history show <session|alias>`. */
+export const historyShowFlags = { json: F.json };
+/** `lisa history search <words>`. */
+export const historySearchFlags = { json: F.json };
 /** `lisa session guard`. */
 export const guardFlags = {
   sharedTmux: F.sharedTmux,
@@ -414,6 +430,11 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     flags: sendFlags,
     load: () => lazyImport(new URL("./commands/session/send.ts", import.meta.url)),
   },
+  "session turns": {
+    brief: "list a session's turns (prompt, outcome, reply, tools) from history",
+    flags: turnsFlags,
+    load: () => lazyImport(new URL("./commands/session/turns.ts", import.meta.url)),
+  },
   "session status": {
     brief: "classify a session: state, reason, exit code, and the signals seen",
     flags: statusFlags,
@@ -500,10 +521,34 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     flags: contextPackFlags,
     load: () => lazyImport(new URL("./commands/session/context_pack.ts", import.meta.url)),
   },
+  "history list": {
+    brief: "sessions lisa ran (alias, agent, project, start, duration, turns, final state)",
+    flags: historyListFlags,
+    load: () => lazyImport(new URL("./commands/history/list.ts", import.meta.url)),
+  },
+  "history show": {
+    brief: "one session turn by turn: prompt, tools, reply, durations (and plans)",
+    flags: historyShowFlags,
+    positional: {
+      kind: "tuple",
+      parameters: [{ brief: "session name or alias", placeholder: "session", parse: F.parseText }],
+    },
+    load: () => lazyImport(new URL("./commands/history/show.ts", import.meta.url)),
+  },
+  "history search": {
+    brief: "full-text search of prompts and replies (every word must match)",
+    flags: historySearchFlags,
+    positional: {
+      kind: "tuple",
+      parameters: [{ brief: "words (quote several)", placeholder: "words", parse: F.parseText }],
+    },
+    load: () => lazyImport(new URL("./commands/history/search.ts", import.meta.url)),
+  },
 };
 
 /** Documentation of the route maps (groups). */
 export const GROUPS: Readonly<Record<string, string>> = {
   "": "Start, watch, drive and clean up AI coding agents (claude, codex, any command) in tmux.",
   "session": "spawn, drive, watch and end sessions",
+  "history": "what every session did: turns, tools, replies (a SQLite store)",
 };

@@ -33,11 +33,12 @@ import type { WorktreePlan } from "../worktree/plan.ts";
 import { appendLifecycle } from "../session/lifecycle.ts";
 import { resolveProject } from "../session/project.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
+import { recordBeforeRemoval, sweepAfterSpawn } from "../history/recorder.ts";
 import { readTextInput } from "../drive/text_input.ts";
 import type { NestedDetection } from "./nested.ts";
 import { dryRunScript, planSpawn, type SpawnPlan } from "./plan.ts";
 import { buildStartupScript } from "./startup_script.ts";
-import { writeFileAtomic } from "../../store/atomic.ts";
+import { pathExists, writeFileAtomic } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
 import { hasSession, isDuplicateSession, killSession } from "../../tmux/sessions.ts";
@@ -246,6 +247,11 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
       details: { session, socketPath: project.socketPath },
     });
   }
+  const files = { runtimeDir: project.runtimeDir, hash: project.hash, session };
+  // Files of an earlier session of the same name go: history records them first.
+  if (pathExists(paths.meta) || pathExists(paths.hooks)) {
+    await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup");
+  }
   const create = worktree !== undefined ? await worktreeCreateModule() : undefined;
   if (worktree !== undefined && create !== undefined) {
     await create.createWorktree(deps, project.runtimeDir, worktree, {
@@ -265,6 +271,7 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
   pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
 
   const failed = async (reason: string, message: string, cause: unknown): Promise<never> => {
+    await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed");
     removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
     await undoWorktree().catch(() => {});
     await appendLifecycle(deps, paths.events, session, {
@@ -353,4 +360,6 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
     mode: plan.mode,
     parentSession: plan.parentSession,
   });
+  // History's recovery sweeps run when sessions start too (only if history exists already).
+  await sweepAfterSpawn(deps);
 }
