@@ -18,6 +18,7 @@
  * Usage: deno task bench [--runs N] [--only NAME[,NAME]] [--json]
  */
 import { DENO_PERMISSIONS } from "../src/base/deps.ts";
+import { openHistory } from "../src/core/history/store.ts";
 
 const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const encoder = new TextEncoder();
@@ -113,6 +114,40 @@ async function spawnSink(ctx: BenchContext, name: string): Promise<void> {
 
 const STATUS_SESSION = "lisa-bench-status";
 
+const HISTORY_SESSIONS = 1000;
+const HISTORY_TURNS = 10;
+
+/** Fills the bench's history database with ended sessions and their turns. */
+async function fillHistory(ctx: BenchContext): Promise<void> {
+  const path = `${ctx.base}/history/history.db`;
+  const h = await openHistory(
+    { config: { historyDb: path } as never, env: {}, uid: Deno.uid() ?? 0 },
+  );
+  try {
+    h.write(() => {
+      const session = h.db.prepare(
+        `INSERT INTO sessions (name, run_id, agent, mode, project_root, started_at, ended_at,
+          final_state) VALUES (?, ?, 'claude', 'interactive', ?, ?, ?, 'killed')`,
+      );
+      const turn = h.db.prepare(
+        `INSERT INTO turns (session_id, turn_key, seq, prompt, reply, outcome, started_at,
+          ended_at) VALUES (?, ?, ?, ?, ?, 'completed', ?, ?)`,
+      );
+      for (let i = 0; i < HISTORY_SESSIONS; i++) {
+        const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+        const id = Number(
+          session.run(`lisa-bench-h-${i}`, `run-${i}`, ctx.projectRoot, at, at).lastInsertRowid,
+        );
+        for (let t = 1; t <= HISTORY_TURNS; t++) {
+          turn.run(id, `k${i}-${t}`, t, `prompt ${i} ${t}`, `reply ${i} ${t}`, at, at);
+        }
+      }
+    });
+  } finally {
+    h.close();
+  }
+}
+
 /** The cases, floor first, each with its DESIGN §7 budget where it has one. */
 export const CASES: BenchCase[] = [
   {
@@ -187,6 +222,13 @@ export const CASES: BenchCase[] = [
         "",
       );
     },
+  },
+  {
+    // History read over 1 000 ended sessions × 10 turns (ingestion of the runtime dir included).
+    name: `lisa history list --json (${HISTORY_SESSIONS} sessions)`,
+    argv: lisaArgv("history", "list", "--all-projects", "--json"),
+    target: 2.5,
+    setup: fillHistory,
   },
   {
     // A person's or orchestrator's overview: 20 live sessions with their states.
@@ -289,6 +331,8 @@ async function makeContext(): Promise<BenchContext> {
     if (key.startsWith("LISA_") || key.startsWith("TMUX")) delete env[key];
   }
   Object.assign(env, {
+    // Kills in teardowns record history: never into the user's own database.
+    LISA_HISTORY_DB: `${base}/history/history.db`,
     LISA_RUNTIME_DIR: runtimeDir,
     LISA_TMUX_SOCKET_DIR: socketDir,
     NO_COLOR: "1",

@@ -35,6 +35,10 @@ export interface Config {
   hookFile: string | undefined;
   /** Set inside a lisa session: the run id of the current spawn. */
   runId: string | undefined;
+  /** The history database (default: `${XDG_STATE_HOME:-~/.local/state}/lisa/history.db`). */
+  historyDb: string | undefined;
+  /** A turn with no activity for this long, in a session no longer working, is interrupted. */
+  turnStaleSeconds: number;
   /** Where `spawn --worktree` puts worktrees (`LISA_WORKTREE_DIR`). */
   worktreeDir: string;
 }
@@ -219,6 +223,21 @@ export const VARIABLES: readonly VarSpec[] = [
     kind: "context",
     defaultValue: undefined,
     description: "Set inside a lisa session: run id of the spawn",
+  },
+  {
+    name: "LISA_HISTORY_DB",
+    key: "historyDb",
+    kind: "path",
+    defaultValue: undefined,
+    description: "History database (default: ~/.local/state/lisa/history.db, see History)",
+  },
+  {
+    name: "LISA_TURN_STALE_SECONDS",
+    key: "turnStaleSeconds",
+    kind: "int",
+    defaultValue: 300,
+    min: 1,
+    description: "History sweep: a turn idle this long in an idle session becomes interrupted",
   },
   // issue 15
   {

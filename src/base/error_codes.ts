@@ -93,6 +93,36 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "attach: the session exists but its command has finished (or no session runs)",
   },
   { codes: ["not_a_terminal"], when: "attach: stdin/stdout is not a terminal" },
+  {
+    codes: ["cursor_file_requires_delta_json"],
+    when: "`session list`/`tree` got `--cursor-file` without `--delta-json`",
+  },
+  {
+    codes: ["smoke_failed", "prompt_probe_failed", "matrix_failed"],
+    when: "`session smoke` failed: a level, its `--prompt-style` probe, or a `--matrix-file` row",
+  },
+  {
+    codes: ["preflight_failed"],
+    when: "`session preflight`: an environment check or a contract self-check failed",
+  },
+  {
+    codes: ["history_unavailable"],
+    when: "no `node:sqlite` in this runtime, or no place for the history db (LISA_HISTORY_DB/HOME)",
+  },
+  {
+    codes: ["history_busy"],
+    when: "another lisa held the history db's write lock past its busy timeout (5 s); retry",
+  },
+  {
+    codes: ["history_unsafe"],
+    when:
+      "the history db or its dir is a symlink, not yours, or open to others (file) or writable (dir)",
+  },
+  {
+    codes: ["history_schema_newer"],
+    when: "the history db was written by a newer lisa (its schema version is higher)",
+  },
+  { codes: ["history_error"], when: "any other history db failure (the message says which)" },
   // issue 15
   {
     codes: ["not_a_git_repo", "base_not_found"],

@@ -20,10 +20,17 @@ export function parseAgent(value: string): Agent {
   throw new UsageError(`Unknown agent "${value}" (expected claude or codex)`, "invalid_agent");
 }
 
-/** Returns `value` as a Mode, or throws `invalid_mode` (exit 1). */
+/** Other names of the modes (the older Go lisa's aliases: `execution`, `non-interactive`). */
+export const MODE_ALIASES: Readonly<Record<string, Mode>> = {
+  "execution": "exec",
+  "non-interactive": "exec",
+};
+
+/** Returns `value` (or an alias) as a Mode, or throws `invalid_mode` (exit 1). */
 export function parseMode(value: string): Mode {
   const v = value.trim().toLowerCase();
   if ((MODES as readonly string[]).includes(v)) return v as Mode;
+  if (Object.hasOwn(MODE_ALIASES, v)) return MODE_ALIASES[v];
   throw new UsageError(`Unknown mode "${value}" (expected interactive or exec)`, "invalid_mode");
 }
 

@@ -98,22 +98,28 @@ export const json = bool("print JSON");
 export const jsonMin = bool("print compact JSON");
 /** `--stream-json`: one JSON line per event, then the final payload. */
 export const streamJson = bool("print one JSON line per poll, then the final payload");
-/** `--agent`. */
+/** `--agent` (`auto`, accepted for compatibility, means the verb's default). */
 export const agent = {
   kind: "parsed",
-  parse: (t: string): Agent => parseAgent(t),
-  brief: "the agent: claude or codex",
+  parse: (t: string): Agent | undefined => isAuto(t) ? undefined : parseAgent(t),
+  brief: "the agent: claude or codex (auto: the verb's default; status-like verbs read it " +
+    "from the session)",
   placeholder: AGENTS.join("|"),
   optional: true,
 } as const;
-/** `--mode`. */
+/** `--mode` (aliases `execution`, `non-interactive`; `auto` means the verb's default). */
 export const mode = {
   kind: "parsed",
-  parse: (t: string): Mode => parseMode(t),
-  brief: "the mode: interactive or exec",
+  parse: (t: string): Mode | undefined => isAuto(t) ? undefined : parseMode(t),
+  brief: "the mode: interactive or exec (aliases execution, non-interactive; auto: the " +
+    "default)",
   placeholder: MODES.join("|"),
   optional: true,
 } as const;
+function isAuto(text: string): boolean {
+  return text.trim().toLowerCase() === "auto";
+}
+
 /** `--tag`. */
 export const tag = text("tag appended to the name (lowercase alphanumerics, at most 16)", "tag");
 /** `--prompt` (spawn: the agent's prompt; detect-nested: the prompt to analyse, required). */
@@ -192,14 +198,17 @@ export const lines = {
   optional: true,
 } as const;
 /** `--raw`. */
-export const raw = bool("the pane text as tmux shows it (no marker hiding, no noise filtering)");
+export const raw = bool(
+  "read the pane, not a claude session's transcript (filtered as usual; --verbatim: unfiltered)",
+);
 /** `--keep-noise`. */
 export const keepNoise = bool("keep agent start-up noise (MCP/auth warnings, banners, tips)");
 /** `--strip-noise` (the default; accepted for compatibility). */
 export const stripNoise = bool("filter start-up noise (the default; accepted for compatibility)");
 /** `--delta-from`. */
 export const deltaFrom = text(
-  "only what appeared since this nextOffset (opaque token) or line count",
+  "only what appeared since this nextOffset (opaque token) or line count; or a time (@unix, " +
+    "RFC 3339): everything if the pane changed since, else nothing",
   "offset",
 );
 /** `--cursor-file`. */
@@ -226,14 +235,17 @@ export const events = {
   optional: true,
 } as const;
 /** `--since` of explain. */
-export const since = text("only events since a duration ago (15m, 2h, 1d) or an ISO time", "when");
+export const since = text(
+  "only events (history list: sessions started) since a duration ago (15m, 2h, 1d) or an ISO time",
+  "when",
+);
 /** `--poll-interval`. */
 export const pollInterval = {
   kind: "parsed",
   parse: numberIn(0),
-  brief: "seconds between polls (fractions allowed)",
+  brief: "seconds between polls, fractions allowed (default 30; smoke: 0.5)",
   placeholder: "seconds",
-  default: "30",
+  optional: true,
 } as const;
 /** `--max-polls`. */
 export const maxPolls = {
@@ -248,7 +260,7 @@ export const timeoutSeconds = {
   kind: "parsed",
   parse: numberIn(0),
   brief: "stop after this many seconds (monitor: exitReason timeout, exit 2; smoke: the " +
-    "whole run's limit, default 120)",
+    "whole run's limit, default 120; send --wait: outcome timeout, default 1800)",
   placeholder: "seconds",
   optional: true,
 } as const;
@@ -310,6 +322,14 @@ export const keepSessions = bool("do not kill the smoke sessions at the end");
 /** `--shared-tmux` of guard. */
 export const sharedTmux = bool("inspect the default tmux server (read-only list-sessions)");
 
+// issue 14
+/** `--wait` of send. */
+export const wait = bool(
+  "press Enter, then wait for the turn this send started to end and print its reply " +
+    "(exit 0 completed, 2 otherwise)",
+);
+/** `--all-projects` of history list. */
+export const allProjects = bool("sessions of every project (default: the current project's)");
 // issue 15
 /** `--worktree` of spawn. */
 export const worktree = bool(
@@ -378,6 +398,127 @@ export const until = {
 export const anyFlag = bool("with --until: stop when the first session gets there (default)");
 /** `--all` of watch. */
 export const allFlag = bool("with --until: stop when every watched session got there");
+// ---------------------------------------------------------------------------------------------
+// issue 12: the flags orchestrators written for the older Go lisa's skill pass.
+
+/** "true"/"false" like {@link parseBool}; a bare flag (empty value) means true. */
+export function parseBoolBare(text: string): boolean {
+  return text.trim() === "" ? true : parseBool(text);
+}
+const boolValue = (brief: string) =>
+  ({
+    kind: "parsed",
+    parse: parseBoolBare,
+    brief,
+    placeholder: "true|false",
+    optional: true,
+    inferEmpty: true,
+  }) as const;
+/** `--until-jsonpath` of monitor. */
+export const untilJsonpath = text(
+  "stop when a field of the poll matches: '$.field=value' (exitReason jsonpath_matched)",
+  "expr",
+);
+/** `--adaptive-poll` of monitor. */
+export const adaptivePoll = bool(
+  "poll sooner while the session just started or is busy, up to --poll-interval when quiet",
+);
+/** `--waiting-requires-turn-complete` of monitor. */
+export const waitingRequiresTurnComplete = boolValue(
+  "stop on waiting_input only once the agent's turn is known complete (hook or transcript)",
+);
+/** `--verbose` (monitor: one progress line per poll on stderr; version: more detail). */
+export const verbose = bool("more detail (monitor: a progress line per poll on stderr)");
+/** `--emit-handoff` of monitor. */
+export const emitHandoff = bool(
+  "with --stream-json: also a handoff line (reason, nextAction, nextOffset) per poll",
+);
+/** `--handoff-cursor-file` of monitor. */
+export const handoffCursorFile = text(
+  "with --emit-handoff: write the last handoff's nextOffset to PATH",
+  "path",
+);
+/** `--markers-json` of capture/snapshot. */
+export const markersJson = bool("print the marker summary as JSON (marker-only payload)");
+/** `--strip-banner` of capture (the default; accepted for compatibility). */
+export const stripBanner = bool("drop agent banners (the default; accepted for compatibility)");
+/** `--verbatim` of capture: the pane text exactly as tmux shows it. */
+export const verbatim = bool(
+  "the pane text exactly as tmux shows it (no noise filtering, lisa's markers kept)",
+);
+/** `--stale` of list. */
+export const stale = bool("also report sessions whose metadata remains but tmux has no session");
+/** `--prune-preview` of list. */
+export const prunePreview = bool("with --stale: the artifacts cleanup would remove (read-only)");
+/** `--delta-json` of list/tree. */
+export const deltaJson = bool(
+  "only what changed since the --cursor-file snapshot (added, removed, changed)",
+);
+/** `--with-next-action` of list. */
+export const withNextAction = bool("add each session's state and suggested next action");
+/** `--enforce` of guard. */
+export const enforce = bool("exit 1 when the command is risky (the default)");
+/** `--advice-only` of guard. */
+export const adviceOnly = bool("report the risk but exit 0");
+/** `--report-min` of smoke. */
+export const reportMin = bool("compact JSON: ok, errorCode, finalState, missingMarkers");
+/** `--prompt-style` of smoke. */
+export const promptStyle = {
+  kind: "parsed",
+  parse: oneOf(["none", "dot-slash", "spawn", "nested", "neutral"]),
+  brief: "also probe nested-prompt detection with a prompt of this wording",
+  placeholder: "none|dot-slash|spawn|nested|neutral",
+  optional: true,
+} as const;
+/** `--matrix-file` of smoke. */
+export const matrixFile = text(
+  "lines 'bypass|full-auto|any|<prompt>': expected nested detection, checked before the run",
+  "path",
+);
+/** `--detect-nested` of spawn. */
+export const detectNestedFlag = bool("include the nested detection in the output (always in JSON)");
+/** `--rewrite` of detect-nested. */
+export const rewrite = bool("suggest prompt rewrites that trigger (or avoid) the bypass");
+/** `--why` of detect-nested. */
+export const why = bool("explain which spans of the prompt matched and why");
+/** `--fast` of preflight. */
+export const fast = bool("skip the agent version probes");
+/** `--auto-model` of preflight. */
+export const autoModel = bool("pick the first candidate model (see --auto-model-candidates)");
+/** `--auto-model-candidates` of preflight. */
+export const autoModelCandidates = {
+  kind: "parsed",
+  parse: parseList,
+  brief: "comma-separated model candidates for --auto-model",
+  placeholder: "list",
+  optional: true,
+} as const;
+/** `--recent` of explain. */
+export const recent = {
+  kind: "parsed",
+  parse: intIn(0, 100_000),
+  brief: "number of recent events (alias of --events)",
+  placeholder: "n",
+  optional: true,
+} as const;
+/** `--token-budget` of context-pack. */
+export const tokenBudget = {
+  kind: "parsed",
+  parse: intIn(1, 1_000_000),
+  brief: "approximate token budget of the pack (4 characters a token; default 700)",
+  placeholder: "n",
+  optional: true,
+} as const;
+/** `--strategy` of context-pack. */
+export const strategy = {
+  kind: "parsed",
+  parse: oneOf(["terse", "balanced", "full"]),
+  brief: "what fills the budget: terse (state only), balanced, full (more output)",
+  placeholder: "terse|balanced|full",
+  optional: true,
+} as const;
+/** `--for` of context-pack (the session). */
+export const forSession = text("the session to pack (alias of --session)", "name");
 /**
  * The session a verb acts on, from `--session` or its optional positional id (issue 15);
  * throws `missing_argument` when neither is given and `conflicting_options` when they differ.

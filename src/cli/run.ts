@@ -30,7 +30,7 @@ import type { LisaContext } from "./context.ts";
 import { helpCommandOf, reportFailure, wantsJson } from "./failure.ts";
 import { writeError } from "./output.ts";
 import { realDeps } from "./real_deps.ts";
-import { buildTable, routeOf } from "./table.ts";
+import { buildTable, joinDashValues, routeOf } from "./table.ts";
 import type { Guard, ImplOverrides } from "./verbs.ts";
 
 /** The program's version (kept in step with deno.json). */
@@ -94,13 +94,18 @@ export interface MainOptions {
  * Runs lisa with `argv` (without the program name). Returns the exit code; never calls
  * `Deno.exit` and never throws.
  */
-export async function main(argv: string[], deps: Deps, options: MainOptions = {}): Promise<number> {
-  if (argv[0] === "hook") {
+export async function main(
+  givenArgv: string[],
+  deps: Deps,
+  options: MainOptions = {},
+): Promise<number> {
+  if (givenArgv[0] === "hook") {
     const { runHook } = await lazyImport<typeof import("../core/hook/run_hook.ts")>(
       new URL("../core/hook/run_hook.ts", import.meta.url),
     );
-    return await runHook(argv.slice(1), deps.env);
+    return await runHook(givenArgv.slice(1), deps.env);
   }
+  const argv = joinDashValues(givenArgv);
   const json = wantsJson(argv);
   const failures: ParseFailure[] = [];
   const text = {

@@ -15,6 +15,7 @@ function verb(route: string, spec: VerbSpec, options: TableOptions): Command<Lis
     },
     parameters: {
       flags: spec.flags,
+      ...(spec.aliases ? { aliases: spec.aliases } : {}),
       // deno-lint-ignore no-explicit-any
       ...(spec.positional ? { positional: spec.positional as any } : {}),
     },
@@ -75,4 +76,45 @@ export function buildTable(options: TableOptions = {}): RouteMap<LisaContext> {
     });
   }
   return buildRouteMap({ routes: groups.get("")!, docs: { brief: GROUPS[""] } });
+}
+
+/**
+ * Joins a value that starts with `-` to its flag (`--agent-args --verbose` →
+ * `--agent-args=--verbose`), as the older Go lisa's flag parser read it, so lines such as
+ * `--agent-args '--dangerously-bypass-approvals-and-sandbox'` keep working. Only for flags that
+ * take a value, and only when the next word is not itself a flag of the verb (then the value
+ * is missing, and the parser says so).
+ */
+export function joinDashValues(argv: readonly string[]): string[] {
+  const route = routeOf(argv);
+  if (route === undefined) return [...argv];
+  const flags = VERBS[route].flags as Record<string, { kind: string; inferEmpty?: boolean }>;
+  const kebab = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const known = new Set(["--help", "-h", "--helpAll", "--help-all"]);
+  for (const [key, spec] of Object.entries(flags)) {
+    known.add(`--${kebab(key)}`).add(`--${key}`);
+    if (spec.kind === "boolean") {
+      known.add(`--no-${kebab(key)}`).add(`--no${key[0].toUpperCase()}${key.slice(1)}`);
+    }
+  }
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i];
+    const next = argv[i + 1];
+    if (word === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const name = word.startsWith("--") && !word.includes("=") ? word.slice(2) : undefined;
+    const camel = name?.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    const spec = camel === undefined ? undefined : flags[camel];
+    if (
+      spec?.kind === "parsed" && !spec.inferEmpty && next !== undefined && next.startsWith("-") &&
+      next !== "-" && !known.has(next.split("=")[0]) && !/^-\d/.test(next)
+    ) {
+      out.push(`${word}=${next}`);
+      i++;
+    } else out.push(word);
+  }
+  return out;
 }

@@ -44,7 +44,7 @@ export type Guard = (route: string, impl: VerbModule["default"]) => VerbModule["
 // Flag sets of the verbs (exported for the implementations' types).
 
 /** `lisa version`. */
-export const versionFlags = { json: F.json };
+export const versionFlags = { json: F.json, verbose: F.verbose };
 /** `lisa doctor`. */
 export const doctorFlags = { json: F.json };
 /** `lisa cleanup`. */
@@ -87,6 +87,8 @@ export const spawnFlags = {
   base: F.base,
   dryRun: F.dryRun,
   json: F.json,
+  detectNested: F.detectNestedFlag,
+  cleanupAllHashes: F.cleanupAllHashes,
 };
 /** `lisa session diff`. */
 export const diffFlags = {
@@ -113,9 +115,14 @@ export const sendFlags = {
   enter: F.enter,
   projectRoot: F.projectRoot,
   json: F.json,
+  jsonMin: F.jsonMin,
+  wait: F.wait,
+  timeoutSeconds: F.timeoutSeconds,
   force: F.force,
   readyTimeout: F.readyTimeout,
 };
+/** `lisa session turns`. */
+export const turnsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
 /** `lisa session status`. */
 export const statusFlags = {
   session: F.session,
@@ -123,6 +130,8 @@ export const statusFlags = {
   json: F.json,
   jsonMin: F.jsonMin,
   failNotFound: F.failNotFound,
+  agent: F.agent,
+  mode: F.mode,
 };
 /** `lisa session explain`. */
 export const explainFlags = {
@@ -131,6 +140,10 @@ export const explainFlags = {
   events: F.events,
   since: F.since,
   json: F.json,
+  jsonMin: F.jsonMin,
+  recent: F.recent,
+  agent: F.agent,
+  mode: F.mode,
 };
 /** `lisa session monitor`. */
 export const monitorFlags = {
@@ -146,6 +159,14 @@ export const monitorFlags = {
   json: F.json,
   jsonMin: F.jsonMin,
   streamJson: F.streamJson,
+  agent: F.agent,
+  mode: F.mode,
+  untilJsonpath: F.untilJsonpath,
+  adaptivePoll: F.adaptivePoll,
+  waitingRequiresTurnComplete: F.waitingRequiresTurnComplete,
+  verbose: F.verbose,
+  emitHandoff: F.emitHandoff,
+  handoffCursorFile: F.handoffCursorFile,
 };
 /** `lisa session capture`. */
 export const captureFlags = {
@@ -160,6 +181,9 @@ export const captureFlags = {
   markers: F.markers,
   json: F.json,
   jsonMin: F.jsonMin,
+  markersJson: F.markersJson,
+  stripBanner: F.stripBanner,
+  verbatim: F.verbatim,
 };
 /** `lisa session snapshot`. */
 export const snapshotFlags = {
@@ -171,6 +195,11 @@ export const snapshotFlags = {
   deltaFrom: F.deltaFrom,
   json: F.json,
   jsonMin: F.jsonMin,
+  stripNoise: F.stripNoise,
+  failNotFound: F.failNotFound,
+  markersJson: F.markersJson,
+  agent: F.agent,
+  mode: F.mode,
 };
 /** `lisa session list`. */
 export const listFlags = {
@@ -180,6 +209,12 @@ export const listFlags = {
   json: F.json,
   wide: F.wide,
   watch: F.watchTable,
+  jsonMin: F.jsonMin,
+  stale: F.stale,
+  prunePreview: F.prunePreview,
+  deltaJson: F.deltaJson,
+  cursorFile: F.cursorFile,
+  withNextAction: F.withNextAction,
 };
 /** `lisa session attach [id]`. */
 export const attachFlags = {
@@ -231,6 +266,10 @@ export const treeFlags = {
   flat: F.flat,
   delta: F.delta,
   json: F.json,
+  session: F.session,
+  jsonMin: F.jsonMin,
+  deltaJson: F.deltaJson,
+  cursorFile: F.cursorFile,
 };
 /** `lisa session smoke`. */
 export const smokeFlags = {
@@ -239,6 +278,12 @@ export const smokeFlags = {
   keepSessions: F.keepSessions,
   timeoutSeconds: F.timeoutSeconds,
   json: F.json,
+  reportMin: F.reportMin,
+  promptStyle: F.promptStyle,
+  matrixFile: F.matrixFile,
+  model: F.model,
+  pollInterval: F.pollInterval,
+  maxPolls: F.maxPolls,
 };
 /** `lisa session detect-nested`. */
 export const detectNestedFlags = {
@@ -248,9 +293,69 @@ export const detectNestedFlags = {
   nestedPolicy: F.nestedPolicy,
   nestingIntent: F.nestingIntent,
   json: F.json,
+  agentArgs: F.agentArgs,
+  model: F.model,
+  projectRoot: F.projectRoot,
+  rewrite: F.rewrite,
+  why: F.why,
 };
+/** `lisa history list`. */
+export const historyListFlags = {
+  projectRoot: F.projectRoot,
+  allProjects: F.allProjects,
+  since: F.since,
+  agent: F.agent,
+  json: F.json,
+};
+/** `lisa history show <session|alias>`. */
+export const historyShowFlags = { json: F.json };
+/** `lisa history search <words>`. */
+export const historySearchFlags = { json: F.json };
 /** `lisa session guard`. */
-export const guardFlags = { sharedTmux: F.sharedTmux, command: F.command, json: F.json };
+export const guardFlags = {
+  sharedTmux: F.sharedTmux,
+  command: F.command,
+  json: F.json,
+  enforce: F.enforce,
+  adviceOnly: F.adviceOnly,
+  projectRoot: F.projectRoot,
+};
+/** `lisa session preflight`. */
+export const preflightFlags = {
+  projectRoot: F.projectRoot,
+  agent: F.agent,
+  model: F.model,
+  autoModel: F.autoModel,
+  autoModelCandidates: F.autoModelCandidates,
+  fast: F.fast,
+  json: F.json,
+};
+/** `lisa session handoff`. */
+export const handoffFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  agent: F.agent,
+  mode: F.mode,
+  events: F.events,
+  deltaFrom: F.deltaFrom,
+  cursorFile: F.cursorFile,
+  json: F.json,
+  jsonMin: F.jsonMin,
+};
+/** `lisa session context-pack`. */
+export const contextPackFlags = {
+  for: F.forSession,
+  session: F.session,
+  projectRoot: F.projectRoot,
+  agent: F.agent,
+  mode: F.mode,
+  events: F.events,
+  lines: F.lines,
+  tokenBudget: F.tokenBudget,
+  strategy: F.strategy,
+  json: F.json,
+  jsonMin: F.jsonMin,
+};
 
 // ---------------------------------------------------------------------------------------------
 // The verbs.
@@ -272,6 +377,8 @@ export interface VerbSpec {
       optional?: boolean;
     }[];
   };
+  /** One-letter flag aliases (`{ v: "verbose" }` lets `-v` stand for `--verbose`). */
+  aliases?: Readonly<Record<string, string>>;
   load: () => Promise<VerbModule>;
 }
 
@@ -291,6 +398,7 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
   "version": {
     brief: "print lisa's version, commit and Deno version",
     flags: versionFlags,
+    aliases: { v: "verbose" },
     load: () => lazyImport(new URL("./commands/version.ts", import.meta.url)),
   },
   "doctor": {
@@ -348,6 +456,11 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     brief: "send text (bracketed paste) and/or keys to a session",
     flags: sendFlags,
     load: () => lazyImport(new URL("./commands/session/send.ts", import.meta.url)),
+  },
+  "session turns": {
+    brief: "list a session's turns (prompt, outcome, reply, tools) from history",
+    flags: turnsFlags,
+    load: () => lazyImport(new URL("./commands/session/turns.ts", import.meta.url)),
   },
   "session status": {
     brief: "classify a session: state, reason, exit code, and the signals seen",
@@ -447,10 +560,51 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     flags: guardFlags,
     load: () => lazyImport(new URL("./commands/session/guard.ts", import.meta.url)),
   },
+  "session preflight": {
+    brief: "an orchestrator's first step: environment checks plus a self-check of the " +
+      "contracts it relies on (exit 0 ready, 1 not)",
+    flags: preflightFlags,
+    load: () => lazyImport(new URL("./commands/session/preflight.ts", import.meta.url)),
+  },
+  "session handoff": {
+    brief: "a compact transfer payload: state, reason, nextAction, nextOffset, recent output " +
+      "and events (incremental with --cursor-file)",
+    flags: handoffFlags,
+    load: () => lazyImport(new URL("./commands/session/handoff.ts", import.meta.url)),
+  },
+  "session context-pack": {
+    brief: "a handoff that fits a --token-budget: state, recent events and the output's tail",
+    flags: contextPackFlags,
+    load: () => lazyImport(new URL("./commands/session/context_pack.ts", import.meta.url)),
+  },
+  "history list": {
+    brief: "sessions lisa ran (alias, agent, project, start, duration, turns, final state)",
+    flags: historyListFlags,
+    load: () => lazyImport(new URL("./commands/history/list.ts", import.meta.url)),
+  },
+  "history show": {
+    brief: "one session turn by turn: prompt, tools, reply, durations (and plans)",
+    flags: historyShowFlags,
+    positional: {
+      kind: "tuple",
+      parameters: [{ brief: "session name or alias", placeholder: "session", parse: F.parseText }],
+    },
+    load: () => lazyImport(new URL("./commands/history/show.ts", import.meta.url)),
+  },
+  "history search": {
+    brief: "full-text search of prompts and replies (every word must match)",
+    flags: historySearchFlags,
+    positional: {
+      kind: "tuple",
+      parameters: [{ brief: "words (quote several)", placeholder: "words", parse: F.parseText }],
+    },
+    load: () => lazyImport(new URL("./commands/history/search.ts", import.meta.url)),
+  },
 };
 
 /** Documentation of the route maps (groups). */
 export const GROUPS: Readonly<Record<string, string>> = {
   "": "Start, watch, drive and clean up AI coding agents (claude, codex, any command) in tmux.",
   "session": "spawn, drive, watch and end sessions",
+  "history": "what every session did: turns, tools, replies (a SQLite store)",
 };

@@ -32,6 +32,8 @@ for (const agent of ["claude", "codex"] as const) {
             "capture",
             "--session",
             session,
+            // The pane (a claude session's default capture is its transcript).
+            "--raw",
             "--json",
             ...args,
           ]);
@@ -59,7 +61,7 @@ for (const agent of ["claude", "codex"] as const) {
           const d = await capture(["--delta-from", token]);
           strictEqual((d.delta as { reset: boolean }).reset, false, JSON.stringify(d.delta));
           token = String(d.nextOffset);
-          const text = String(d.text);
+          const text = String(d.capture);
           if (text !== "") received.push(...text.split("\n"));
           live = String(d.live);
           const done = REPLY.every((r) => received.some((l) => l.includes(r)));

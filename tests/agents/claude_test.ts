@@ -146,6 +146,37 @@ Deno.test(
         );
       });
 
+      await t.step(
+        "capture reads the turn from claude's transcript; --raw reads the pane",
+        async () => {
+          // Claude writes the transcript of the --session-id lisa gave it; the older Go lisa's
+          // skill reads capture's messages from there.
+          const r = await tier.lisa(["session", "capture", "--session", session, "--json"]);
+          strictEqual(r.code, 0, r.stdout + r.stderr);
+          strictEqual(r.json?.source, "transcript", r.stdout);
+          strictEqual(r.json?.claudeSession, meta(tier, session)?.agentSessionId);
+          const messages = r.json?.messages as { role: string; text: string }[];
+          ok(
+            messages.some((m) => m.role === "user" && m.text.includes("say something slowly")),
+            r.stdout,
+          );
+          ok(
+            messages.some((m) => m.role === "assistant" && m.text.includes("MOCK_REPLY_OK")),
+            r.stdout,
+          );
+          const raw = await tier.lisa([
+            "session",
+            "capture",
+            "--session",
+            session,
+            "--raw",
+            "--json",
+          ]);
+          strictEqual(raw.json?.source, "pane", raw.stdout);
+          ok(String(raw.json?.capture).includes("MOCK_REPLY_OK"), raw.stdout);
+        },
+      );
+
       await t.step("a tool call without bypass is waiting_input for permission", async () => {
         tier.mock.set({ delayMs: 0, toolCall: true, toolCommand: "touch lisa-tier-file.txt" });
         const sent = await tier.lisa([

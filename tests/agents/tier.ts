@@ -217,6 +217,7 @@ export async function screen(tier: Tier, session: string, lines = 30): Promise<s
     "capture",
     "--session",
     session,
+    "--raw",
     "--lines",
     String(lines),
   ]);

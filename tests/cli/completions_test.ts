@@ -48,6 +48,7 @@ Deno.test("the bash script completes commands, flags, choices and live session n
       "cleanup",
       "completions",
       "doctor",
+      "history",
       "session",
       "version",
     ]);

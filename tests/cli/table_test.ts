@@ -119,6 +119,41 @@ Deno.test("argv reaches each verb as typed flags, kebab-case and --flag=value al
   });
   const completions = await call(["completions", "fish"]);
   deepStrictEqual(completions.args, ["fish"]);
+  const wait = await call([
+    "session",
+    "send",
+    "--session",
+    "lisa-a",
+    "--text",
+    "hi",
+    "--wait",
+    "--timeout-seconds",
+    "90",
+    "--json",
+  ]);
+  deepStrictEqual(wait.flags, {
+    session: "lisa-a",
+    text: "hi",
+    wait: true,
+    timeoutSeconds: 90,
+    json: true,
+  });
+  const turns = await call(["session", "turns", "--session", "lisa-a", "--json"]);
+  deepStrictEqual(turns.flags, { session: "lisa-a", json: true });
+  const list = await call([
+    "history",
+    "list",
+    "--all-projects",
+    "--since",
+    "2d",
+    "--agent",
+    "codex",
+  ]);
+  deepStrictEqual(list.flags, { allProjects: true, since: "2d", agent: "codex" });
+  const show = await call(["history", "show", "lisa-a", "--json"]);
+  deepStrictEqual([show.flags, show.args], [{ json: true }, ["lisa-a"]]);
+  const search = await call(["history", "search", "parser bug"]);
+  deepStrictEqual(search.args, ["parser bug"]);
 });
 
 Deno.test("every verb prints its help from the table, matching its snapshot", async () => {

@@ -73,7 +73,7 @@ class Reader {
     const res = await world.lisaInProcess(["session", "capture", "--session", session, "--json"]);
     strictEqual(res.code, 0, res.stdout + res.stderr);
     const reader = new Reader(world, session, String(res.json!.nextOffset));
-    reader.first = String(res.json!.text) === "" ? [] : String(res.json!.text).split("\n");
+    reader.first = String(res.json!.capture) === "" ? [] : String(res.json!.capture).split("\n");
     return reader;
   }
 
@@ -92,7 +92,7 @@ class Reader {
     ]);
     strictEqual(res.code, 0, res.stdout + res.stderr);
     const j = res.json!;
-    const text = String(j.text);
+    const text = String(j.capture);
     const delta = j.delta as { reset: boolean; reason?: string };
     const poll: Poll = {
       lines: text === "" ? [] : text.split("\n"),

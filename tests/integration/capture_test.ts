@@ -123,7 +123,7 @@ Deno.test("capture --lines 50 returns exactly the last 50 of 2000 lines, most fr
     const pane = await startPane(world, "lisa-cap-lines", "seq 1 2000; exec sleep 600");
     await waitForText(world, pane, /^2000$/m);
     const json = await captureJson(world, ["--session", pane.session, "--lines", "50"]);
-    strictEqual(json.text, range(1951, 2000).join("\n"));
+    strictEqual(json.capture, range(1951, 2000).join("\n"));
     strictEqual(json.lines, 50);
     strictEqual(json.paneDead, false);
     ok(typeof json.nextOffset === "string" && /^o2\.\d+\./.test(json.nextOffset));
@@ -152,7 +152,7 @@ Deno.test("capture --delta-from returns exactly the 300 lines printed after the 
       "--delta-from",
       String(first.nextOffset),
     ]);
-    strictEqual(delta.text, range(1001, 1300).join("\n"));
+    strictEqual(delta.capture, range(1001, 1300).join("\n"));
     strictEqual(delta.lines, 300);
     deepStrictEqual(delta.delta, { from: first.nextOffset, reset: false, source: "flag" });
     const again = await captureJson(world, [
@@ -161,7 +161,7 @@ Deno.test("capture --delta-from returns exactly the 300 lines printed after the 
       "--delta-from",
       String(delta.nextOffset),
     ]);
-    strictEqual(again.text, "");
+    strictEqual(again.capture, "");
     strictEqual(again.nextOffset, delta.nextOffset);
   } finally {
     await world.dispose();
@@ -178,7 +178,7 @@ Deno.test("capture offsets never point into trailing blank rows: text landing in
     );
     await waitForText(world, pane, /^a$/m);
     const first = await captureJson(world, ["--session", pane.session]);
-    strictEqual(first.text, "a");
+    strictEqual(first.capture, "a");
     Deno.writeTextFileSync(pane.trigger, "");
     await waitForText(world, pane, /^b$/m);
     const delta = await captureJson(world, [
@@ -187,7 +187,7 @@ Deno.test("capture offsets never point into trailing blank rows: text landing in
       "--delta-from",
       String(first.nextOffset),
     ]);
-    strictEqual(delta.text, "b");
+    strictEqual(delta.capture, "b");
   } finally {
     await world.dispose();
   }
@@ -205,10 +205,13 @@ Deno.test("capture reads a dead pane's short output without tmux's Pane is dead 
     );
     await waitForDeadRow(world, pane);
     const json = await captureJson(world, ["--session", pane.session]);
-    strictEqual(json.text, "hello\nworld");
+    strictEqual(json.capture, "hello\nworld");
     strictEqual(json.paneDead, true);
     const raw = await captureJson(world, ["--session", pane.session, "--raw"]);
-    strictEqual(raw.text, "hello\nworld");
+    strictEqual(raw.capture, "hello\nworld");
+    strictEqual(raw.source, "pane");
+    const verbatim = await captureJson(world, ["--session", pane.session, "--verbatim"]);
+    strictEqual(verbatim.capture, "hello\nworld");
   } finally {
     await world.dispose();
   }
@@ -228,19 +231,20 @@ Deno.test("capture --markers counts markers, but not in a line that only echoes 
     );
     await waitForText(world, pane, /^> Say hello/m);
     const before = await captureJson(world, ["--session", session, "--markers", "MARK_OK,NOPE"]);
-    deepStrictEqual(before.markers, {
-      found: [],
-      missing: ["MARK_OK", "NOPE"],
-      counts: { MARK_OK: 0, NOPE: 0 },
-    });
+    // Marker-only mode, under the older Go lisa's names (the text is left out).
+    deepStrictEqual(
+      [before.foundMarkers, before.missingMarkers, before.markerCounts, before.markerMatches],
+      [[], ["MARK_OK", "NOPE"], { MARK_OK: 0, NOPE: 0 }, { MARK_OK: false, NOPE: false }],
+    );
+    deepStrictEqual(before.markers, ["MARK_OK", "NOPE"]);
+    strictEqual(before.capture, undefined);
     Deno.writeTextFileSync(pane.trigger, "");
     await waitForText(world, pane, /^MARK_OK$/m);
     const after = await captureJson(world, ["--session", session, "--markers", "MARK_OK,NOPE"]);
-    deepStrictEqual(after.markers, {
-      found: ["MARK_OK"],
-      missing: ["NOPE"],
-      counts: { MARK_OK: 1, NOPE: 0 },
-    });
+    deepStrictEqual(
+      [after.foundMarkers, after.missingMarkers, after.markerCounts, after.markerMatches],
+      [["MARK_OK"], ["NOPE"], { MARK_OK: 1, NOPE: 0 }, { MARK_OK: true, NOPE: false }],
+    );
     const human = await world.lisaInProcess([
       "session",
       "capture",
@@ -267,17 +271,17 @@ Deno.test("capture --cursor-file keeps the offset between calls", async () => {
     const cursor = `${world.base}/cursor.txt`;
     const args = ["--session", pane.session, "--cursor-file", cursor];
     const first = await captureJson(world, args);
-    strictEqual(first.text, range(1, 5).join("\n"));
+    strictEqual(first.capture, range(1, 5).join("\n"));
     strictEqual(Deno.readTextFileSync(cursor).trim(), first.nextOffset);
     strictEqual((Deno.statSync(cursor).mode ?? 0) & 0o777, 0o600);
     Deno.writeTextFileSync(pane.trigger, "");
     await waitForText(world, pane, /^8$/m);
     const second = await captureJson(world, args);
-    strictEqual(second.text, "6\n7\n8");
+    strictEqual(second.capture, "6\n7\n8");
     deepStrictEqual(second.delta, { from: first.nextOffset, reset: false, source: "cursor_file" });
     strictEqual(Deno.readTextFileSync(cursor).trim(), second.nextOffset);
     const third = await captureJson(world, args);
-    strictEqual(third.text, "");
+    strictEqual(third.capture, "");
 
     const link = `${world.base}/link.txt`;
     Deno.symlinkSync(cursor, link);
@@ -345,13 +349,13 @@ Deno.test("offsets of capture, snapshot and monitor place a delta exactly in rep
 
     for (const [kind, offset] of Object.entries(offsets)) {
       const quiet = await captureJson(world, [...base, "--delta-from", offset]);
-      deepStrictEqual([kind, quiet.text, quiet.lines], [kind, "", 0]);
+      deepStrictEqual([kind, quiet.capture, quiet.lines], [kind, "", 0]);
     }
     Deno.writeTextFileSync(pane.trigger, "");
     await waitForText(world, pane, /^tock1$/m);
     for (const [kind, offset] of Object.entries(offsets)) {
       const after = await captureJson(world, [...base, "--delta-from", offset]);
-      deepStrictEqual([kind, after.text, after.delta], [kind, "tock1", {
+      deepStrictEqual([kind, after.capture, after.delta], [kind, "tock1", {
         from: offset,
         reset: false,
         source: "flag",
@@ -364,7 +368,7 @@ Deno.test("offsets of capture, snapshot and monitor place a delta exactly in rep
         offset,
         "--json",
       ]);
-      strictEqual((snapDelta.json?.capture as { text: string }).text, "tock1", kind);
+      strictEqual(snapDelta.json?.capture, "tock1", kind);
     }
   } finally {
     await world.dispose();

@@ -20,7 +20,10 @@ type Row = Record<string, unknown> & {
 async function listJson(world: World, runner?: CountingRunner): Promise<Row[]> {
   const r = await world.lisaInProcess(["session", "list", "--json"], { runner });
   strictEqual(r.code, 0, r.stdout + r.stderr);
-  return (r.json as { sessions: Row[] }).sessions;
+  // The older Go tool's shape: `sessions` names them, `items` are the rows.
+  const j = r.json as { sessions: string[]; items: Row[] };
+  deepStrictEqual(j.items.map((i) => i.session), j.sessions);
+  return j.items;
 }
 
 function hookSeen(world: World, s: Spawned, event: string): boolean {

@@ -53,7 +53,7 @@ Deno.test("list, list --json, status --json and tree show a --command session as
 
     const list = await world.lisaInProcess(["session", "list", "--json"]);
     const rows = new Map(
-      (list.json!.sessions as { session: string; agent: string; mode: string }[]).map((x) => [
+      (list.json!.items as { session: string; agent: string; mode: string }[]).map((x) => [
         x.session,
         x,
       ]),

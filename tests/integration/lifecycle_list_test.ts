@@ -25,7 +25,10 @@ async function list(
 ): Promise<{ sessions: Row[]; count: number }> {
   const r = await world.lisaInProcess(["session", "list", "--json", ...args]);
   strictEqual(r.code, 0, r.stdout + r.stderr);
-  return r.json as unknown as { sessions: Row[]; count: number };
+  // `sessions` holds the names, `items` the rows (the older Go lisa's shape).
+  const json = r.json as unknown as { sessions: string[]; items: Row[]; count: number };
+  deepStrictEqual(json.sessions, json.items.map((i) => i.session));
+  return { sessions: json.items, count: json.count };
 }
 
 async function twoProjects(world: World): Promise<{ here: Spawned[]; there: Spawned }> {

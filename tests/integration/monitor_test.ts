@@ -13,7 +13,8 @@ interface Final {
   polls: number;
   exitCode: number | null;
   nextOffset: string | null;
-  finalStatus: Record<string, unknown>;
+  finalStatus: string;
+  finalReport: Record<string, unknown>;
   [key: string]: unknown;
 }
 
@@ -67,7 +68,7 @@ Deno.test("an agent quiet after a 3 s CPU burst is waiting_input within ~10 s at
   try {
     const s = await spawn(world, ["--agent", "codex"], { FAKE_BEHAVIOR: "burst:3" });
     const first = await monitor(world, s.session, ["--poll-interval", "1", "--max-polls", "15"]);
-    strictEqual(first.code, 0, JSON.stringify(first.final.finalStatus));
+    strictEqual(first.code, 0, JSON.stringify(first.final.finalReport));
     strictEqual(first.final.exitReason, "waiting_input");
     strictEqual(first.final.finalState, "waiting_input");
     // Busy or in grace before that, never waiting too early.
@@ -81,7 +82,7 @@ Deno.test("an agent quiet after a 3 s CPU burst is waiting_input within ~10 s at
 
     const terminal = await monitor(world, s.session, ["--expect", "terminal"]);
     strictEqual(terminal.code, 2, JSON.stringify(terminal.final));
-    strictEqual(terminal.final.exitReason, "expected_terminal");
+    strictEqual(terminal.final.exitReason, "expected_terminal_got_waiting_input");
   } finally {
     endStray();
     await world.dispose();
@@ -106,13 +107,18 @@ Deno.test("monitor gates: until-state, max-polls, timeout, stop-on-waiting false
       ]),
     ]);
     strictEqual(state.code, 0, JSON.stringify(state.final));
-    strictEqual(state.final.exitReason, "state_matched");
+    strictEqual(state.final.exitReason, "in_progress");
     strictEqual(state.final.finalState, "in_progress");
     strictEqual(polls.code, 2, JSON.stringify(polls.final));
     strictEqual(polls.final.exitReason, "max_polls_exceeded");
     strictEqual(polls.final.polls, 2);
+    // The older Go lisa's timeout contract; the last poll's state stays in finalReport.
+    strictEqual(polls.final.finalState, "timeout");
+    strictEqual(polls.final.finalStatus, "timeout");
     strictEqual(timeout.code, 2, JSON.stringify(timeout.final));
     strictEqual(timeout.final.exitReason, "timeout");
+    strictEqual(timeout.final.finalState, "timeout");
+    strictEqual(timeout.final.finalReport.sessionState, "in_progress");
 
     // Past grace the idle agent waits; with --stop-on-waiting false monitor keeps polling.
     const waiting = await monitor(world, idle.session, ["--poll-interval", "1"]);
@@ -126,7 +132,8 @@ Deno.test("monitor gates: until-state, max-polls, timeout, stop-on-waiting false
     ]);
     strictEqual(goOn.code, 2, JSON.stringify(goOn.final));
     strictEqual(goOn.final.exitReason, "max_polls_exceeded");
-    strictEqual(goOn.final.finalState, "waiting_input");
+    strictEqual(goOn.final.finalState, "timeout");
+    strictEqual(goOn.final.finalReport.sessionState, "waiting_input");
   } finally {
     endStray();
     await world.dispose();
@@ -157,7 +164,7 @@ Deno.test("a marker only in the echoed prompt does not count; printed by the age
     strictEqual(r.final.exitReason, "marker_found");
     strictEqual(r.lines[0].markerFound, false);
     ok(r.lines.length >= 2);
-    deepStrictEqual((r.final.markers as { found: string[] }).found, ["MARK_4711"]);
+    deepStrictEqual(r.final.foundMarkers, ["MARK_4711"]);
     ok(typeof r.final.nextOffset === "string");
 
     const done = await spawn(world, ["--command", "echo nothing to see"]);
@@ -171,7 +178,7 @@ Deno.test("a marker only in the echoed prompt does not count; printed by the age
       "marker",
     ]);
     strictEqual(expectMarker.code, 2, JSON.stringify(expectMarker.final));
-    strictEqual(expectMarker.final.exitReason, "expected_marker");
+    strictEqual(expectMarker.final.exitReason, "expected_marker_got_completed");
   } finally {
     endStray();
     await world.dispose();
@@ -198,7 +205,7 @@ Deno.test("a marker followed by 1000 lines before the next poll is still found; 
     ]);
     strictEqual(r.code, 0, JSON.stringify(r.final));
     strictEqual(r.final.exitReason, "marker_found");
-    deepStrictEqual((r.final.markers as { counts: unknown }).counts, { MARK_4712: 1 });
+    deepStrictEqual(r.final.markerCounts, { MARK_4712: 1 });
     ok(r.lines.every((l) => l.stderrPolicy === "diagnostic"), JSON.stringify(r.lines));
     strictEqual(r.final.stderrPolicy, "diagnostic");
     const delta = await world.lisaInProcess([
@@ -250,7 +257,8 @@ Deno.test("monitor errors exit 1; degraded polls end as degraded_max_polls_excee
     });
     strictEqual(r.code, 2, JSON.stringify(r.final));
     strictEqual(r.final.exitReason, "degraded_max_polls_exceeded");
-    strictEqual(r.final.finalState, "degraded");
+    strictEqual(r.final.finalState, "timeout");
+    strictEqual(r.final.finalReport.sessionState, "degraded");
   } finally {
     if (holder) {
       try {

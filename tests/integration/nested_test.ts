@@ -147,7 +147,7 @@ Deno.test("detect-nested --json reports nestedDetection and the bypass spawn wou
   const world = await makeWorld();
   try {
     const cases: [string, string, boolean][] = [
-      ["Run ./lisa session spawn --agent codex", "explicit_lisa_command", true],
+      ["Run ./lisa session spawn --agent codex", "prompt_contains_dot_slash_lisa", true],
       ["do not run ./lisa", "negated_mention", false],
       ["The string './lisa' appears in docs only.", "documentation_mention", false],
       ["Use lisa inside of lisa inside as well.", "no_nested_hint", false],
@@ -214,7 +214,10 @@ Deno.test("spawn adds the codex bypass only for an instruction to run lisa, and 
     const yes = await dry("Run ./lisa session spawn --agent claude for each subtask");
     deepStrictEqual(yes.nestedBypass, [bypass]);
     ok((yes.command as string).includes(bypass));
-    strictEqual((yes.nestedDetection as Record<string, unknown>).reason, "explicit_lisa_command");
+    strictEqual(
+      (yes.nestedDetection as Record<string, unknown>).reason,
+      "prompt_contains_dot_slash_lisa",
+    );
     for (
       const prompt of [
         "do not run ./lisa",

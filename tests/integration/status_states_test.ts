@@ -212,7 +212,7 @@ Deno.test("sessions of a tmux server that died are not_found with server_gone", 
     strictEqual(m.code, 2);
     strictEqual(m.json?.exitReason, "not_found");
     strictEqual(
-      (m.json?.finalStatus as Record<string, unknown>).classificationReason,
+      (m.json?.finalReport as Record<string, unknown>).classificationReason,
       "server_gone",
     );
   } finally {

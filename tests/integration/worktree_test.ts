@@ -51,7 +51,8 @@ Deno.test("two worktree agents edit one file: diff shows each, the first merges,
     strictEqual(Deno.readTextFileSync(`${main}/f.txt`), "line\n");
     const listed = await world.lisaInProcess(["session", "list", "--json"]);
     deepStrictEqual(
-      (listed.json?.sessions as { session: string }[]).map((s) => s.session).sort(),
+      // `sessions` are the names, `items` the rows (the older Go lisa's list shape).
+      [...(listed.json?.sessions as string[])].sort(),
       [one.session, two.session].sort(),
     );
 

@@ -15,7 +15,19 @@ export default async function cleanup(
   const report = await runCleanup(deps, { dryRun: flags.dryRun === true, projectHash });
   this.exitCode = report.errors.length > 0 ? 1 : 0;
   if (flags.json) {
-    printJson(deps.io, { ok: report.errors.length === 0, ...report });
+    const r = report.removed;
+    const count = r.sockets.length + r.artifacts.length + r.scripts.length;
+    const k = report.kept;
+    printJson(deps.io, {
+      ok: report.errors.length === 0,
+      ...report,
+      // The older Go lisa's counters (it killed servers; lisa never does, so those stay 0).
+      scanned: count + k.sockets.length + k.artifacts.length + k.scripts.length,
+      wouldRemove: report.dryRun ? count : 0,
+      killedServers: 0,
+      wouldKillServers: 0,
+      keptActive: report.liveSessions.length,
+    });
     return;
   }
   const io = deps.io;

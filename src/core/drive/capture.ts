@@ -32,6 +32,8 @@ import {
   Tmux,
 } from "../../tmux/tmux.ts";
 import { writeFileAtomic } from "../../store/atomic.ts";
+import { readTranscript, type TranscriptMessage, transcriptText } from "./transcript.ts";
+import { findMarkers } from "./markers.ts";
 
 /**
  * Pane facts read with the capture. `session_name` is checked against the session asked for:
@@ -145,9 +147,15 @@ export interface CaptureOptions {
   projectRoot?: string;
   /** At most this many lines (default 200; a delta is not capped unless this is given). */
   lines?: number;
+  /** Read the pane even where a transcript exists (claude). */
   raw?: boolean;
+  /** The pane text exactly as tmux shows it: no noise filtering, lisa's markers kept. */
+  verbatim?: boolean;
   keepNoise?: boolean;
-  /** Offset token from an earlier capture's `nextOffset` (or a plain line count). */
+  /**
+   * Offset token from an earlier capture's `nextOffset` (or a plain line count), or a time
+   * (`@unix` seconds, RFC 3339): then the whole capture when the pane changed after it, else "".
+   */
   deltaFrom?: string;
   /** File that keeps the offset between calls (read when present, rewritten after). */
   cursorFile?: string;
@@ -157,7 +165,10 @@ export interface CaptureOptions {
 /** What {@link capture} returns (the JSON payload of `capture --json`). */
 export interface CaptureOutcome {
   session: string;
-  text: string;
+  /** Where the text comes from: the tmux pane, or claude's transcript file. */
+  source: "pane" | "transcript";
+  /** The captured text (pane lines, or the transcript's messages as `role: text`). */
+  capture: string;
   /** Number of returned lines. */
   lines: number;
   /** Opaque offset token for the next `--delta-from` / cursor file. */
@@ -172,6 +183,36 @@ export interface CaptureOutcome {
   live?: string;
   markers?: MarkerSummary;
   cursorFile?: string;
+  /** With `--delta-from`: `offset` (a nextOffset token or line count) or `timestamp`. */
+  deltaMode?: "offset" | "timestamp";
+  /** Transcript source: claude's session id and the messages. */
+  claudeSession?: string;
+  messages?: TranscriptMessage[];
+  messageCount?: number;
+}
+
+/** A `--delta-from` time (`@unix` seconds or RFC 3339), in ms; undefined for an offset. */
+export function deltaTime(text: string): number | undefined {
+  const t = text.trim();
+  const unix = /^@(\d+(?:\.\d+)?)$/.exec(t);
+  if (unix) return Number(unix[1]) * 1000;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i.test(t)) {
+    return undefined;
+  }
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Reads a cursor file's token (relative paths from cwd); undefined when missing or empty. */
+export function readCursorFile(deps: Deps, path: string): string | undefined {
+  return readCursor(resolvePath(deps.cwd, path));
+}
+
+/** Writes `token` to a cursor file atomically (refusing a symlink or a non-file). */
+export function writeCursorFile(deps: Deps, path: string, token: string): void {
+  const full = resolvePath(deps.cwd, path);
+  readCursor(full);
+  writeCursor(full, token);
 }
 
 /** Reads the cursor file's token; undefined when the file is missing or empty. */
@@ -215,18 +256,59 @@ function writeCursor(path: string, token: string): void {
 }
 
 /**
- * `lisa session capture`: the pane's text (last `lines` lines, or the delta since an offset),
- * its `nextOffset`, and marker counts. Throws `session_not_found` when the session is gone,
+ * `lisa session capture`: the pane's text (last `lines` lines, or the delta since an offset or
+ * a time), its `nextOffset`, and marker counts; for a claude session without `raw`, a delta or a
+ * cursor file, its transcript's messages instead when claude has written one (`source`
+ * says which). Throws `session_not_found` when the session is gone,
  * `invalid_argument` for a malformed `--delta-from`, `cursor_file_unsafe` for a symlinked
  * cursor file. A cursor file holding garbage resets the delta instead of failing.
  */
 export async function capture(deps: Deps, options: CaptureOptions): Promise<CaptureOutcome> {
-  if (options.deltaFrom !== undefined && parseOffset(options.deltaFrom) === undefined) {
+  const sinceMs = options.deltaFrom === undefined ? undefined : deltaTime(options.deltaFrom);
+  if (
+    options.deltaFrom !== undefined && sinceMs === undefined &&
+    parseOffset(options.deltaFrom) === undefined
+  ) {
     throw new UsageError(
-      `--delta-from expects a nextOffset token or a line count, got "${options.deltaFrom}"`,
+      `--delta-from expects a nextOffset token, a line count, @unix seconds or an RFC 3339 ` +
+        `time, got "${options.deltaFrom}"`,
     );
   }
   const located = locateSession(deps, options.session, options.projectRoot);
+  if (!options.raw && options.deltaFrom === undefined && options.cursorFile === undefined) {
+    const transcript = readTranscript(deps, located.meta);
+    if (transcript !== null) {
+      // The session must still exist, like a pane capture.
+      await readPane(
+        new Tmux(deps.runner, located.socketPath, deps.config.cmdTimeoutSeconds * 1000),
+        options.session,
+        0,
+      );
+      const messages = options.lines === undefined
+        ? transcript.messages
+        : transcript.messages.slice(-options.lines);
+      const text = transcriptText(messages);
+      const out: CaptureOutcome = {
+        session: options.session,
+        source: "transcript",
+        capture: text,
+        lines: text === "" ? 0 : text.split("\n").length,
+        nextOffset: "",
+        paneDead: false,
+        truncated: messages.length < transcript.messages.length,
+        claudeSession: transcript.claudeSession,
+        messages,
+        messageCount: messages.length,
+      };
+      if (options.markers !== undefined && options.markers.length > 0) {
+        out.markers = findMarkers(
+          messages.filter((m) => m.role === "assistant").flatMap((m) => m.text.split("\n")),
+          options.markers,
+        );
+      }
+      return out;
+    }
+  }
   const cursorPath = options.cursorFile === undefined
     ? undefined
     : resolvePath(deps.cwd, options.cursorFile);
@@ -247,31 +329,52 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
   // The whole history: nextOffset must count the lines a later delta reads (module doc).
   const read = await readPane(tmux, options.session, "all");
   const all = cleanCapture(read.text, {
-    raw: options.raw,
+    raw: options.verbatim,
     keepNoise: options.keepNoise,
     paneDead: read.paneDead,
   });
+  // A time: the whole capture when the pane changed since then, else nothing.
+  const since = deltaFrom === undefined ? undefined : deltaTime(deltaFrom);
+  const changedAfter = since === undefined
+    ? undefined
+    : (await paneActivityMs(tmux, options.session)) > since;
 
   const view = captureResult(all, {
     lines: options.lines,
-    deltaFrom,
+    deltaFrom: since === undefined ? deltaFrom : undefined,
     markers: options.markers,
     prompt: located.meta?.prompt ?? null,
     geometry: paneGeometry(read.facts, read.text, all),
-    mode: offsetMode(options),
+    mode: offsetMode({ raw: options.verbatim, keepNoise: options.keepNoise }),
   });
+  if (changedAfter === false) {
+    view.text = "";
+    view.lines = [];
+    view.truncated = false;
+  }
   if (cursorPath !== undefined) writeCursor(cursorPath, view.nextOffset);
   const outcome: CaptureOutcome = {
     session: options.session,
-    text: view.text,
+    source: "pane",
+    capture: view.text,
     lines: view.lines.length,
     nextOffset: view.nextOffset,
     paneDead: read.paneDead,
     truncated: view.truncated,
   };
+  if (deltaFrom !== undefined) outcome.deltaMode = since === undefined ? "offset" : "timestamp";
   if (view.delta !== undefined) outcome.delta = { ...view.delta, source };
   if (view.live !== undefined) outcome.live = view.live.join("\n");
   if (view.markers !== undefined) outcome.markers = view.markers;
   if (cursorPath !== undefined) outcome.cursorFile = cursorPath;
   return outcome;
+}
+
+/** When the session's window last had output (tmux `window_activity`), in ms; 0 if unknown. */
+export async function paneActivityMs(tmux: Tmux, session: string): Promise<number> {
+  const res = await tmux.run([
+    ["display-message", "-p", "-t", paneTarget(session), "-F", "#{window_activity}"],
+  ]);
+  const secs = Number(res.stdout.trim());
+  return res.success && Number.isFinite(secs) ? secs * 1000 : 0;
 }

@@ -113,3 +113,19 @@ export function findMarkers(
     counts,
   };
 }
+
+/**
+ * A marker summary under the older Go lisa's field names: `markers` (asked, in order),
+ * `markerMatches` (marker → seen), `foundMarkers`, `missingMarkers`, and with `counts`
+ * `markerCounts` (occurrences outside echo lines).
+ */
+export function markerFields(summary: MarkerSummary, counts = true): Record<string, unknown> {
+  const asked = Object.keys(summary.counts);
+  return {
+    markers: asked,
+    markerMatches: Object.fromEntries(asked.map((m) => [m, summary.counts[m] > 0])),
+    foundMarkers: summary.found,
+    missingMarkers: summary.missing,
+    ...(counts ? { markerCounts: summary.counts } : {}),
+  };
+}

@@ -30,6 +30,24 @@ export interface HookRecord {
    * a separate thread to title each prompt, and its notify fires while the real turn still runs.
    */
   aux?: true;
+  /** The prompt of the turn (claude UserPromptSubmit; codex: the last input message). */
+  prompt?: string;
+  /** The agent's final message of the turn (claude Stop; codex agent-turn-complete). */
+  reply?: string;
+  /** What failed (claude StopFailure). */
+  error?: string;
+  /** The tool of a PreToolUse/PostToolUse/PermissionRequest. */
+  tool?: string;
+  /** claude's `tool_use_id` of that tool call. */
+  toolUseId?: string;
+  /** How long the tool ran, when the agent says (`duration_ms`). */
+  durationMs?: number;
+  /** A plan the agent wrote: ExitPlanMode's `plan`. */
+  plan?: string;
+  /** The plan's file: a Write/Edit under a `plans/` directory, or ExitPlanMode's file. */
+  planPath?: string;
+  /** Names of the long fields above that were cut to fit the line (history says so). */
+  cut?: string[];
 }
 
 /** Longest preview kept, in characters. */
@@ -146,6 +164,44 @@ function toolPreview(payload: Json): string | null {
   return detail === null ? tool : `${tool}: ${detail}`;
 }
 
+/** Tools that write a file, and the directory name that marks a plan file (seed 002). */
+const WRITE_TOOLS = new Set(["Write", "Edit", "MultiEdit"]);
+const PLAN_DIR_RE = /\/plans?\/[^/]+\.md$/;
+
+/** The fields of a claude record beyond the classifier's: full texts, tool facts, plans. */
+function claudeExtras(event: string, payload: Json): Partial<HookRecord> {
+  const out: Partial<HookRecord> = {};
+  const set = <K extends keyof HookRecord>(key: K, value: HookRecord[K] | null) => {
+    if (value !== null && value !== undefined) out[key] = value;
+  };
+  if (event === "UserPromptSubmit") set("prompt", str(payload.prompt));
+  if (event === "Stop") set("reply", str(payload.last_assistant_message));
+  if (event === "StopFailure") {
+    set("error", firstString(payload.error_details, payload.error, payload.message));
+  }
+  const tool = str(payload.tool_name);
+  if (tool !== null && (event.endsWith("ToolUse") || event === "PermissionRequest")) {
+    set("tool", tool);
+    set("toolUseId", str(payload.tool_use_id));
+    const ms = payload.duration_ms;
+    if (typeof ms === "number" && Number.isFinite(ms) && ms >= 0) out.durationMs = Math.round(ms);
+    const input = typeof payload.tool_input === "object" && payload.tool_input !== null
+      ? payload.tool_input as Json
+      : {};
+    if (event === "PostToolUse" && tool === "ExitPlanMode") {
+      set("plan", str(input.plan));
+      set("planPath", firstString(input.planFilePath, input.plan_file_path));
+    }
+    const file = str(input.file_path);
+    if (
+      event === "PostToolUse" && WRITE_TOOLS.has(tool) && file !== null && PLAN_DIR_RE.test(file)
+    ) {
+      set("planPath", file);
+    }
+  }
+  return out;
+}
+
 /** Builds the record of one claude hook call from its stdin payload. */
 function claudeRecord(payload: Json): Omit<HookRecord, "at" | "runId" | "agent"> {
   const event = str(payload.hook_event_name) ?? "unknown";
@@ -183,6 +239,7 @@ function claudeRecord(payload: Json): Omit<HookRecord, "at" | "runId" | "agent">
     agentSessionId: str(payload.session_id),
     transcriptPath: str(payload.transcript_path),
     preview: makePreview(preview),
+    ...claudeExtras(event, payload),
   };
 }
 
@@ -191,13 +248,17 @@ function codexRecord(payload: Json): Omit<HookRecord, "at" | "runId" | "agent"> 
   const inputs = Array.isArray(payload["input-messages"]) ? payload["input-messages"] : [];
   const first = typeof inputs[0] === "string" ? inputs[0] : "";
   const aux = CODEX_AUX_PROMPTS.some((re) => re.test(first));
+  const last = inputs.length > 0 ? str(inputs[inputs.length - 1]) : null;
+  const reply = str(payload["last-assistant-message"]);
   return {
     event: str(payload.type) ?? "unknown",
     notificationType: null,
     agentSessionId: str(payload["thread-id"]),
     transcriptPath: null,
-    preview: makePreview(str(payload["last-assistant-message"])),
+    preview: makePreview(reply),
     ...(aux ? { aux: true as const } : {}),
+    ...(last !== null ? { prompt: last } : {}),
+    ...(reply !== null ? { reply } : {}),
   };
 }
 
@@ -216,6 +277,9 @@ export function buildRecord(payloadText: string, context: HookContext): HookReco
   return { at: context.at.toISOString(), runId: context.runId, agent, ...fields };
 }
 
+/** The long fields whose cutting the record reports in `cut`. */
+const LONG_FIELDS = ["prompt", "reply", "error", "plan"] as const;
+
 /** Character caps per field, tightened step by step until the line fits. */
 const CAPS: ReadonlyArray<Readonly<Record<string, number>>> = [
   {
@@ -225,6 +289,13 @@ const CAPS: ReadonlyArray<Readonly<Record<string, number>>> = [
     agentSessionId: 128,
     transcriptPath: 1024,
     preview: PREVIEW_CHARS,
+    prompt: 600,
+    reply: 1600,
+    error: 400,
+    plan: 1600,
+    planPath: 512,
+    tool: 128,
+    toolUseId: 128,
   },
   {
     runId: 64,
@@ -233,8 +304,29 @@ const CAPS: ReadonlyArray<Readonly<Record<string, number>>> = [
     agentSessionId: 64,
     transcriptPath: 256,
     preview: 80,
+    prompt: 200,
+    reply: 400,
+    error: 200,
+    plan: 400,
+    planPath: 256,
+    tool: 64,
+    toolUseId: 64,
   },
-  { runId: 64, event: 32, notificationType: 32, agentSessionId: 40, transcriptPath: 0, preview: 0 },
+  {
+    runId: 64,
+    event: 32,
+    notificationType: 32,
+    agentSessionId: 40,
+    transcriptPath: 0,
+    preview: 0,
+    prompt: 0,
+    reply: 0,
+    error: 0,
+    plan: 0,
+    planPath: 0,
+    tool: 32,
+    toolUseId: 0,
+  },
 ];
 
 /**
@@ -250,6 +342,14 @@ export function boundRecord(record: HookRecord): HookRecord {
       const cut = cap === 0 ? null : cutChars(value, cap);
       (bounded as unknown as Record<string, unknown>)[key] = cut === "" ? null : cut;
     }
+    const cutFields = LONG_FIELDS.filter((k) =>
+      typeof record[k] === "string" && bounded[k] !== record[k]
+    );
+    for (const k of LONG_FIELDS) if (bounded[k] === null) delete bounded[k];
+    if (bounded.planPath === null) delete bounded.planPath;
+    if (bounded.toolUseId === null) delete bounded.toolUseId;
+    if (bounded.tool === null) delete bounded.tool;
+    if (cutFields.length > 0) bounded.cut = cutFields;
     if (encoder.encode(JSON.stringify(bounded) + "\n").length <= MAX_LINE_BYTES) return bounded;
   }
   // Unreachable with the caps above (every field is then tiny); kept as a hard guarantee.

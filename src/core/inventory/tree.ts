@@ -40,6 +40,8 @@ export interface TreeOptions {
   withState?: boolean;
   /** Compare with the previous `--delta` call and store this topology for the next one. */
   delta?: boolean;
+  /** Keep the `--delta` snapshot in this file instead (`--delta-json --cursor-file`). */
+  deltaPath?: string;
 }
 
 /** The tree as `session tree --json` prints it. */
@@ -147,6 +149,7 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
     mode: m.mode,
     createdAt: m.createdAt,
     projectHash: m.projectHash,
+    ...(typeof m.projectRoot === "string" ? { projectRoot: m.projectRoot } : {}),
   }));
   const graph = buildTree(inputs);
   const metaOf = new Map(metas.map((m) => [m.session, m]));
@@ -190,7 +193,8 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
   };
   if (options.delta) {
     // The snapshot is the metadata topology (not the --active-only view), per hash scope.
-    const path = treeDeltaPath(project.runtimeDir, allHashes ? "all" : project.hash);
+    const path = options.deltaPath ??
+      treeDeltaPath(project.runtimeDir, allHashes ? "all" : project.hash);
     let previous;
     try {
       previous = parseSnapshot(readJsonIfExists<unknown>(path));

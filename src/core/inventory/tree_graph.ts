@@ -17,6 +17,7 @@ export interface TreeInput {
   mode: Mode | string;
   createdAt: string;
   projectHash?: string;
+  projectRoot?: string;
 }
 
 /** One node of the tree (`roots[]` / `children[]` in `tree --json`). */
@@ -27,6 +28,7 @@ export interface TreeNode {
   mode: string;
   createdAt: string;
   projectHash?: string;
+  projectRoot?: string;
   /** Present (true) when `parentSession` names a session that is not in the graph. */
   parentMissing?: true;
   /** Present (true) when this node's parent link was dropped to break a cycle. */
@@ -127,6 +129,7 @@ export function buildTree(metas: readonly TreeInput[]): TreeGraph {
       children: [],
     };
     if (m.projectHash !== undefined) node.projectHash = m.projectHash;
+    if (m.projectRoot !== undefined) node.projectRoot = m.projectRoot;
     if (m.parentSession && !info.has(m.parentSession)) node.parentMissing = true;
     if (broken.has(m.session)) node.cycleBroken = true;
     nodes.set(m.session, node);

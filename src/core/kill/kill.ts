@@ -26,6 +26,7 @@ import { appendLifecycle } from "../session/lifecycle.ts";
 import { gatherSessions } from "../inventory/list.ts";
 import { resolveProject } from "../session/project.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
+import { recordBeforeRemoval } from "../history/recorder.ts";
 import { locateSession, scanMetaFiles, tryReadMeta } from "../session/locate.ts";
 import { type Caller, callerOf, closeOwn, deafToHangup } from "./own.ts";
 import {
@@ -230,6 +231,8 @@ async function endSession(
     if (own) close = () => closeSession(tmux, target);
     else await closeSession(tmux, target);
   }
+  // History keeps what the hook and event files say before they go (turns, tools, replies).
+  await recordBeforeRemoval(deps, [{ ...target, runId }], "killed");
   const allHashes = options.cleanupAllHashes ?? deps.config.cleanupAllHashes;
   const removed = removeSessionArtifacts(
     target.runtimeDir,
@@ -333,7 +336,7 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
       pruneOldEvents(loc.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
       if (!found.has(name)) {
         throw new LisaError("session_not_found", `Session "${name}" was not found`, {
-          details: { session: name, killed, processes, projectRoot: loc.projectRoot },
+          details: { session: name, found: false, killed, processes, projectRoot: loc.projectRoot },
         });
       }
       const result: KillResult = {

@@ -11,6 +11,8 @@ import { CMD_SCRIPT_RE, OUTPUT_ARTIFACT_RE, SESSION_ARTIFACT_RE } from "../../st
 export interface RemoveArtifactsOptions {
   /** Only artifacts of this project hash; all hashes when absent. */
   hash?: string;
+  /** Leave this project hash's artifacts alone (spawn --cleanup-all-hashes: the others). */
+  exceptHash?: string;
 }
 
 /** The session and hash an artifact file name belongs to, unless it is an event log. */
@@ -47,6 +49,7 @@ export function removeSessionArtifacts(
     const owner = ownerOf(entry.name);
     if (owner === null || owner.session !== session) continue;
     if (options.hash !== undefined && owner.hash !== options.hash) continue;
+    if (options.exceptHash !== undefined && owner.hash === options.exceptHash) continue;
     const path = joinPath(runtimeDir, entry.name);
     try {
       Deno.removeSync(path);

@@ -13,10 +13,16 @@ import type { Agent, Mode, NestedPolicy, NestingIntent } from "../../base/types.
 /** The codex flag that lets a nested lisa call reach the tmux socket (codex 0.169). */
 export const CODEX_BYPASS_FLAG = "--dangerously-bypass-approvals-and-sandbox";
 
-/** Why the heuristic decided as it did (snake_case, stable). */
+/**
+ * Why the heuristic decided as it did (snake_case, stable). The instruction reasons carry the
+ * older Go lisa's names (`prompt_contains_dot_slash_lisa` for a path such as `./lisa`,
+ * `prompt_contains_lisa_session_spawn`, `prompt_contains_nested_lisa`), plus
+ * `prompt_contains_lisa_command` for other `lisa session <verb>` / `lisa cleanup` commands; the
+ * excluded mentions (negated, documentation, quoted) are lisa's own.
+ */
 export type NestedReason =
-  | "explicit_lisa_command"
-  | "nested_lisa_phrase"
+  | ExplicitReason
+  | "prompt_contains_nested_lisa"
   | "negated_mention"
   | "documentation_mention"
   | "quoted_mention"
@@ -28,7 +34,13 @@ export interface NestedDetection {
   eligible: boolean;
   /** True when detection alone would add the bypass (eligible and an instruction was found). */
   autoBypass: boolean;
-  reason: NestedReason;
+  /**
+   * The prompt's reason ({@link NestedReason}); `not_codex_exec` when the agent/mode cannot take
+   * the bypass; in spawn's answer, the policy's or intent's reason when they decided.
+   */
+  reason: NestedReason | DecisionReason;
+  /** What the prompt alone gave (the reason a decision reason replaced). */
+  promptReason: NestedReason;
   /** The mention that decided the reason (normalised: lowercased, spaces collapsed), or null. */
   matchedHint: string | null;
 }
@@ -41,9 +53,23 @@ export interface PromptAnalysis {
   matchedHint: string | null;
 }
 
+/** The reasons of an explicit lisa command in the prompt. */
+type ExplicitReason =
+  | "prompt_contains_dot_slash_lisa"
+  | "prompt_contains_lisa_session_spawn"
+  | "prompt_contains_lisa_command";
+
+/** `nestedDetection.reason` when the policy, the intent or the agent/mode decided. */
+export type DecisionReason =
+  | "nested_policy_force"
+  | "nested_policy_off"
+  | "nesting_intent_nested"
+  | "nesting_intent_neutral"
+  | "not_codex_exec";
+
 interface HintPattern {
   re: RegExp;
-  reason: "explicit_lisa_command" | "nested_lisa_phrase";
+  reason: "path" | "command" | "prompt_contains_nested_lisa";
 }
 
 // Path forms (./lisa, ../lisa, /usr/local/bin/lisa), `lisa session <verb>`, `lisa cleanup`, and
@@ -57,7 +83,7 @@ const HINTS: readonly HintPattern[] = [
       `(?<![\\w/.~-])(?:\\.\\.?/|~/|/(?:[\\w.-]+/)*)lisa(?![\\w/-]|\\.\\w)${VERB}?`,
       "gi",
     ),
-    reason: "explicit_lisa_command",
+    reason: "path",
   },
   {
     // "the lisa session status" is a noun phrase; "run lisa session status" is a command.
@@ -65,9 +91,9 @@ const HINTS: readonly HintPattern[] = [
       `(?<![\\w/.-])(?<!\\b(?:the|a|an|this|that|each|every|its|their|your|my|our)\\s+)lisa${VERB}`,
       "gi",
     ),
-    reason: "explicit_lisa_command",
+    reason: "command",
   },
-  { re: /\bnested[\s-]+lisa\b/gi, reason: "nested_lisa_phrase" },
+  { re: /\bnested[\s-]+lisa\b/gi, reason: "prompt_contains_nested_lisa" },
 ];
 
 // Words that negate what follows them in the same clause.
@@ -145,10 +171,21 @@ function findMentions(prompt: string): Mention[] {
       const span = { start: m.index, end: m.index + m[0].length };
       if (taken.some((t) => span.start < t.end && t.start < span.end)) continue;
       taken.push(span);
-      found.push({ index: m.index, text: normalise(m[0]), reason: hint.reason });
+      const text = normalise(m[0]);
+      found.push({ index: m.index, text, reason: hintReason(hint.reason, text) });
     }
   }
   return found.sort((a, b) => a.index - b.index);
+}
+
+function hintReason(kind: HintPattern["reason"], text: string): NestedReason {
+  if (kind === "path") return "prompt_contains_dot_slash_lisa";
+  if (kind === "command") {
+    return /\bsession spawn\b/.test(text)
+      ? "prompt_contains_lisa_session_spawn"
+      : "prompt_contains_lisa_command";
+  }
+  return kind;
 }
 
 function normalise(text: string): string {
@@ -169,10 +206,12 @@ function classify(prompt: string, starts: number[], quotes: Span[], m: Mention):
   return m.reason;
 }
 
-const POSITIVE: ReadonlySet<NestedReason> = new Set([
-  "explicit_lisa_command",
-  "nested_lisa_phrase",
+const EXPLICIT: ReadonlySet<NestedReason> = new Set([
+  "prompt_contains_dot_slash_lisa",
+  "prompt_contains_lisa_session_spawn",
+  "prompt_contains_lisa_command",
 ]);
+const POSITIVE: ReadonlySet<NestedReason> = new Set([...EXPLICIT, "prompt_contains_nested_lisa"]);
 
 /**
  * Decides whether `prompt` instructs the agent to run lisa. The first instruction wins (an
@@ -186,7 +225,7 @@ export function analyzePrompt(prompt: string | null | undefined): PromptAnalysis
   const starts = clauseStarts(text);
   const quotes = quotedSpans(text);
   const classified = mentions.map((m) => ({ m, reason: classify(text, starts, quotes, m) }));
-  const positive = classified.find((c) => c.reason === "explicit_lisa_command") ??
+  const positive = classified.find((c) => EXPLICIT.has(c.reason)) ??
     classified.find((c) => POSITIVE.has(c.reason));
   if (positive) return { nested: true, reason: positive.reason, matchedHint: positive.m.text };
   const first = classified[0];
@@ -209,7 +248,8 @@ export function detectNested(
   return {
     eligible,
     autoBypass: eligible && analysis.nested,
-    reason: analysis.reason,
+    reason: eligible ? analysis.reason : "not_codex_exec",
+    promptReason: analysis.reason,
     matchedHint: analysis.matchedHint,
   };
 }
@@ -238,6 +278,14 @@ export type NestedDecision =
   | "not_eligible"
   | "custom_command";
 
+/** The `nestedDetection.reason` of decisions taken by policy or intent (Go lisa's names). */
+const DECISION_REASONS: Partial<Record<NestedDecision, DecisionReason>> = {
+  policy_force: "nested_policy_force",
+  policy_off: "nested_policy_off",
+  intent_nested: "nesting_intent_nested",
+  intent_neutral: "nesting_intent_neutral",
+};
+
 /** What spawn needs from the nested policy. */
 export interface NestedPolicyResult {
   /** Flags to append to the agent command (empty unless the bypass applies). */
@@ -257,19 +305,91 @@ export interface NestedPolicyResult {
 export function resolveNestedPolicy(input: NestedPolicyInput): NestedPolicyResult {
   const policy = input.policy ?? "auto";
   const intent = input.intent ?? "auto";
-  const detection = detectNested(input.agent, input.mode, input.prompt);
+  const detected = detectNested(input.agent, input.mode, input.prompt);
   const result = (decision: NestedDecision, bypass: boolean): NestedPolicyResult => ({
     bypassArgs: bypass ? [CODEX_BYPASS_FLAG] : [],
-    detection,
+    detection: DECISION_REASONS[decision] === undefined
+      ? detected
+      : { ...detected, reason: DECISION_REASONS[decision]! },
     policy,
     intent,
     decision,
   });
   if (input.customCommand) return result("custom_command", false);
-  if (!detection.eligible) return result("not_eligible", false);
+  if (!detected.eligible) return result("not_eligible", false);
   if (policy === "off") return result("policy_off", false);
   if (policy === "force") return result("policy_force", true);
   if (intent === "nested") return result("intent_nested", true);
   if (intent === "neutral") return result("intent_neutral", false);
-  return detection.autoBypass ? result("auto_detected", true) : result("no_instruction", false);
+  return detected.autoBypass ? result("auto_detected", true) : result("no_instruction", false);
+}
+
+/** One mention of lisa in a prompt and what it counted as (`detect-nested --why`). */
+export interface NestedSpan {
+  start: number;
+  end: number;
+  text: string;
+  reason: NestedReason;
+  /** True when this mention reads as an instruction (it would trigger the bypass). */
+  trigger: boolean;
+}
+
+/**
+ * Every lisa mention of `prompt` with its classification, in prompt order; empty when nothing
+ * looked like a mention (e.g. "Use lisa inside of lisa inside as well.").
+ */
+export function explainPrompt(prompt: string): NestedSpan[] {
+  const starts = clauseStarts(prompt);
+  const quotes = quotedSpans(prompt);
+  return findMentions(prompt).map((m) => {
+    const reason = classify(prompt, starts, quotes, m);
+    return {
+      start: m.index,
+      end: m.index + m.text.length,
+      text: prompt.slice(m.index, m.index + m.text.length),
+      reason,
+      trigger: POSITIVE.has(reason),
+    };
+  });
+}
+
+/** A suggested rewrite of a prompt (`detect-nested --rewrite`), checked by the detector. */
+export interface PromptRewrite {
+  prompt: string;
+  /** What the rewrite does: `trigger` (adds the bypass) or `neutral` (avoids it). */
+  intent: "trigger" | "neutral";
+  reason: NestedReason;
+  autoBypass: boolean;
+}
+
+/**
+ * Rewrites of `prompt` that make the detector trigger (when it does not) or stay neutral (when
+ * it does), each verified by analysing it again; only rewrites that do what they say are kept.
+ */
+export function rewritePrompt(prompt: string): PromptRewrite[] {
+  const base = prompt.trim();
+  const nested = analyzePrompt(base).nested;
+  const candidates: { prompt: string; intent: PromptRewrite["intent"] }[] = nested
+    ? [
+      {
+        prompt: base.replace(/(?<![\w/.~-])(?:\.\.?\/|~\/)lisa/gi, "the lisa tool")
+          .replace(/\bnested[\s-]+lisa\b/gi, "nested orchestration")
+          .replace(/\blisa(\s+session\s+[a-z-]+)/gi, "the lisa$1 command"),
+        intent: "neutral",
+      },
+      { prompt: `${base} (Do not run lisa yourself.)`, intent: "neutral" },
+    ]
+    : [
+      { prompt: `Use ./lisa for child orchestration. ${base}`, intent: "trigger" },
+      { prompt: `Run lisa session spawn for child sessions. ${base}`, intent: "trigger" },
+      { prompt: `${base} Build a nested lisa chain for the children.`, intent: "trigger" },
+    ];
+  const out: PromptRewrite[] = [];
+  for (const c of candidates) {
+    const a = analyzePrompt(c.prompt);
+    if (a.nested !== (c.intent === "trigger") || c.prompt === base) continue;
+    if (out.some((o) => o.prompt === c.prompt)) continue;
+    out.push({ prompt: c.prompt, intent: c.intent, reason: a.reason, autoBypass: a.nested });
+  }
+  return out;
 }

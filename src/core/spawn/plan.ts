@@ -16,6 +16,7 @@ import type {
   SessionMeta,
   WorktreeInfo,
 } from "../../base/types.ts";
+import { withoutGitContext } from "../worktree/git_context.ts";
 import { newRunId, sessionName, validateSessionName } from "../session/identity.ts";
 import type { Project } from "../session/project.ts";
 import { type NestedDetection, resolveNestedPolicy } from "./nested.ts";
@@ -174,7 +175,9 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
     runId,
     // The directory the command runs in (`--worktree`: the session's worktree).
     projectRoot: input.cwd ?? project.root,
-    callerEnv: deps.env,
+    // In a worktree, a caller's GIT_DIR/GIT_INDEX_FILE would send the agent's git to the
+    // caller's repository.
+    callerEnv: input.worktree ? withoutGitContext(deps.env) : deps.env,
     lisaEnv,
     heartbeatFile: paths.heartbeat,
     doneFile: paths.done,

@@ -34,11 +34,12 @@ import { appendLifecycle } from "../session/lifecycle.ts";
 import { resolveProject } from "../session/project.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
 import { knownAliases, pickAlias } from "../session/alias.ts";
+import { recordBeforeRemoval, sweepAfterSpawn } from "../history/recorder.ts";
 import { readTextInput } from "../drive/text_input.ts";
 import type { NestedDetection } from "./nested.ts";
 import { dryRunScript, planSpawn, type SpawnPlan } from "./plan.ts";
 import { buildStartupScript } from "./startup_script.ts";
-import { writeFileAtomic } from "../../store/atomic.ts";
+import { pathExists, writeFileAtomic } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
 import { hasSession, isDuplicateSession, killSession } from "../../tmux/sessions.ts";
@@ -87,6 +88,11 @@ export interface SpawnOptions {
   nestedPolicy?: NestedPolicy;
   nestingIntent?: NestingIntent;
   dryRun?: boolean;
+  /**
+   * After the spawn, remove what earlier sessions of the same name left under other project
+   * hashes (the older Go lisa's `--cleanup-all-hashes`; a moved project gets a new hash).
+   */
+  cleanupAllHashes?: boolean;
   /** Run the agent in a new git worktree on a new branch (`--worktree`). */
   worktree?: boolean;
   /** `--branch`: the worktree's branch (default `lisa/<alias>`, see `defaultBranchName`). */
@@ -236,6 +242,9 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     };
   }
   await launch(deps, plan, worktree);
+  if (options.cleanupAllHashes) {
+    removeSessionArtifacts(project.runtimeDir, plan.session, { exceptHash: project.hash });
+  }
   return resultOf(plan, false);
 }
 
@@ -251,6 +260,11 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
     throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
       details: { session, socketPath: project.socketPath },
     });
+  }
+  const files = { runtimeDir: project.runtimeDir, hash: project.hash, session };
+  // Files of an earlier session of the same name go: history records them first.
+  if (pathExists(paths.meta) || pathExists(paths.hooks)) {
+    await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup");
   }
   const create = worktree !== undefined ? await worktreeCreateModule() : undefined;
   if (worktree !== undefined && create !== undefined) {
@@ -271,6 +285,7 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
   pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
 
   const failed = async (reason: string, message: string, cause: unknown): Promise<never> => {
+    await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed");
     removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
     await undoWorktree().catch(() => {});
     await appendLifecycle(deps, paths.events, session, {
@@ -359,4 +374,6 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
     mode: plan.mode,
     parentSession: plan.parentSession,
   });
+  // History's recovery sweeps run when sessions start too (only if history exists already).
+  await sweepAfterSpawn(deps);
 }

@@ -3,7 +3,6 @@
  * state, and how did it get there".
  */
 import type { Deps } from "../../base/deps.ts";
-import { UsageError } from "../../base/errors.ts";
 import type { EventRecord } from "../../base/types.ts";
 import { sessionStatus, type StatusReport } from "./status.ts";
 import { readEvents } from "../../store/events.ts";
@@ -34,7 +33,7 @@ export interface ExplainResult extends StatusReport {
   /** Each signal considered for the current answer (classifier order), and which decided. */
   decision: Consideration[];
   events: EventRecord[];
-  eventsFile: string;
+  eventFile: string;
 }
 
 function age(seconds: number | null, what: string): string {
@@ -128,20 +127,7 @@ export function decisionOf(report: StatusReport): Consideration[] {
   }));
 }
 
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/**
- * Parses `--since`: a duration back from `nowMs` (`90s`, `15m`, `2h`, `1d`) or an ISO time.
- * Throws `invalid_argument` for anything else.
- */
-export function parseSince(text: string, nowMs: number): number {
-  const t = text.trim();
-  const m = /^(\d+(?:\.\d+)?)([smhd])$/.exec(t);
-  if (m) return nowMs - Number(m[1]) * UNIT_MS[m[2]];
-  const at = /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(t) : NaN;
-  if (Number.isFinite(at)) return at;
-  throw new UsageError(`--since expects a duration like 15m or 2h, or an ISO time; got "${text}"`);
-}
+export { parseSince } from "../../base/duration.ts";
 
 /**
  * Status of `options.session` plus its newest events (oldest first). Throws what status throws,
@@ -157,5 +143,5 @@ export async function explainSession(deps: Deps, options: ExplainOptions): Promi
     limit: options.events ?? DEFAULT_EXPLAIN_EVENTS,
     sinceMs: options.sinceMs,
   });
-  return { ...report, decision: decisionOf(report), events, eventsFile: location.paths.events };
+  return { ...report, decision: decisionOf(report), events, eventFile: location.paths.events };
 }

@@ -17,6 +17,8 @@ import {
   parseOffset,
 } from "../drive/capture_view.ts";
 import { sessionStatus, type StatusReport } from "./status.ts";
+import { deltaTime, paneActivityMs } from "../drive/capture.ts";
+import { Tmux } from "../../tmux/tmux.ts";
 
 /** Options of {@link snapshotSession}. */
 export interface SnapshotOptions {
@@ -54,11 +56,18 @@ export async function snapshotSession(
   deps: Deps,
   options: SnapshotOptions,
 ): Promise<SnapshotResult> {
-  if (options.deltaFrom !== undefined && parseOffset(options.deltaFrom) === undefined) {
+  // A time (`@unix`, RFC 3339): the whole capture when the pane changed after it, else none.
+  const sinceMs = options.deltaFrom === undefined ? undefined : deltaTime(options.deltaFrom);
+  if (
+    options.deltaFrom !== undefined && sinceMs === undefined &&
+    parseOffset(options.deltaFrom) === undefined
+  ) {
     throw new UsageError(
-      `--delta-from expects a nextOffset token or a line count, got "${options.deltaFrom}"`,
+      `--delta-from expects a nextOffset token, a line count, @unix seconds or an RFC 3339 ` +
+        `time, got "${options.deltaFrom}"`,
     );
   }
+  const deltaFrom = sinceMs === undefined ? options.deltaFrom : undefined;
   const want = options.lines ?? DEFAULT_CAPTURE_LINES;
   const outcome = await sessionStatus(deps, {
     session: options.session,
@@ -74,13 +83,25 @@ export async function snapshotSession(
     keepNoise: options.keepNoise,
   });
   const view = captureResult(all, {
-    lines: options.deltaFrom !== undefined ? options.lines : want,
-    deltaFrom: options.deltaFrom,
+    lines: deltaFrom !== undefined ? options.lines : want,
+    deltaFrom,
     markers: options.markers,
     prompt: outcome.prompt,
     geometry: paneGeometry(outcome.pane.facts, outcome.pane.rawCapture, all),
     mode: offsetMode(options),
   });
+  if (sinceMs !== undefined) {
+    const tmux = new Tmux(
+      deps.runner,
+      outcome.location.socketPath,
+      deps.config.cmdTimeoutSeconds * 1000,
+    );
+    if ((await paneActivityMs(tmux, options.session)) <= sinceMs) {
+      view.text = "";
+      view.lines = [];
+      view.truncated = false;
+    }
+  }
   return {
     ...outcome.report,
     capture: {

@@ -24,6 +24,7 @@ import {
   SOCKET_RE,
 } from "../../store/runtime_dir.ts";
 import { isNoServer, Tmux } from "../../tmux/tmux.ts";
+import { recordBeforeRemoval } from "../history/recorder.ts";
 
 /** Options of {@link runCleanup}. */
 export interface CleanupOptions {
@@ -289,7 +290,7 @@ export async function runCleanup(deps: Deps, options: CleanupOptions): Promise<C
     } else report.kept.sockets.push(path);
   }
 
-  for (const [key, g] of groups) {
+  const verdicts = [...groups].map(([key, g]) => {
     const sock = groupSockets.get(key);
     const probe = sock === undefined ? undefined : probes.get(sock);
     // Live on the meta's server or on any lisa server of the same project hash.
@@ -297,6 +298,18 @@ export async function runCleanup(deps: Deps, options: CleanupOptions): Promise<C
       liveByHash.get(g.hash)?.has(g.session) === true;
     const unsure = probe?.kind === "unknown" || unsureHashes.has(g.hash);
     const fresh = g.files.some((f) => now - f.mtimeMs < grace);
+    return { g, live, unsure, fresh };
+  });
+  // History keeps what the hook and event files of gone sessions say before they go.
+  const going = verdicts.filter((v) => !v.live && !v.unsure && !v.fresh).map((v) => v.g);
+  if (!options.dryRun && going.length > 0) {
+    await recordBeforeRemoval(
+      deps,
+      going.map((g) => ({ runtimeDir, hash: g.hash, session: g.session })),
+      "cleanup",
+    );
+  }
+  for (const { g, live, unsure, fresh } of verdicts) {
     for (const f of g.files) {
       const isEvents = /-events\.jsonl(\.lock)?$/.test(f.name);
       const keep = live || unsure || fresh || (isEvents && now - f.mtimeMs < retentionMs);

@@ -9,7 +9,8 @@
  * timeout, a permission error: unknown is not gone). The last sign of life is the newest
  * modification of the session's meta, heartbeat (refreshed every 2 s while the wrapper runs),
  * done file and hooks log; state and event files are left out, since a status poll writes them
- * after the end. Files go through `removeSessionArtifacts`, the one removal path of kill and
+ * after the end. Each session is recorded in history first (`recordBeforeRemoval`, as kill and
+ * cleanup do), then its files go through `removeSessionArtifacts`, the removal path of kill and
  * spawn (the event log is kept until its retention ends). `dryRun` reports the same plan and
  * changes nothing.
  */
@@ -17,6 +18,7 @@ import type { Deps } from "../../base/deps.ts";
 import { UsageError } from "../../base/errors.ts";
 import { joinPath } from "../../base/paths.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
+import { recordBeforeRemoval } from "../history/recorder.ts";
 import { resolveProject } from "../session/project.ts";
 import { tryReadMeta } from "../session/locate.ts";
 import { pruneOldEvents } from "../../store/events.ts";
@@ -215,6 +217,12 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
           );
         } catch { /* the files still go; the dead pane stays visible */ }
       }
+      // History keeps what the hook and event files say before they go (issue 14).
+      await recordBeforeRemoval(
+        deps,
+        [{ runtimeDir, hash: s.hash, session: s.session, runId: meta?.runId ?? null }],
+        "pruned",
+      );
       pruned.files = removeSessionArtifacts(runtimeDir, s.session, { hash: s.hash }).sort();
     }
     result.pruned.push(pruned);

@@ -20,6 +20,7 @@ import { shellJoin, shellQuote } from "../../base/shell_quote.ts";
 import { spawnSession } from "../spawn/spawn.ts";
 import { removeIfExists } from "../../store/atomic.ts";
 import { lockPathFor, sessionPaths } from "../../store/runtime_dir.ts";
+import { type PromptProbe, promptStyleProbe, runMatrix } from "./smoke_probe.ts";
 
 /** Most levels a smoke run may have. */
 export const MAX_SMOKE_LEVELS = 4;
@@ -35,6 +36,16 @@ export interface SmokeOptions {
   keepSessions?: boolean;
   /** Overall limit (default 120 s); each level's monitor gets the same bound. */
   timeoutSeconds?: number;
+  /** Seconds between L1's polls (default {@link SMOKE_POLL_SECONDS}). */
+  pollIntervalSeconds?: number;
+  /** At most this many polls of L1. */
+  maxPolls?: number;
+  /** `--prompt-style`: probe the nested detection with a prompt of this wording first. */
+  promptStyle?: string;
+  /** `--matrix-file`'s text: `mode|prompt` rows checked before the run. */
+  matrix?: string;
+  /** `--model`: recorded (smoke runs lisa itself, no agent, so no model is asked). */
+  model?: string;
 }
 
 /** The JSON summary of a smoke run. */
@@ -55,6 +66,15 @@ export interface SmokeResult {
   error?: string;
   /** L1's last pane lines, when `ok` is false (for diagnosis). */
   output?: string[];
+  /** L1's final state (`"timeout"` when its monitor gave up; null when it never ran). */
+  finalState: string | null;
+  /** `smoke_failed`, `prompt_probe_failed` or `matrix_failed` when `ok` is false, else null. */
+  errorCode: string | null;
+  promptProbe?: PromptProbe;
+  /** Matrix rows whose detection differed from the expectation. */
+  failedMatrix?: PromptProbe[];
+  matrixRows?: number;
+  model?: string;
 }
 
 /** The marker level `k` prints. */
@@ -98,7 +118,7 @@ export function smokeLevelCommand(input: LevelCommandInput, level: number): stri
     `${self} session monitor --project-root ${root} --session ${child} ` +
     `--until-state completed --stop-on-waiting false --poll-interval ${SMOKE_POLL_SECONDS} ` +
     `--timeout-seconds ${input.timeoutSeconds} --json >/dev/null || ${fail("monitor")}`,
-    `${self} session capture --project-root ${root} --session ${child} --raw --lines 400 ` +
+    `${self} session capture --project-root ${root} --session ${child} --verbatim --lines 400 ` +
     `| grep -o 'LISA_SMOKE_L[0-9]*_DONE' | sort -u || ${fail("capture")}`,
     own,
   ].join("\n");
@@ -148,7 +168,29 @@ export async function runSmoke(deps: Deps, options: SmokeOptions): Promise<Smoke
     projectRoot: project.root,
     keptSessions: options.keepSessions === true,
     killed: [],
+    finalState: null,
+    errorCode: null,
+    ...(options.model !== undefined ? { model: options.model } : {}),
   };
+  // Wording checks first: a failed one fails the smoke without running it.
+  const probe = options.promptStyle === undefined ? null : promptStyleProbe(options.promptStyle);
+  if (probe !== null) result.promptProbe = probe;
+  if (options.matrix !== undefined) {
+    const rows = runMatrix(options.matrix);
+    result.matrixRows = rows.length;
+    result.failedMatrix = rows.filter((r) => !r.ok);
+  }
+  if (probe !== null && !probe.ok) {
+    result.error = `prompt probe failed: "${probe.prompt}" gave ${probe.detection.reason}`;
+    result.errorCode = "prompt_probe_failed";
+  } else if ((result.failedMatrix?.length ?? 0) > 0) {
+    result.error = `${result.failedMatrix!.length} matrix row(s) failed`;
+    result.errorCode = "matrix_failed";
+  }
+  if (result.errorCode !== null) {
+    result.durationMs = deps.now().getTime() - started;
+    return result;
+  }
   const input = { self: deps.selfCommand, projectRoot: project.root, sessions, timeoutSeconds };
   try {
     await spawnSession(deps, {
@@ -161,7 +203,8 @@ export async function runSmoke(deps: Deps, options: SmokeOptions): Promise<Smoke
     const watched = await monitorSession(deps, {
       session: sessions[0],
       projectRoot: project.root,
-      pollIntervalSeconds: SMOKE_POLL_SECONDS,
+      pollIntervalSeconds: options.pollIntervalSeconds ?? SMOKE_POLL_SECONDS,
+      maxPolls: options.maxPolls,
       timeoutSeconds: Math.max(1, timeoutSeconds - (deps.now().getTime() - started) / 1000),
       untilState: "completed",
       stopOnWaiting: false,
@@ -170,9 +213,11 @@ export async function runSmoke(deps: Deps, options: SmokeOptions): Promise<Smoke
       session: sessions[0],
       projectRoot: project.root,
       raw: true,
+      verbatim: true,
       lines: 400,
     });
-    result.markers = markersIn(out.text);
+    result.finalState = watched.finalState;
+    result.markers = markersIn(out.capture);
     result.missingMarkers = expected.filter((m) => !result.markers.includes(m));
     if (watched.finalState !== "completed") {
       result.error = `L1 ended ${watched.finalState} (exitReason ${watched.exitReason}` +
@@ -181,7 +226,7 @@ export async function runSmoke(deps: Deps, options: SmokeOptions): Promise<Smoke
       result.error = `markers missing: ${result.missingMarkers.join(", ")}`;
     }
     result.ok = result.error === undefined;
-    if (!result.ok) result.output = out.text.split("\n").slice(-40);
+    if (!result.ok) result.output = out.capture.split("\n").slice(-40);
   } catch (error) {
     result.error = error instanceof Error ? error.message : String(error);
   } finally {
@@ -196,6 +241,7 @@ export async function runSmoke(deps: Deps, options: SmokeOptions): Promise<Smoke
     }
     result.durationMs = deps.now().getTime() - started;
   }
+  if (!result.ok) result.errorCode ??= "smoke_failed";
   return result;
 }
 

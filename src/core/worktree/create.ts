@@ -7,7 +7,13 @@ import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { dirName } from "../../base/paths.ts";
 import { git, gitMessage, withRepoLock } from "./git.ts";
-import type { WorktreePlan } from "./plan.ts";
+import {
+  branchExists,
+  branchExistsError,
+  pathTaken,
+  worktreeExistsError,
+  type WorktreePlan,
+} from "./plan.ts";
 import { removeRecord, type WorktreeRecord, writeRecord } from "./record.ts";
 
 /** The facts of the session a worktree is created for (its record). */
@@ -15,7 +21,8 @@ export type RecordBase = Omit<WorktreeRecord, "worktree" | "merged">;
 
 /**
  * Creates the worktree of `plan` on its new branch at the base commit, then its record.
- * Throws `worktree_create_failed` (git's message; nothing left behind) and `lock_busy`.
+ * Throws `worktree_exists` and `branch_exists` (made since the plan), `worktree_create_failed`
+ * (git's message) and `command_timeout` (nothing left behind by any of them), `lock_busy`.
  */
 export async function createWorktree(
   deps: Deps,
@@ -33,23 +40,30 @@ export async function createWorktree(
       { cause: error, details: { path } },
     );
   }
-  const added = await withRepoLock(
-    runtimeDir,
-    plan.commonDir,
-    () =>
-      git(deps, repoRoot, ["worktree", "add", "--quiet", "-b", branch, path, baseCommit], {
-        allowFailure: true,
-      }),
-  );
-  if (!added.success) {
+  const failure = await withRepoLock(runtimeDir, plan.commonDir, async () => {
+    // Checked again under the lock: a directory or branch made since the plan (a parallel
+    // spawn of the same name or --branch) is not ours to create, nor to remove when `add` fails.
+    if (pathTaken(path)) return worktreeExistsError(path);
+    if (await branchExists(deps, repoRoot, branch)) return branchExistsError(branch, repoRoot);
+    let added;
+    try {
+      const argv = ["worktree", "add", "--quiet", "-b", branch, path, baseCommit];
+      added = await git(deps, repoRoot, argv, { allowFailure: true });
+    } catch (error) {
+      // A timeout (a slow checkout hook): git was stopped half-way.
+      await removeCreated(deps, plan).catch(() => {});
+      throw error;
+    }
+    if (added.success) return undefined;
     // git removes what it created when `add` fails; a branch it made before failing goes too.
-    await discardWorktree(deps, runtimeDir, plan).catch(() => {});
-    throw new LisaError(
+    await removeCreated(deps, plan).catch(() => {});
+    return new LisaError(
       "worktree_create_failed",
       `git could not create the worktree "${path}" (branch "${branch}"): ${gitMessage(added)}`,
       { details: { path, branch, repoRoot } },
     );
-  }
+  });
+  if (failure !== undefined) throw failure;
   try {
     writeRecord(plan.recordPath, { ...base, worktree: plan.info });
   } catch (error) {
@@ -72,16 +86,23 @@ export async function discardWorktree(
   runtimeDir: string,
   plan: WorktreePlan,
 ): Promise<void> {
-  const { path, branch, repoRoot } = plan.info;
-  await withRepoLock(runtimeDir, plan.commonDir, async () => {
-    await git(deps, repoRoot, ["worktree", "remove", "--force", path], { allowFailure: true });
-    await git(deps, repoRoot, ["worktree", "prune"], { allowFailure: true });
-    await git(deps, repoRoot, ["branch", "-D", "--end-of-options", branch], {
-      allowFailure: true,
-    });
-  });
+  await withRepoLock(runtimeDir, plan.commonDir, () => removeCreated(deps, plan));
+  removeRecord(plan.recordPath);
+}
+
+/**
+ * Removes what `git worktree add` of `plan` created: the worktree (forced: it holds nothing but
+ * the base commit), git's entry of it, and the branch while it still points at the base commit
+ * (a branch that moved is someone's work). The caller holds the repository lock.
+ */
+async function removeCreated(deps: Deps, plan: WorktreePlan): Promise<void> {
+  const { path, branch, baseCommit, repoRoot } = plan.info;
+  await git(deps, repoRoot, ["worktree", "remove", "--force", path], { allowFailure: true });
   try {
     Deno.removeSync(path, { recursive: true });
   } catch { /* git removed it */ }
-  removeRecord(plan.recordPath);
+  await git(deps, repoRoot, ["worktree", "prune"], { allowFailure: true });
+  await git(deps, repoRoot, ["update-ref", "-d", `refs/heads/${branch}`, baseCommit], {
+    allowFailure: true,
+  });
 }

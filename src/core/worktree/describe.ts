@@ -179,6 +179,11 @@ async function withScratchIndex<T>(
     const index = `${dir}/index`;
     try {
       Deno.copyFileSync(real, index);
+      // With the original's mtime: git tells a "racily clean" entry (a file changed in the
+      // second its index was written, same size) by comparing it with the index file's mtime.
+      // A copy stamped now would hide such an edit from the diff.
+      const { atime, mtime } = Deno.statSync(real);
+      if (mtime !== null) Deno.utimeSync(index, atime ?? mtime, mtime);
     } catch { /* no index yet: git starts an empty one */ }
     const env = { GIT_INDEX_FILE: index };
     await git(deps, path, ["add", "-A", "--", "."], { env });
@@ -206,7 +211,11 @@ export async function diffSession(deps: Deps, options: DiffOptions): Promise<Dif
     const args = (extra: string[]) => [...common, ...extra, ...target, "--"];
     const nameStatus = await git(deps, dir, args(["--name-status", "-z"]), { env });
     const numstat = await git(deps, dir, args(["--numstat", "-z"]), { env });
-    const text = await git(deps, dir, args(options.stat ? ["--stat=100"] : []), { env });
+    // `--binary`: a binary file's change is in the patch, not "Binary files differ", so the
+    // patch applies with `git apply`.
+    const text = await git(deps, dir, args(options.stat ? ["--stat=100"] : ["--binary"]), {
+      env,
+    });
     return { files: parseChangedFiles(nameStatus.stdout, numstat.stdout), text: text.stdout };
   };
   const { files, text } = present

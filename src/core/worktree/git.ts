@@ -15,20 +15,7 @@ import { md5Hex } from "../../base/md5.ts";
 import { joinPath } from "../../base/paths.ts";
 import type { RunResult } from "../../base/runner.ts";
 import { withLock } from "../../store/lock.ts";
-
-/** Variables that tie git to one repository, index or worktree: never passed on. */
-const GIT_CONTEXT_VARS = [
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_PREFIX",
-  "GIT_COMMON_DIR",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_NAMESPACE",
-  "GIT_CEILING_DIRECTORIES",
-  "GIT_DISCOVERY_ACROSS_FILESYSTEM",
-];
+import { withoutGitContext } from "./git_context.ts";
 
 /** How long a lisa git lock (one per repository) is waited for. */
 export const REPO_LOCK_TIMEOUT_MS = 120_000;
@@ -48,10 +35,12 @@ export function gitEnv(
   env: Readonly<Record<string, string>>,
   extra: Record<string, string> = {},
 ): Record<string, string> {
-  const out: Record<string, string> = { ...env };
-  for (const name of GIT_CONTEXT_VARS) delete out[name];
+  const out = withoutGitContext(env);
   out.LC_ALL = "C";
   out.GIT_TERMINAL_PROMPT = "0";
+  // No optional locks: `git status` in an agent's worktree must not refresh (lock and rewrite)
+  // its index while the agent runs git there.
+  out.GIT_OPTIONAL_LOCKS = "0";
   // Never open an editor (merge messages are given) or a pager.
   out.GIT_EDITOR = "true";
   out.GIT_PAGER = "cat";

@@ -6,17 +6,21 @@
  *    session's), with no merge in progress and nothing staged; its uncommitted or untracked
  *    files must not be among those the merge changes (`merge_dirty_checkout`, listing them).
  * 3. What is pending in the worktree (changed and untracked files) is committed on the
- *    session's branch, with a message naming the session.
+ *    session's branch, with a message naming the session (`merge_refused` when the agent moved
+ *    its worktree off that branch, or left unresolved conflicts in it; `merge_failed`, with the
+ *    worktree's index put back, when a hook refuses the commit).
  * 4. `git merge --no-ff` (or `--squash` plus one commit). A conflict is aborted at once
  *    (`git merge --abort`; `git reset --merge` after a squash): the main checkout is as it
- *    was, and the error (`merge_conflict`, exit 2) lists the conflicting files. The commit of
- *    step 3 stays on the session's branch.
+ *    was, and the error (`merge_conflict`, exit 2) lists the conflicting files. A merge or
+ *    squash commit that fails otherwise (a hook refused it: `merge_failed`) or times out is
+ *    undone the same way. The commit of step 3 stays on the session's branch.
  * 5. The record notes what was merged (a squash leaves the branch's commits unreachable, yet
  *    merged: the prune rule reads this note), and the session's event log gets a
  *    `worktree_merged` (or `worktree_merge_conflict`) lifecycle event.
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
+import type { RunResult } from "../../base/runner.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { sessionStatus } from "../status/status.ts";
 import { branchCommits, pendingChanges, worktreePresent } from "./describe.ts";
@@ -93,6 +97,70 @@ function statusPaths(out: string): string[] {
     if (code.includes("R") || code.includes("C")) paths.push(entries[++i]);
   }
   return paths;
+}
+
+/**
+ * Commits everything pending in the worktree on its branch; returns the commit. When git
+ * refuses (a pre-commit hook) or stops, the worktree's index is put back as the agent left it
+ * (what it had staged, and only that) and `merge_failed` names git's reason.
+ */
+async function commitPending(deps: Deps, info: WorktreeInfo, session: string): Promise<string> {
+  const indexPath = (await git(deps, info.path, [
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-path",
+    "index",
+  ])).stdout.trim();
+  let saved: Uint8Array | null = null;
+  try {
+    saved = Deno.readFileSync(indexPath);
+  } catch { /* no index yet */ }
+  const before = await revParse(deps, info.path, "HEAD");
+  const putBack = async () => {
+    // A commit that was made (a post-commit hook timed out) stands, with its index.
+    const now = await git(deps, info.path, ["rev-parse", "--verify", "--quiet", "HEAD"], {
+      allowFailure: true,
+    }).catch(() => undefined);
+    if (now?.stdout.trim() !== before) return;
+    try {
+      if (saved === null) Deno.removeSync(indexPath);
+      else {
+        // Like git: a new file renamed over the index, never a half-written index.
+        Deno.writeFileSync(`${indexPath}.lisa-restore`, saved);
+        Deno.renameSync(`${indexPath}.lisa-restore`, indexPath);
+      }
+    } catch { /* best effort: the files themselves were never touched */ }
+  };
+  let committed: RunResult;
+  try {
+    await git(deps, info.path, ["add", "-A", "--", "."]);
+    committed = await git(deps, info.path, ["commit", "-q", "-m", pendingCommitMessage(session)], {
+      allowFailure: true,
+    });
+  } catch (error) {
+    await putBack();
+    throw error;
+  }
+  if (!committed.success) {
+    await putBack();
+    throw new LisaError(
+      "merge_failed",
+      `git could not commit the pending work in the worktree ${info.path}: ${
+        gitMessage(committed).replace(/\.$/, "")
+      }; the worktree is as it was and nothing was merged`,
+      { details: { path: info.path, branch: info.branch, stderr: committed.stderr.trim() } },
+    );
+  }
+  return await revParse(deps, info.path, "HEAD");
+}
+
+/**
+ * True when the merge's `files` touch the local path `path`: the same file, or a file where the
+ * path is a directory (or the reverse), which git refuses to overwrite.
+ */
+function touches(files: readonly string[], path: string): boolean {
+  const dir = path.replace(/\/$/, "");
+  return files.some((f) => f === dir || f.startsWith(`${dir}/`) || dir.startsWith(`${f}/`));
 }
 
 /**
@@ -195,11 +263,37 @@ async function mergeLocked(
     // The worktree's pending work becomes a commit on its branch.
     let pendingCommit: string | null = null;
     if (worktreePresent(info)) {
+      // An agent that switched branches left its work off the session's branch: merging the
+      // branch would bring in none of it, and committing would put it on the other one.
+      const on = (await git(deps, info.path, ["symbolic-ref", "--quiet", "HEAD"], {
+        allowFailure: true,
+      })).stdout.trim();
+      if (on !== `refs/heads/${info.branch}`) {
+        const where = on === ""
+          ? "a detached HEAD"
+          : `branch "${on.replace(/^refs\/heads\//, "")}"`;
+        throw refused(
+          `The worktree ${info.path} is on ${where}, not on the session's branch ` +
+            `"${info.branch}"; check out "${info.branch}" there (or merge the other branch ` +
+            "yourself)",
+          { path: info.path, branch: info.branch, head: on || null },
+        );
+      }
+      // Unresolved conflicts (a merge or cherry-pick stopped half-way) would be committed with
+      // their conflict markers and merged into the main checkout.
+      const unresolved = splitZ(
+        (await git(deps, info.path, ["diff", "--name-only", "-z", "--diff-filter=U"])).stdout,
+      );
+      if (unresolved.length > 0) {
+        throw refused(
+          `The worktree ${info.path} has unresolved conflicts in ${unresolved.join(", ")}; ` +
+            "resolve and commit them there (or abort that merge) first",
+          { path: info.path, branch: info.branch, conflicts: unresolved },
+        );
+      }
       const pending = await pendingChanges(deps, info.path);
       if (pending.uncommitted.length + pending.untracked.length > 0) {
-        await git(deps, info.path, ["add", "-A", "--", "."]);
-        await git(deps, info.path, ["commit", "-q", "-m", pendingCommitMessage(session)]);
-        pendingCommit = await revParse(deps, info.path, "HEAD");
+        pendingCommit = await commitPending(deps, info, session);
       }
     }
 
@@ -241,8 +335,7 @@ async function mergeLocked(
     );
     const statusArgs = ["status", "--porcelain=v1", "-z", "--untracked-files=all"];
     const before = (await git(deps, main, statusArgs)).stdout;
-    const touched = new Set(files);
-    const overlap = statusPaths(before).filter((p) => touched.has(p));
+    const overlap = statusPaths(before).filter((p) => touches(files, p));
     if (overlap.length > 0) {
       throw new LisaError(
         "merge_dirty_checkout",
@@ -253,13 +346,52 @@ async function mergeLocked(
     }
     const commits = (await branchCommits(deps, main, mergeBase, info.branch)).length;
     const message = options.message ?? defaultMergeMessage(session, info.branch, squash);
-    const merged = await git(
-      deps,
-      main,
+    // Puts the main checkout back as it was after a failed (or stopped) merge or squash
+    // commit; true when it is. A commit the merge already made is left alone.
+    const restore = async (): Promise<boolean> => {
+      const now = await git(deps, main, ["rev-parse", "--verify", "--quiet", "HEAD"], {
+        allowFailure: true,
+      });
+      if (now.stdout.trim() !== head) return false;
+      const inMerge = (await git(deps, main, ["rev-parse", "-q", "--verify", "MERGE_HEAD"], {
+        allowFailure: true,
+      })).success;
+      await git(deps, main, inMerge ? ["merge", "--abort"] : ["reset", "--merge"], {
+        allowFailure: true,
+      });
+      return (await git(deps, main, statusArgs)).stdout === before;
+    };
+    // A git call that throws (a timeout in a slow hook) first puts the checkout back.
+    const restoring = async (args: string[]) => {
+      try {
+        return await git(deps, main, args, { allowFailure: true });
+      } catch (error) {
+        await restore().catch(() => false);
+        throw error;
+      }
+    };
+    const notMerged = (step: string, r: RunResult, restored: boolean) =>
+      new LisaError(
+        "merge_failed",
+        `git could not ${step} "${info.branch}" into "${into}": ${
+          gitMessage(r).replace(/\.$/, "")
+        }; ${main} is ` +
+          `${restored ? "as it was" : "NOT as it was"}`,
+        {
+          details: {
+            main,
+            branch: info.branch,
+            into,
+            pendingCommit,
+            restored,
+            stderr: r.stderr.trim(),
+          },
+        },
+      );
+    const merged = await restoring(
       squash
         ? ["merge", "--squash", branchRef]
         : ["merge", "--no-ff", "--no-edit", "-m", message, branchRef],
-      { allowFailure: true },
     );
     if (!merged.success) {
       const conflicts = splitZ(
@@ -267,28 +399,19 @@ async function mergeLocked(
           allowFailure: true,
         })).stdout,
       );
-      const inMerge = (await git(deps, main, ["rev-parse", "-q", "--verify", "MERGE_HEAD"], {
-        allowFailure: true,
-      })).success;
-      await git(deps, main, inMerge ? ["merge", "--abort"] : ["reset", "--merge"], {
-        allowFailure: true,
-      });
-      const after = (await git(deps, main, statusArgs)).stdout;
-      const restored = after === before && (await revParse(deps, main, "HEAD")) === head;
-      const details = { main, branch: info.branch, into, pendingCommit, restored };
+      const restored = await restore();
       if (conflicts.length > 0) {
         throw new LisaError(
           "merge_conflict",
           `Merging "${info.branch}" into "${into}" conflicts in ${conflicts.join(", ")}; the ` +
             `merge was aborted and ${main} is ${restored ? "as it was" : "NOT as it was"}`,
-          { exitCode: 2, details: { ...details, conflicts } },
+          {
+            exitCode: 2,
+            details: { main, branch: info.branch, into, pendingCommit, restored, conflicts },
+          },
         );
       }
-      throw new LisaError(
-        "merge_failed",
-        `git could not merge "${info.branch}" into "${into}": ${gitMessage(merged)}`,
-        { details: { ...details, stderr: merged.stderr.trim() } },
-      );
+      throw notMerged("merge", merged, restored);
     }
     if (squash) {
       const any = await git(deps, main, ["diff", "--cached", "--quiet"], { allowFailure: true });
@@ -296,7 +419,9 @@ async function mergeLocked(
         mark(null);
         return result(null, [], commits);
       }
-      await git(deps, main, ["commit", "-q", "-m", message]);
+      // A hook may refuse the commit: the squashed changes must not stay staged.
+      const committed = await restoring(["commit", "-q", "-m", message]);
+      if (!committed.success) throw notMerged("commit the squash of", committed, await restore());
     }
     const commit = await revParse(deps, main, "HEAD");
     mark(commit);

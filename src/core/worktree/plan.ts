@@ -10,7 +10,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
-import { joinPath } from "../../base/paths.ts";
+import { baseName, dirName, joinPath } from "../../base/paths.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import type { Project } from "../session/project.ts";
 import { git, gitMessage } from "./git.ts";
@@ -34,6 +34,55 @@ export function defaultBranchName(ref: { session: string; alias?: string | null 
   const m = GENERATED_RE.exec(ref.session);
   if (m !== null) return `${BRANCH_PREFIX}${m[1]}-${m[4] ?? m[3]}-${m[2]}`;
   return `${BRANCH_PREFIX}${ref.session.replace(/^lisa-/, "")}`;
+}
+
+/** True when the repository at `repoRoot` has the local branch `name`. */
+export async function branchExists(deps: Deps, repoRoot: string, name: string): Promise<boolean> {
+  return (await git(deps, repoRoot, ["show-ref", "--verify", "--quiet", `refs/heads/${name}`], {
+    allowFailure: true,
+  })).success;
+}
+
+/** The `branch_exists` error of `branch` in `repoRoot`. */
+export function branchExistsError(branch: string, repoRoot: string): LisaError {
+  return new LisaError(
+    "branch_exists",
+    `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`,
+    { details: { branch, repoRoot } },
+  );
+}
+
+/** `path` with the symlinks of its deepest existing ancestor resolved. */
+function resolvedPath(path: string): string {
+  const rest: string[] = [];
+  for (let dir = path; dir !== "/" && dir !== ""; dir = dirName(dir)) {
+    try {
+      return joinPath(Deno.realPathSync(dir), ...rest);
+    } catch {
+      rest.unshift(baseName(dir));
+    }
+  }
+  return path;
+}
+
+/** True when something is at `path`. */
+export function pathTaken(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The `worktree_exists` error of the worktree directory `path`. */
+export function worktreeExistsError(path: string): LisaError {
+  return new LisaError(
+    "worktree_exists",
+    `Worktree directory "${path}" already exists (a kept worktree of an earlier session of ` +
+      "this name?)",
+    { details: { path } },
+  );
 }
 
 /** What `spawn --worktree` asks for. */
@@ -107,31 +156,26 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
   const valid = await git(deps, repoRoot, ["check-ref-format", "--branch", wanted], {
     allowFailure: true,
   });
-  if (!valid.success || wanted.startsWith("-")) {
+  // `--branch` also expands `@{-1}`, `@`…: a name it rewrites names another branch.
+  if (!valid.success || valid.stdout.trim() !== wanted || wanted.startsWith("-")) {
     throw new LisaError("invalid_branch_name", `"${wanted}" is not a valid branch name`, {
       details: { branch: wanted },
     });
   }
-  const branchTaken = async (name: string) =>
-    (await git(deps, repoRoot, ["show-ref", "--verify", "--quiet", `refs/heads/${name}`], {
-      allowFailure: true,
-    })).success;
+  const branchTaken = (name: string) => branchExists(deps, repoRoot, name);
   // A default name may be taken by a kept worktree of an earlier session with the same alias:
   // the next free `-2`…`-9` is used. A branch asked for by name is never renamed.
   let branch = wanted;
   for (let n = 2; await branchTaken(branch); n++) {
-    if (given || n > 9) {
-      throw new LisaError(
-        "branch_exists",
-        `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`,
-        { details: { branch, repoRoot } },
-      );
-    }
+    if (given || n > 9) throw branchExistsError(branch, repoRoot);
     branch = `${wanted}-${n}`;
   }
 
   const path = worktreePathOf(deps.config.worktreeDir, project.hash, session);
-  if (path === repoRoot || path.startsWith(`${repoRoot}/`)) {
+  // git's toplevel has its symlinks resolved: so must the path be (LISA_WORKTREE_DIR may lead
+  // into the repository through a symlink).
+  const real = resolvedPath(path);
+  if ([path, real].some((p) => p === repoRoot || p.startsWith(`${repoRoot}/`))) {
     throw new LisaError(
       "worktree_dir_inside_repo",
       `Worktree directory "${path}" would be inside the repository ${repoRoot}; set ` +
@@ -139,19 +183,7 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
       { details: { path, repoRoot } },
     );
   }
-  let taken = false;
-  try {
-    Deno.lstatSync(path);
-    taken = true;
-  } catch { /* free */ }
-  if (taken) {
-    throw new LisaError(
-      "worktree_exists",
-      `Worktree directory "${path}" already exists (a kept worktree of an earlier session of ` +
-        "this name?)",
-      { details: { path } },
-    );
-  }
+  if (pathTaken(path)) throw worktreeExistsError(path);
   // The agent starts in the same subdirectory the project root is in, when the base has it.
   const sub = prefix.replace(/\/+$/, "");
   const hasSub = sub !== "" &&

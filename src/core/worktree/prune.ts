@@ -4,8 +4,9 @@
  * A worktree is removed only when
  * - its session is finished (tmux has no live pane of it: gone, or its pane dead), and
  * - nothing would be lost: no uncommitted or untracked files in the worktree, and no commit of
- *   its branch that no other branch (local or remote-tracking) has — unless `merge --squash`
- *   recorded that very tip as merged.
+ *   its branch, or of its worktree's HEAD (an agent may have left the branch), that no other
+ *   branch (local or remote-tracking) has — unless `merge --squash` recorded that very tip as
+ *   merged.
  * Otherwise it is kept, with the reasons and what would be lost (files, commits). `force`
  * removes it anyway (not while its session runs) and lists what was discarded.
  *
@@ -65,11 +66,16 @@ async function sessionRunning(deps: Deps, record: WorktreeRecord): Promise<boole
   }
 }
 
-/** Commits of `branch` that no other branch has (none when the branch is gone). */
+/**
+ * Commits of `branch` — and of the worktree's HEAD, which an agent may have moved off the
+ * branch (a detached HEAD's commits go with the worktree) — that no other branch has. A tip
+ * that `merge --squash` recorded as merged counts as merged.
+ */
 async function unmergedCommits(
   deps: Deps,
   info: WorktreeInfo,
   mergedTip: string | undefined,
+  present: boolean,
 ): Promise<{ tip: string | null; commits: BranchCommit[] }> {
   const tip = await git(deps, info.repoRoot, [
     "rev-parse",
@@ -77,13 +83,21 @@ async function unmergedCommits(
     "--quiet",
     `refs/heads/${info.branch}`,
   ], { allowFailure: true });
-  if (!tip.success) return { tip: null, commits: [] };
-  const sha = tip.stdout.trim();
-  if (mergedTip === sha) return { tip: sha, commits: [] };
+  const sha = tip.success ? tip.stdout.trim() : null;
+  const head = present
+    ? await git(deps, info.path, ["rev-parse", "--verify", "--quiet", "HEAD"], {
+      allowFailure: true,
+    })
+    : undefined;
+  const heads = new Set<string>();
+  if (sha !== null) heads.add(sha);
+  if (head?.success) heads.add(head.stdout.trim());
+  if (mergedTip !== undefined) heads.delete(mergedTip);
+  if (heads.size === 0) return { tip: sha, commits: [] };
   const r = await git(deps, info.repoRoot, [
     "log",
     "--format=%H%x1f%s%x1e",
-    sha,
+    ...heads,
     "--not",
     `--exclude=${info.branch}`,
     "--branches",
@@ -132,7 +146,20 @@ export async function pruneWorktree(
   const reasons: KeepReason[] = [];
   const present = worktreePresent(info);
   if (present) {
-    const pending = await pendingChanges(deps, info.path);
+    let pending;
+    try {
+      pending = await pendingChanges(deps, info.path);
+    } catch (error) {
+      if (!(error instanceof LisaError && error.code === "git_failed")) throw error;
+      // Its repository is gone or moved: git cannot say what is pending, and its files may be
+      // the only copy left. Kept (a worktree of its own, not a reason to stop pruning others).
+      pending = { uncommitted: [], untracked: [] };
+      reasons.push({
+        kind: "git_refused",
+        detail: `git cannot read the worktree ${info.path} (${error.message}); its files may be ` +
+          "the only copy of the work",
+      });
+    }
     const files = [...pending.uncommitted, ...pending.untracked];
     if (files.length > 0) {
       reasons.push({
@@ -146,7 +173,7 @@ export async function pruneWorktree(
     allowFailure: true,
   });
   const unmerged = repoThere.success
-    ? await unmergedCommits(deps, info, record.merged?.tip)
+    ? await unmergedCommits(deps, info, record.merged?.tip, present)
     : { tip: null, commits: [] };
   if (unmerged.commits.length > 0) {
     reasons.push({

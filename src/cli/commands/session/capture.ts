@@ -1,9 +1,10 @@
-/** `lisa session capture`: a session's pane text, deltas by offset, marker checks. */
+/** `lisa session capture`: a session's text (pane or claude transcript), deltas, markers. */
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import type { captureFlags, FlagsOf } from "../../verbs.ts";
 import { capture as captureCore, type CaptureOutcome } from "../../../core/drive/capture.ts";
+import { markerFields } from "../../../core/drive/markers.ts";
 
 /** One-line marker summary for people: `markers: found=A missing=B counts=A:2,B:0`. */
 export function markerSummaryLine(markers: NonNullable<CaptureOutcome["markers"]>): string {
@@ -12,7 +13,41 @@ export function markerSummaryLine(markers: NonNullable<CaptureOutcome["markers"]
     `counts=${counts}`;
 }
 
-/** Prints the pane text (or a delta) and the marker summary. */
+/**
+ * The JSON payload of a capture (`min`: the compact one). With markers, the marker summary
+ * replaces the text (marker-only mode, as the older Go lisa); the transcript source adds its
+ * messages (full) or their count (min).
+ */
+export function capturePayload(o: CaptureOutcome, min: boolean): Record<string, unknown> {
+  const { markers, messages, messageCount, claudeSession, capture, ...rest } = o;
+  const transcript = o.source === "transcript"
+    ? (min ? { claudeSession, messageCount } : { claudeSession, messageCount, messages })
+    : {};
+  if (markers !== undefined) {
+    return {
+      session: o.session,
+      source: o.source,
+      ...transcript,
+      ...markerFields(markers, !min),
+      nextOffset: o.nextOffset,
+      ...(o.deltaMode ? { deltaMode: o.deltaMode } : {}),
+    };
+  }
+  if (!min) return { ...rest, ...transcript, capture };
+  const { session, source, nextOffset, delta, live, deltaMode } = o;
+  return {
+    session,
+    source,
+    ...transcript,
+    capture,
+    ...(source === "pane" ? { nextOffset } : {}),
+    ...(deltaMode ? { deltaMode } : {}),
+    ...(delta ? { delta } : {}),
+    ...(live !== undefined ? { live } : {}),
+  };
+}
+
+/** Prints the text (or a delta) and the marker summary. */
 export default async function capture(
   this: LisaContext,
   flags: FlagsOf<typeof captureFlags>,
@@ -22,19 +57,18 @@ export default async function capture(
     projectRoot: flags.projectRoot,
     lines: flags.lines,
     raw: flags.raw ?? false,
+    verbatim: flags.verbatim ?? false,
     keepNoise: flags.keepNoise ?? false,
     deltaFrom: flags.deltaFrom,
     cursorFile: flags.cursorFile,
     markers: flags.markers,
   });
   const io = this.deps.io;
-  if (flags.jsonMin) {
-    const { session, text, live, nextOffset, delta, markers } = outcome;
-    printJson(io, { session, text, live, nextOffset, delta, markers });
-  } else if (flags.json) {
-    printJson(io, { ...outcome });
+  if (flags.jsonMin) printJson(io, capturePayload(outcome, true));
+  else if (flags.json || (flags.markersJson && outcome.markers !== undefined)) {
+    printJson(io, capturePayload(outcome, false));
   } else {
-    if (outcome.text !== "") io.out(`${outcome.text}\n`);
+    if (outcome.capture !== "") io.out(`${outcome.capture}\n`);
     if (outcome.markers !== undefined) io.out(`${markerSummaryLine(outcome.markers)}\n`);
   }
 }

@@ -18,14 +18,24 @@ export default async function explain(
   const result = await explainSession(deps, {
     session: needed(flags.session, "--session"),
     projectRoot: flags.projectRoot,
-    events: flags.events,
+    events: flags.events ?? flags.recent,
     sinceMs,
   });
+  if (flags.jsonMin) {
+    printJson(deps.io, {
+      session: result.session,
+      status: result.status,
+      sessionState: result.sessionState,
+      reason: result.classificationReason,
+      recent: result.events,
+    });
+    return;
+  }
   if (flags.json) {
     printJson(deps.io, { ...result });
     return;
   }
-  const { events, eventsFile: _file, decision, ...report } = result;
+  const { events, eventFile: _file, decision, ...report } = result;
   deps.io.out(statusText(report));
   deps.io.out("decision:\n");
   for (const d of decision) {

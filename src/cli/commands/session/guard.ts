@@ -3,8 +3,12 @@ import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, guardFlags } from "../../verbs.ts";
 import { runGuard } from "../../../core/upkeep/guard.ts";
+import { UsageError } from "../../../base/errors.ts";
 
-/** Prints the guard's verdict; exit 0 when safe, 1 when the planned command is risky. */
+/**
+ * Prints the guard's verdict; exit 0 when safe, 1 when the planned command is risky (`--enforce`,
+ * the default), always 0 with `--advice-only`.
+ */
 export default async function guard(
   this: LisaContext,
   flags: FlagsOf<typeof guardFlags>,
@@ -13,10 +17,22 @@ export default async function guard(
     sharedTmux: flags.sharedTmux === true,
     command: flags.command,
   });
-  this.exitCode = report.safe ? 0 : 1;
+  if (flags.enforce && flags.adviceOnly) {
+    throw new UsageError("--enforce and --advice-only exclude each other");
+  }
+  const advice = flags.adviceOnly === true;
+  this.exitCode = report.safe || advice ? 0 : 1;
   const io = this.deps.io;
   if (flags.json) {
-    printJson(io, { ...report });
+    const server = report.defaultServer;
+    printJson(io, {
+      ...report,
+      // The older Go lisa's fields.
+      sharedTmux: flags.sharedTmux === true,
+      defaultSessionCount: server?.sessions.length ?? 0,
+      defaultSessions: server?.sessions.map((s) => s.name) ?? [],
+      enforce: !advice,
+    });
     return;
   }
   const risk = report.commandRisk;

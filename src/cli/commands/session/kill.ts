@@ -49,6 +49,11 @@ export default async function kill(
     projectRoot: flags.projectRoot,
     cleanupAllHashes: flags.cleanupAllHashes,
     announce: (result) =>
-      printKillOutcome(this, flags.json ?? false, result, `killed ${result.killed.join(", ")}`),
+      printKillOutcome(
+        this,
+        flags.json ?? false,
+        { ...result, found: true },
+        `killed ${result.killed.join(", ")}`,
+      ),
   });
 }

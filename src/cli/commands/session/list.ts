@@ -1,8 +1,10 @@
 /** `lisa session list`: the lisa sessions with their live states, as a table or JSON. */
 import type { LisaContext } from "../../context.ts";
 import { printList } from "../../list_render.ts";
+import { printJson } from "../../output.ts";
 import type { FlagsOf, listFlags } from "../../verbs.ts";
-import { listSessionsOf } from "../../../core/inventory/list.ts";
+import { type ListResult, listSessionsOf } from "../../../core/inventory/list.ts";
+import { listCompat } from "./list_compat.ts";
 
 /** Prints the sessions (with --watch: redraws them in place until Ctrl-C). */
 export default async function list(
@@ -21,14 +23,17 @@ export default async function list(
     columns: deps.io.columns?.() ?? null,
     colour: !deps.io.noColor,
   });
+  const render = async (result: ListResult) => {
+    const compat = await listCompat(deps, result, flags);
+    if (compat === null) printList(deps.io, result, flags.json ?? false, deps.now(), view());
+    else if (compat.json) printJson(deps.io, compat.json);
+    else {
+      printList(deps.io, result, false, deps.now(), view());
+      for (const line of compat.lines) deps.io.out(`${line}\n`);
+    }
+  };
   if (flags.watch === undefined) {
-    printList(
-      deps.io,
-      await listSessionsOf(deps, options),
-      flags.json ?? false,
-      deps.now(),
-      view(),
-    );
+    await render(await listSessionsOf(deps, options));
     return;
   }
   // --watch: redraw until Ctrl-C (or a closed stdout); on a terminal the screen is cleared and
@@ -44,7 +49,7 @@ export default async function list(
     while (!stop && !deps.io.outClosed) {
       const result = await listSessionsOf(deps, options);
       if (tty) deps.io.out("\x1b[H\x1b[2J");
-      printList(deps.io, result, flags.json ?? false, deps.now(), view());
+      await render(result);
       const until = Date.now() + flags.watch * 1000;
       while (!stop && Date.now() < until) await deps.sleep(Math.min(100, until - Date.now()));
     }

@@ -3,7 +3,11 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, monitorFlags } from "../../verbs.ts";
+import { UsageError } from "../../../base/errors.ts";
 import { type MonitorPoll, monitorSession } from "../../../core/status/monitor.ts";
+import { nextAction } from "../../../core/status/next_action.ts";
+import { writeCursorFile } from "../../../core/drive/capture.ts";
+import { markerFields } from "../../../core/drive/markers.ts";
 
 /** Polls and prints; exit 0 for success, 2 for a non-success stop. */
 export default async function monitor(
@@ -11,9 +15,32 @@ export default async function monitor(
   flags: FlagsOf<typeof monitorFlags>,
 ): Promise<void> {
   const io = this.deps.io;
+  if (flags.emitHandoff && !flags.streamJson) {
+    throw new UsageError("--emit-handoff needs --stream-json");
+  }
+  const handoffCursor = flags.handoffCursorFile;
   const onPoll = (p: MonitorPoll) => {
-    if (flags.streamJson) printJson(io, { ...p });
-    else if (!flags.json && !flags.jsonMin) {
+    if (flags.verbose) {
+      io.err(`lisa: poll ${p.poll}: ${p.sessionState} (${p.classificationReason})\n`);
+    }
+    if (flags.streamJson) {
+      printJson(io, { ...p });
+      if (flags.emitHandoff) {
+        printJson(io, {
+          type: "handoff",
+          session: p.session,
+          poll: p.poll,
+          sessionState: p.sessionState,
+          status: p.status,
+          reason: p.classificationReason,
+          nextAction: nextAction(p.sessionState, p.waitingFor),
+          nextOffset: p.nextOffset,
+        });
+        if (handoffCursor !== undefined && p.nextOffset !== null) {
+          writeCursorFile(this.deps, handoffCursor, p.nextOffset);
+        }
+      }
+    } else if (!flags.json && !flags.jsonMin) {
       io.out(`poll ${p.poll}: ${p.sessionState} (${p.classificationReason})\n`);
     }
   };
@@ -25,11 +52,16 @@ export default async function monitor(
     timeoutSeconds: flags.timeoutSeconds,
     untilMarker: flags.untilMarker,
     untilState: flags.untilState,
+    untilJsonpath: flags.untilJsonpath,
+    adaptivePoll: flags.adaptivePoll,
+    waitingRequiresTurnComplete: flags.waitingRequiresTurnComplete,
     stopOnWaiting: flags.stopOnWaiting,
     expect: flags.expect,
     onPoll,
   });
-  const { monitorExitCode, ...payload } = result;
+  const { monitorExitCode, markers, ...rest } = result;
+  // The marker summary under the older Go lisa's names (foundMarkers, markerMatches, …).
+  const payload = { ...rest, ...(markers ? markerFields(markers) : {}) };
   this.exitCode = monitorExitCode;
   if (flags.streamJson) printJson(io, { type: "final", ...payload });
   else if (flags.jsonMin) {

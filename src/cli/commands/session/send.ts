@@ -1,16 +1,19 @@
-/** `lisa session send`: paste text (bracketed), press keys, press Enter. */
+/** `lisa session send`: paste text (bracketed), press keys, press Enter; `--wait` for the turn. */
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, sendFlags } from "../../verbs.ts";
 import { sendToSession } from "../../../core/drive/send.ts";
+import { lazyImport } from "../../../base/lazy.ts";
 
-/** Sends text and/or keys. */
+type WaitModule = typeof import("../../../core/turns/wait.ts");
+
+/** Sends text and/or keys; with `--wait`, waits for the turn and prints its reply. */
 export default async function send(
   this: LisaContext,
   flags: FlagsOf<typeof sendFlags>,
 ): Promise<void> {
-  const result = await sendToSession(this.deps, {
+  const options = {
     session: needed(flags.session, "--session"),
     projectRoot: flags.projectRoot,
     text: flags.text,
@@ -19,12 +22,39 @@ export default async function send(
     enter: flags.enter ?? false,
     force: flags.force ?? false,
     readyTimeoutSeconds: flags.readyTimeout,
-  });
+  };
+  if (flags.wait) {
+    const { sendAndWait } = await lazyImport<WaitModule>(
+      new URL("../../../core/turns/wait.ts", import.meta.url),
+    );
+    const result = await sendAndWait(this.deps, {
+      ...options,
+      timeoutSeconds: flags.timeoutSeconds,
+    });
+    if (result.sent.removedChars > 0) {
+      this.deps.io.err(
+        `lisa: warning: ${result.sent.removedChars} control characters were removed from the text\n`,
+      );
+    }
+    this.exitCode = result.outcome === "completed" ? 0 : 2;
+    if (flags.json) {
+      printJson(this.deps.io, { ...result });
+      return;
+    }
+    if (result.reply !== "") this.deps.io.out(result.reply.replace(/\n?$/, "\n"));
+    if (result.outcome !== "completed") {
+      const why = result.error ?? result.waitingFor ?? "";
+      this.deps.io.err(`lisa: turn ${result.outcome}${why ? `: ${why}` : ""}\n`);
+    }
+    return;
+  }
+  const result = await sendToSession(this.deps, options);
   if (result.removedChars > 0) {
     this.deps.io.err(
       `lisa: warning: ${result.removedChars} control characters were removed from the text\n`,
     );
   }
-  if (flags.json) printJson(this.deps.io, { ...result });
+  if (flags.jsonMin) printJson(this.deps.io, { session: result.session, ok: true });
+  else if (flags.json) printJson(this.deps.io, { ...result });
   else this.deps.io.out("ok\n");
 }

@@ -3,8 +3,21 @@ import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, smokeFlags } from "../../verbs.ts";
 import { runSmoke } from "../../../core/upkeep/smoke.ts";
+import { LisaError } from "../../../base/errors.ts";
+import { resolvePath } from "../../../base/paths.ts";
 
-/** Runs the smoke; exit 0 when every level's marker reached L1, else 1. */
+function readMatrix(cwd: string, path: string): string {
+  try {
+    return Deno.readTextFileSync(resolvePath(cwd, path));
+  } catch (error) {
+    throw new LisaError("invalid_argument", `Cannot read --matrix-file "${path}": ${error}`, {
+      usage: true,
+      cause: error,
+    });
+  }
+}
+
+/** Runs the smoke; exit 0 when every level's marker reached L1 (and every probe held), else 1. */
 export default async function smoke(
   this: LisaContext,
   flags: FlagsOf<typeof smokeFlags>,
@@ -14,9 +27,26 @@ export default async function smoke(
     projectRoot: flags.projectRoot,
     keepSessions: flags.keepSessions === true,
     timeoutSeconds: flags.timeoutSeconds,
+    pollIntervalSeconds: flags.pollInterval,
+    maxPolls: flags.maxPolls,
+    promptStyle: flags.promptStyle,
+    matrix: flags.matrixFile === undefined
+      ? undefined
+      : readMatrix(this.deps.cwd, flags.matrixFile),
+    model: flags.model,
   });
   this.exitCode = r.ok ? 0 : 1;
   const io = this.deps.io;
+  if (flags.reportMin) {
+    printJson(io, {
+      ok: r.ok,
+      errorCode: r.errorCode,
+      finalState: r.finalState,
+      missingMarkers: r.missingMarkers,
+      ...(r.failedMatrix && r.failedMatrix.length > 0 ? { failedMatrix: r.failedMatrix } : {}),
+    });
+    return;
+  }
   if (flags.json) {
     printJson(io, { ...r });
     return;

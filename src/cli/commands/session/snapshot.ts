@@ -2,10 +2,31 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import { statusMin, statusText } from "../../status_render.ts";
+import { statusExitCode, statusMin, statusText } from "../../status_render.ts";
 import type { FlagsOf, snapshotFlags } from "../../verbs.ts";
-import { snapshotSession } from "../../../core/status/snapshot.ts";
+import { type SnapshotResult, snapshotSession } from "../../../core/status/snapshot.ts";
+import { markerFields } from "../../../core/drive/markers.ts";
 import { markerSummaryLine } from "./capture.ts";
+
+/**
+ * The capture part of a snapshot's JSON: `capture` as a string (the older Go lisa's shape) with
+ * its facts beside it; with markers, the marker summary instead of the text.
+ */
+function capturePart(result: SnapshotResult, min: boolean): Record<string, unknown> {
+  const c = result.capture;
+  if (result.markers) {
+    return { nextOffset: result.nextOffset, ...markerFields(result.markers, !min) };
+  }
+  if (c === null) return { capture: null, nextOffset: null };
+  const facts = min ? {} : { captureLines: c.lines, truncated: c.truncated };
+  return {
+    capture: c.text,
+    nextOffset: c.nextOffset,
+    ...facts,
+    ...(c.delta ? { delta: c.delta } : {}),
+    ...(c.live !== undefined ? { live: c.live } : {}),
+  };
+}
 
 /** Prints a session's status and its pane text. */
 export default async function snapshot(
@@ -21,14 +42,12 @@ export default async function snapshot(
     keepNoise: flags.keepNoise ?? false,
     deltaFrom: flags.deltaFrom,
   });
-  if (flags.jsonMin) {
-    printJson(io, {
-      ...statusMin(result),
-      nextOffset: result.nextOffset,
-      ...(result.markers ? { markers: result.markers } : {}),
-    });
-  } else if (flags.json) printJson(io, { ...result });
-  else {
+  this.exitCode = statusExitCode(result, flags.failNotFound ?? false);
+  if (flags.jsonMin) printJson(io, { ...statusMin(result), ...capturePart(result, true) });
+  else if (flags.json || (flags.markersJson && result.markers)) {
+    const { capture: _c, nextOffset: _n, markers: _m, ...report } = result;
+    printJson(io, { ...report, ...capturePart(result, false) });
+  } else {
     const { capture, nextOffset: _n, markers, ...report } = result;
     io.out(statusText(report));
     if (capture !== null) {

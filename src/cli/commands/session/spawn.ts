@@ -67,13 +67,26 @@ export default async function spawn(
     nestedPolicy: flags.nestedPolicy,
     nestingIntent: flags.nestingIntent,
     dryRun: flags.dryRun ?? false,
+    cleanupAllHashes: flags.cleanupAllHashes,
     worktree: flags.worktree ?? false,
     branch: flags.branch,
     base: flags.base,
   });
-  if (flags.json) printJson(this.deps.io, { ...result });
-  else {
+  if (flags.json) {
+    // The older Go lisa's `startupCommand`: what the pane runs (the startup script).
+    const argv = result.tmuxArgv;
+    const at = argv?.indexOf("--") ?? -1;
+    const end = at < 0 ? -1 : argv!.indexOf(";", at);
+    const startupCommand = at < 0
+      ? undefined
+      : argv!.slice(at + 1, end < 0 ? undefined : end).join(" ");
+    printJson(this.deps.io, { ...result, ...(startupCommand ? { startupCommand } : {}) });
+  } else {
     this.deps.io.out(human(result));
+    if (flags.detectNested && !result.dryRun) {
+      const d = result.nestedDetection;
+      this.deps.io.out(`nested: ${d.reason}; bypass ${result.nestedBypass.join(" ") || "none"}\n`);
+    }
     // stdout stays the session name alone (scripts read it); the worktree is for people.
     if (result.worktree && !result.dryRun) {
       this.deps.io.err(

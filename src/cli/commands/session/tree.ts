@@ -4,6 +4,8 @@ import { printJson, relativeAge, renderTable } from "../../output.ts";
 import type { FlagsOf, treeFlags } from "../../verbs.ts";
 import { flattenTree, renderTreeLines, type TreeNode } from "../../../core/inventory/tree_graph.ts";
 import { runTree } from "../../../core/inventory/tree.ts";
+import { UsageError } from "../../../base/errors.ts";
+import { resolvePath } from "../../../base/paths.ts";
 
 /** The state word of a node: its state, else active / exited N / gone; "?" when unknown. */
 function stateLabel(n: Omit<TreeNode, "children">): string {
@@ -26,24 +28,61 @@ function describe(n: TreeNode, now: Date): string {
   return `${n.session} (${parts.join(", ")})`;
 }
 
+function findNode(nodes: readonly TreeNode[], session: string): TreeNode | undefined {
+  for (const n of nodes) {
+    if (n.session === session) return n;
+    const inner = findNode(n.children, session);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+function countNodes(n: TreeNode): number {
+  return 1 + n.children.reduce((sum, c) => sum + countNodes(c), 0);
+}
+
 /** Prints the session tree (nested, flat, or JSON) and, with --delta, the edge changes. */
 export default async function tree(
   this: LisaContext,
   flags: FlagsOf<typeof treeFlags>,
 ): Promise<void> {
   const deps = this.deps;
+  if (flags.cursorFile !== undefined && !flags.deltaJson) {
+    throw new UsageError("--cursor-file needs --delta-json", "cursor_file_requires_delta_json");
+  }
   const result = await runTree(deps, {
     projectRoot: flags.projectRoot,
     allHashes: flags.allHashes === true,
     activeOnly: flags.activeOnly === true,
     withState: flags.withState === true,
-    delta: flags.delta === true,
+    delta: flags.delta === true || flags.deltaJson === true,
+    ...(flags.cursorFile ? { deltaPath: resolvePath(deps.cwd, flags.cursorFile) } : {}),
   });
-  if (flags.json) {
+  if (flags.session !== undefined) {
+    // The subtree of one session (the older Go lisa's root filter).
+    const found = findNode(result.roots, flags.session);
+    result.roots = found ? [found] : [];
+    result.nodeCount = found ? countNodes(found) : 0;
+  }
+  if (flags.jsonMin) {
+    const slim = (n: TreeNode): Record<string, unknown> => ({
+      session: n.session,
+      ...(n.state !== undefined ? { state: n.state } : {}),
+      children: n.children.map(slim),
+    });
+    printJson(deps.io, {
+      session: flags.session ?? null,
+      nodeCount: result.nodeCount,
+      roots: result.roots.map(slim),
+      ...(result.delta ? { delta: result.delta } : {}),
+    });
+    return;
+  }
+  if (flags.json || flags.deltaJson) {
     if (flags.flat) {
       const { roots, ...rest } = result;
-      printJson(deps.io, { ...rest, rows: flattenTree(roots) });
-    } else printJson(deps.io, { ...result });
+      printJson(deps.io, { session: flags.session ?? null, ...rest, rows: flattenTree(roots) });
+    } else printJson(deps.io, { session: flags.session ?? null, ...result });
     return;
   }
   const now = deps.now();

@@ -28,7 +28,62 @@ Deno.test("a claude Stop payload becomes a record with the last message as previ
     agentSessionId: "11111111-2222-3333-4444-555555555555",
     transcriptPath: "/home/u/.claude/projects/x/1.jsonl",
     preview: "All done. Tests pass.",
+    reply: "All done.\nTests pass.",
   });
+});
+
+Deno.test("a record keeps the whole prompt, the reply and tool facts history needs", () => {
+  const prompt = buildRecord(
+    JSON.stringify({ hook_event_name: "UserPromptSubmit", prompt: "line 1\nline 2" }),
+    context,
+  );
+  strictEqual(prompt.prompt, "line 1\nline 2");
+  const tool = buildRecord(
+    JSON.stringify({
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_use_id: "toolu_1",
+      tool_input: { command: "ls" },
+      duration_ms: 12.4,
+    }),
+    context,
+  );
+  deepStrictEqual([tool.tool, tool.toolUseId, tool.durationMs, tool.preview], [
+    "Bash",
+    "toolu_1",
+    12,
+    "Bash: ls",
+  ]);
+  const plan = buildRecord(
+    JSON.stringify({
+      hook_event_name: "PostToolUse",
+      tool_name: "ExitPlanMode",
+      tool_input: { plan: "# Plan\n1. do it" },
+    }),
+    context,
+  );
+  strictEqual(plan.plan, "# Plan\n1. do it");
+  const write = buildRecord(
+    JSON.stringify({
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: "/h/.claude/plans/p.md", content: "x" },
+    }),
+    context,
+  );
+  strictEqual(write.planPath, "/h/.claude/plans/p.md");
+});
+
+Deno.test("a long reply is cut to fit the line and the record says it was cut", () => {
+  const record = boundRecord(
+    buildRecord(
+      JSON.stringify({ hook_event_name: "Stop", last_assistant_message: "é".repeat(5000) }),
+      context,
+    ),
+  );
+  ok((record.reply ?? "").length > 100);
+  deepStrictEqual(record.cut, ["reply"]);
+  ok(bytes(recordLine(record)) <= MAX_LINE_BYTES);
 });
 
 Deno.test("a claude permission Notification keeps its notification type", () => {

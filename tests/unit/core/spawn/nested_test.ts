@@ -3,8 +3,10 @@ import {
   analyzePrompt,
   CODEX_BYPASS_FLAG,
   detectNested,
+  explainPrompt,
   type NestedReason,
   resolveNestedPolicy,
+  rewritePrompt,
 } from "../../../../src/core/spawn/nested.ts";
 
 interface Row {
@@ -16,42 +18,61 @@ interface Row {
 // Each phrase with the reason the heuristic must give (codex exec, so eligible is true).
 const TABLE: Row[] = [
   // Instructions to run lisa.
-  { prompt: "Run ./lisa session spawn --agent codex", reason: "explicit_lisa_command" },
-  { prompt: "Use ./lisa to spawn a child agent.", reason: "explicit_lisa_command", hint: "./lisa" },
+  { prompt: "Run ./lisa session spawn --agent codex", reason: "prompt_contains_dot_slash_lisa" },
+  {
+    prompt: "Use ./lisa to spawn a child agent.",
+    reason: "prompt_contains_dot_slash_lisa",
+    hint: "./lisa",
+  },
   {
     prompt: "./lisa session spawn --agent codex --mode exec --prompt hi",
-    reason: "explicit_lisa_command",
+    reason: "prompt_contains_dot_slash_lisa",
     hint: "./lisa session spawn",
   },
   {
     prompt: "Call lisa session spawn with --project-root /repo.",
-    reason: "explicit_lisa_command",
+    reason: "prompt_contains_lisa_session_spawn",
     hint: "lisa session spawn",
   },
-  { prompt: "Then run lisa session monitor until it completes.", reason: "explicit_lisa_command" },
-  { prompt: "Run `./lisa session spawn --agent claude`.", reason: "explicit_lisa_command" },
-  { prompt: 'Execute "./lisa session list --json" and report.', reason: "explicit_lisa_command" },
-  { prompt: "Invoke ../lisa session tree --json", reason: "explicit_lisa_command" },
+  {
+    prompt: "Then run lisa session monitor until it completes.",
+    reason: "prompt_contains_lisa_command",
+  },
+  {
+    prompt: "Run `./lisa session spawn --agent claude`.",
+    reason: "prompt_contains_dot_slash_lisa",
+  },
+  {
+    prompt: 'Execute "./lisa session list --json" and report.',
+    reason: "prompt_contains_dot_slash_lisa",
+  },
+  { prompt: "Invoke ../lisa session tree --json", reason: "prompt_contains_dot_slash_lisa" },
   {
     prompt: "Start the child with /usr/local/bin/lisa session spawn",
-    reason: "explicit_lisa_command",
+    reason: "prompt_contains_dot_slash_lisa",
   },
-  { prompt: "Please run lisa cleanup --dry-run first.", reason: "explicit_lisa_command" },
+  { prompt: "Please run lisa cleanup --dry-run first.", reason: "prompt_contains_lisa_command" },
   {
     prompt: "Steps:\n```sh\n./lisa session spawn --agent codex\n```",
-    reason: "explicit_lisa_command",
+    reason: "prompt_contains_dot_slash_lisa",
   },
   {
     prompt: "Do not run ./lisa here. Run ./lisa session spawn instead.",
-    reason: "explicit_lisa_command",
+    reason: "prompt_contains_dot_slash_lisa",
   },
-  { prompt: "Don't edit the docs but run ./lisa session kill", reason: "explicit_lisa_command" },
+  {
+    prompt: "Don't edit the docs but run ./lisa session kill",
+    reason: "prompt_contains_dot_slash_lisa",
+  },
   {
     prompt: "Start a nested lisa session for the tests.",
-    reason: "nested_lisa_phrase",
+    reason: "prompt_contains_nested_lisa",
     hint: "nested lisa",
   },
-  { prompt: "This is a nested-lisa run: orchestrate children.", reason: "nested_lisa_phrase" },
+  {
+    prompt: "This is a nested-lisa run: orchestrate children.",
+    reason: "prompt_contains_nested_lisa",
+  },
   // Negated mentions.
   { prompt: "do not run ./lisa", reason: "negated_mention", hint: "./lisa" },
   { prompt: "Never use ./lisa here.", reason: "negated_mention" },
@@ -92,10 +113,11 @@ for (const row of TABLE) {
   Deno.test(`detect-nested gives ${row.reason} for ${JSON.stringify(row.prompt)}`, () => {
     const d = detectNested("codex", "exec", row.prompt);
     strictEqual(d.reason, row.reason);
+    strictEqual(d.promptReason, row.reason);
     strictEqual(d.eligible, true);
     strictEqual(
       d.autoBypass,
-      row.reason === "explicit_lisa_command" || row.reason === "nested_lisa_phrase",
+      row.reason.startsWith("prompt_contains_"),
     );
     if (row.hint !== undefined) strictEqual(d.matchedHint, row.hint);
     if (row.reason === "no_nested_hint") strictEqual(d.matchedHint, null);
@@ -120,7 +142,8 @@ Deno.test("detect-nested is not eligible for claude or codex interactive, whatev
     const d = detectNested(agent, mode, "Run ./lisa session spawn");
     strictEqual(d.eligible, false);
     strictEqual(d.autoBypass, false);
-    strictEqual(d.reason, "explicit_lisa_command");
+    strictEqual(d.reason, "not_codex_exec");
+    strictEqual(d.promptReason, "prompt_contains_dot_slash_lisa");
   }
 });
 
@@ -141,6 +164,8 @@ Deno.test("nested policy force adds the bypass even for a plain prompt", () => {
   const r = resolveNestedPolicy({ agent: "codex", mode: "exec", prompt: PLAIN, policy: "force" });
   deepStrictEqual(r.bypassArgs, [CODEX_BYPASS_FLAG]);
   strictEqual(r.decision, "policy_force");
+  strictEqual(r.detection.reason, "nested_policy_force");
+  strictEqual(r.detection.promptReason, "no_nested_hint");
 });
 
 Deno.test("nested policy off never adds the bypass, whatever the intent", () => {
@@ -154,6 +179,7 @@ Deno.test("nested policy off never adds the bypass, whatever the intent", () => 
     });
     deepStrictEqual(r.bypassArgs, []);
     strictEqual(r.decision, "policy_off");
+    strictEqual(r.detection.reason, "nested_policy_off");
   }
 });
 
@@ -166,6 +192,7 @@ Deno.test("nesting intent nested forces and neutral suppresses the bypass under 
   });
   deepStrictEqual(nested.bypassArgs, [CODEX_BYPASS_FLAG]);
   strictEqual(nested.decision, "intent_nested");
+  strictEqual(nested.detection.reason, "nesting_intent_nested");
   const neutral = resolveNestedPolicy({
     agent: "codex",
     mode: "exec",
@@ -174,6 +201,7 @@ Deno.test("nesting intent nested forces and neutral suppresses the bypass under 
   });
   deepStrictEqual(neutral.bypassArgs, []);
   strictEqual(neutral.decision, "intent_neutral");
+  strictEqual(neutral.detection.reason, "nesting_intent_neutral");
   strictEqual(neutral.detection.autoBypass, true);
 });
 
@@ -203,4 +231,29 @@ Deno.test("nested policy defaults to auto/auto and reports them", () => {
   const r = resolveNestedPolicy({ agent: "codex", mode: "exec", prompt: PLAIN });
   strictEqual(r.policy, "auto");
   strictEqual(r.intent, "auto");
+});
+
+Deno.test("detect-nested --why lists each mention with its classification", () => {
+  deepStrictEqual(explainPrompt("Use lisa inside of lisa inside as well."), []);
+  const spans = explainPrompt("Do not run ./lisa here. Run ./lisa session spawn instead.");
+  deepStrictEqual(spans.map((s) => [s.text, s.reason, s.trigger]), [
+    ["./lisa", "negated_mention", false],
+    ["./lisa session spawn", "prompt_contains_dot_slash_lisa", true],
+  ]);
+  strictEqual(spans[1].start, 28);
+});
+
+Deno.test("detect-nested --rewrite suggests verified rewrites in the other direction", () => {
+  const trigger = rewritePrompt("Use lisa inside of lisa inside as well.");
+  strictEqual(trigger.length > 0, true);
+  for (const r of trigger) {
+    strictEqual(r.intent, "trigger");
+    strictEqual(analyzePrompt(r.prompt).nested, true, r.prompt);
+  }
+  const neutral = rewritePrompt("Use ./lisa for child orchestration.");
+  strictEqual(neutral.length > 0, true);
+  for (const r of neutral) {
+    strictEqual(r.intent, "neutral");
+    strictEqual(analyzePrompt(r.prompt).nested, false, r.prompt);
+  }
 });

@@ -1,0 +1,17 @@
+/** Durations on the command line (`--since 2h`). */
+import { UsageError } from "./errors.ts";
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * Parses `--since`: a duration back from `nowMs` (`90s`, `15m`, `2h`, `1d`) or an ISO time.
+ * Throws `invalid_argument` for anything else.
+ */
+export function parseSince(text: string, nowMs: number): number {
+  const t = text.trim();
+  const m = /^(\d+(?:\.\d+)?)([smhd])$/.exec(t);
+  if (m) return nowMs - Number(m[1]) * UNIT_MS[m[2]];
+  const at = /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(t) : NaN;
+  if (Number.isFinite(at)) return at;
+  throw new UsageError(`--since expects a duration like 15m or 2h, or an ISO time; got "${text}"`);
+}

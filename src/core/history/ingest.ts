@@ -1,0 +1,490 @@
+/**
+ * Ingestion: a session's runtime files (meta, hook sidecar, event log, done file) into the
+ * history store, incrementally and idempotently.
+ *
+ * - Incremental: each file is read from a byte cursor stored in the database; a file compacted
+ *   or replaced since is read again whole.
+ * - Idempotent: every line is applied at most once (its key is recorded in `seen_lines` in the
+ *   same transaction that applies it); turns, tools and plans have unique keys too. Running it
+ *   twice, or from several processes at once, adds nothing twice: each session is one
+ *   `BEGIN IMMEDIATE` transaction, which reads the cursor it then advances.
+ * - Crash-safe: a crash before COMMIT leaves the cursor and the lines where they were.
+ *
+ * Turn model (seed 002's prompt batch), from hook records: `UserPromptSubmit` opens a turn
+ * (closing a turn still open as interrupted); `PostToolUse` adds a tool to the open turn;
+ * a permission request marks it waiting; `Stop` / `agent-turn-complete` closes it completed
+ * with the reply (codex has no start hook: its turn is recorded whole at its end);
+ * `StopFailure` closes it failed; a new `SessionStart` or `SessionEnd` closes it interrupted.
+ */
+import type { Deps } from "../../base/deps.ts";
+import type { SessionMeta } from "../../base/types.ts";
+import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
+import { sessionPaths } from "../../store/runtime_dir.ts";
+import { tryReadMeta } from "../session/locate.ts";
+import { lastAssistantText } from "../../agents/transcript.ts";
+import {
+  lineKey,
+  parseTurnRecord,
+  toolUseOf,
+  turnEventKind,
+  type TurnRecord,
+} from "../turns/records.ts";
+import type { History, SqlValue } from "./store.ts";
+
+/** Where a session's files are. */
+export interface SessionFiles {
+  runtimeDir: string;
+  hash: string;
+  session: string;
+}
+
+/** What one ingestion added. */
+export interface IngestCounts {
+  sessions: number;
+  lines: number;
+  turns: number;
+  tools: number;
+}
+
+/** Longest plan file read, in bytes. */
+const PLAN_MAX_BYTES = 256 * 1024;
+
+function row<T>(v: Record<string, unknown> | undefined, key: string): T | undefined {
+  return v === undefined ? undefined : v[key] as T;
+}
+
+/** The id of session (name, runId), created when new. */
+function sessionId(h: History, name: string, runId: string): number {
+  h.db.prepare("INSERT OR IGNORE INTO sessions (name, run_id) VALUES (?, ?)").run(name, runId);
+  return Number(
+    row(
+      h.db.prepare("SELECT id FROM sessions WHERE name = ? AND run_id = ?").get(name, runId),
+      "id",
+    ),
+  );
+}
+
+/** The newest session row of `name` (for lines without a run id). */
+function latestSessionId(h: History, name: string): number | null {
+  const r = h.db.prepare("SELECT id FROM sessions WHERE name = ? ORDER BY id DESC LIMIT 1").get(
+    name,
+  );
+  return r === undefined ? null : Number(r.id);
+}
+
+/** Copies meta facts into the session row (values already known are kept when meta lacks them). */
+function applyMeta(h: History, id: number, meta: SessionMeta): void {
+  const alias = (meta as unknown as Record<string, unknown>).alias;
+  h.db.prepare(
+    `UPDATE sessions SET
+      alias = COALESCE(?, alias), agent = ?, mode = ?, project_root = ?, project_hash = ?,
+      socket_path = ?, parent = ?, agent_session_id = COALESCE(?, agent_session_id),
+      prompt = ?, started_at = COALESCE(started_at, ?)
+    WHERE id = ?`,
+  ).run(
+    typeof alias === "string" ? alias : null,
+    meta.commandOnly ? "command" : meta.agent,
+    meta.mode,
+    meta.projectRoot,
+    meta.projectHash,
+    meta.socketPath,
+    meta.parentSession,
+    meta.agentSessionId,
+    meta.prompt,
+    meta.createdAt,
+    id,
+  );
+}
+
+/** Marks `key` seen for session `id`; false when it already was (the line is skipped). */
+function firstSight(h: History, id: number, key: string): boolean {
+  const r = h.db.prepare("INSERT OR IGNORE INTO seen_lines (session_id, line_key) VALUES (?, ?)")
+    .run(id, key);
+  return Number(r.changes) > 0;
+}
+
+function readCursor(h: History, path: string): FileCursor | null {
+  const r = h.db.prepare("SELECT ino, offset FROM cursors WHERE path = ?").get(path);
+  if (r === undefined) return null;
+  return { ino: r.ino === null ? null : Number(r.ino), offset: Number(r.offset) };
+}
+
+function saveCursor(h: History, path: string, cursor: FileCursor): void {
+  h.db.prepare(
+    "INSERT INTO cursors (path, ino, offset) VALUES (?, ?, ?) " +
+      "ON CONFLICT (path) DO UPDATE SET ino = excluded.ino, offset = excluded.offset",
+  ).run(path, cursor.ino, cursor.offset);
+}
+
+/** The open (running) turn of session `id`, if any. */
+function openTurn(h: History, id: number): { id: number } | null {
+  const r = h.db.prepare(
+    "SELECT id FROM turns WHERE session_id = ? AND outcome = 'running' ORDER BY seq DESC LIMIT 1",
+  ).get(id);
+  return r === undefined ? null : { id: Number(r.id) };
+}
+
+function nextSeq(h: History, id: number): number {
+  return Number(
+    row(
+      h.db.prepare("SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM turns WHERE session_id = ?")
+        .get(id),
+      "n",
+    ),
+  );
+}
+
+function closeTurn(
+  h: History,
+  turnId: number,
+  outcome: string,
+  at: string | null,
+  fields: { reply?: string | null; error?: string | null; recovered?: boolean } = {},
+): void {
+  h.db.prepare(
+    `UPDATE turns SET outcome = ?, ended_at = COALESCE(?, last_activity_at), waiting_for = NULL,
+      reply = COALESCE(?, reply), error = COALESCE(?, error),
+      recovered = CASE WHEN ? THEN 1 ELSE recovered END
+    WHERE id = ?`,
+  ).run(
+    outcome,
+    at,
+    fields.reply ?? null,
+    fields.error ?? null,
+    fields.recovered ? 1 : 0,
+    turnId,
+  );
+}
+
+/** The reply of an ending record: its own text, or claude's transcript when it was cut. */
+function replyOf(r: TurnRecord): string | null {
+  const cut = (r.cut ?? []).includes("reply") || (r.reply === undefined && r.preview != null);
+  if (cut && typeof r.transcriptPath === "string") {
+    const full = lastAssistantText(r.transcriptPath);
+    if (full !== null) return full;
+  }
+  return r.reply ?? r.preview ?? null;
+}
+
+/** Reads a plan file (bounded, no symlinks); null when it cannot be read. */
+function readPlan(path: string): string | null {
+  try {
+    const info = Deno.lstatSync(path);
+    if (!info.isFile || info.size > PLAN_MAX_BYTES) return null;
+    return Deno.readTextFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Records a plan of the open turn: seed 002's capture (one row per plan file, updated). */
+function capturePlan(h: History, id: number, turnId: number | null, r: TurnRecord): void {
+  const path = r.planPath ?? (r.plan !== undefined ? `ExitPlanMode:${r.at ?? ""}` : null);
+  if (path === null) return;
+  const fromFile = r.planPath !== undefined ? readPlan(r.planPath) : null;
+  const content = fromFile ?? r.plan ?? null;
+  h.db.prepare(
+    `INSERT INTO plans (session_id, turn_id, path, content, captured_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (session_id, path) DO UPDATE SET
+       content = COALESCE(excluded.content, content), turn_id = COALESCE(excluded.turn_id, turn_id),
+       captured_at = excluded.captured_at`,
+  ).run(id, turnId, path, content, r.at ?? null);
+}
+
+/** Applies one hook record of session `id` (module doc); returns turns and tools added. */
+function applyHook(
+  h: History,
+  id: number,
+  r: TurnRecord,
+  key: string,
+): { turns: number; tools: number } {
+  const at = typeof r.at === "string" ? r.at : null;
+  const added = { turns: 0, tools: 0 };
+  h.db.prepare(
+    `UPDATE sessions SET last_activity_at = MAX(COALESCE(last_activity_at, ''), COALESCE(?, '')),
+      agent_session_id = COALESCE(agent_session_id, ?),
+      transcript_path = COALESCE(?, transcript_path)
+    WHERE id = ?`,
+  ).run(at, r.agentSessionId ?? null, r.transcriptPath ?? null, id);
+  const open = openTurn(h, id);
+  const touch = (turnId: number, waitingFor: string | null) =>
+    h.db.prepare(
+      "UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at), waiting_for = ? " +
+        "WHERE id = ?",
+    ).run(at, waitingFor, turnId);
+  const insertTurn = (outcome: string, fields: Record<string, SqlValue>) => {
+    h.db.prepare(
+      `INSERT OR IGNORE INTO turns (session_id, turn_key, seq, prompt, reply, error, outcome,
+        started_at, ended_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      key,
+      nextSeq(h, id),
+      fields.prompt ?? null,
+      fields.reply ?? null,
+      fields.error ?? null,
+      outcome,
+      fields.started_at ?? null,
+      fields.ended_at ?? null,
+      at,
+    );
+    added.turns++;
+  };
+  switch (turnEventKind(r)) {
+    case "start":
+      if (open) closeTurn(h, open.id, "interrupted", at);
+      insertTurn("running", { prompt: r.prompt ?? r.preview ?? null, started_at: at });
+      break;
+    case "tool": {
+      const use = toolUseOf(r);
+      if (use === null) break;
+      const turnId = open?.id ?? null;
+      const ins = h.db.prepare(
+        `INSERT OR IGNORE INTO tools (session_id, turn_id, line_key, tool, input, duration_ms, at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ).run(id, turnId, key, use.tool, use.input, use.durationMs, use.at);
+      added.tools += Number(ins.changes);
+      if (turnId !== null) touch(turnId, null);
+      if (r.plan !== undefined || r.planPath !== undefined) capturePlan(h, id, turnId, r);
+      break;
+    }
+    case "permission":
+      if (open) touch(open.id, "permission");
+      break;
+    case "completed": {
+      const reply = replyOf(r);
+      if (open) {
+        closeTurn(h, open.id, "completed", at, { reply });
+        break;
+      }
+      // A turn a sweep closed too early (a long silent tool call): its end reopens it.
+      const swept = h.db.prepare(
+        `SELECT id FROM turns WHERE session_id = ? AND recovered = 1 AND outcome = 'interrupted'
+          AND seq = (SELECT MAX(seq) FROM turns WHERE session_id = ?)`,
+      ).get(id, id);
+      if (swept !== undefined && r.event === "Stop") {
+        closeTurn(h, Number(swept.id), "completed", at, { reply });
+        break;
+      }
+      // codex: the whole turn is known only at its end.
+      insertTurn("completed", { prompt: r.prompt ?? null, reply, ended_at: at });
+      break;
+    }
+    case "failed": {
+      const error = r.error ?? r.preview ?? "the turn failed";
+      if (open) closeTurn(h, open.id, "failed", at, { error });
+      else insertTurn("failed", { error, ended_at: at });
+      break;
+    }
+    case "session_start":
+    case "session_end":
+      if (open) closeTurn(h, open.id, "interrupted", at);
+      break;
+  }
+  return added;
+}
+
+/** Applies one event-log record of session `name`. */
+function applyEvent(h: History, id: number, e: Record<string, unknown>): void {
+  const at = typeof e.at === "string" ? e.at : null;
+  const state = typeof e.state === "string" ? e.state : null;
+  const reason = typeof e.reason === "string" ? e.reason : null;
+  if (e.type === "lifecycle" && reason === "spawn_success") {
+    h.db.prepare(
+      `UPDATE sessions SET started_at = COALESCE(started_at, ?), agent = COALESCE(agent, ?),
+        mode = COALESCE(mode, ?), parent = COALESCE(parent, ?) WHERE id = ?`,
+    ).run(
+      at,
+      typeof e.agent === "string" ? e.agent : null,
+      typeof e.mode === "string" ? e.mode : null,
+      typeof e.parentSession === "string" ? e.parentSession : null,
+      id,
+    );
+  } else if (e.type === "lifecycle" && (reason === "killed" || reason === "kill_not_found")) {
+    h.db.prepare(
+      `UPDATE sessions SET ended_at = COALESCE(ended_at, ?),
+        final_state = COALESCE(final_state, 'killed'), end_reason = COALESCE(end_reason, ?)
+      WHERE id = ?`,
+    ).run(at, reason, id);
+  } else if (state !== null && (e.type === "transition" || e.type === "snapshot")) {
+    h.db.prepare(
+      `UPDATE sessions SET last_state = ?,
+        last_activity_at = CASE WHEN ? = 'in_progress'
+          THEN MAX(COALESCE(last_activity_at, ''), COALESCE(?, '')) ELSE last_activity_at END
+      WHERE id = ?`,
+    ).run(state, state, at, id);
+  }
+}
+
+/** The done file's run and exit code, or null. */
+function readDone(path: string): { runId: string; exitCode: number; at: string | null } | null {
+  try {
+    const info = Deno.lstatSync(path);
+    if (!info.isFile) return null;
+    const m = /^(.*):(\d+)\s*$/.exec(Deno.readTextFileSync(path).trim());
+    return m
+      ? { runId: m[1], exitCode: Number(m[2]), at: info.mtime?.toISOString() ?? null }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads `path`'s new lines (none when it is missing or unsafe). */
+function newLines(h: History, path: string): { lines: string[]; next: FileCursor } | null {
+  let read;
+  try {
+    read = readLinesFrom(path, readCursor(h, path));
+  } catch {
+    return null;
+  }
+  return read === null ? null : { lines: read.lines, next: read.next };
+}
+
+/**
+ * Ingests one session's files (module doc), in one write transaction. Returns what it added.
+ * Throws the store's errors (`history_busy`, `history_error`).
+ */
+export function ingestSession(h: History, files: SessionFiles): IngestCounts {
+  const paths = sessionPaths(files.runtimeDir, files.hash, files.session);
+  const counts: IngestCounts = { sessions: 0, lines: 0, turns: 0, tools: 0 };
+  // Nothing changed since the last ingestion (same inode, size and mtime of every file): no
+  // write transaction at all, so a read of a large history stays cheap.
+  const fingerprint = [paths.meta, paths.events, paths.hooks, paths.done].map(statKey).join("|");
+  const fpKey = `fingerprint:${paths.meta}`;
+  const known = h.db.prepare("SELECT fingerprint FROM cursors WHERE path = ?").get(fpKey);
+  if (known !== undefined && known.fingerprint === fingerprint) return counts;
+  h.write(() => {
+    h.db.prepare(
+      "INSERT INTO cursors (path, offset, fingerprint) VALUES (?, 0, ?) " +
+        "ON CONFLICT (path) DO UPDATE SET fingerprint = excluded.fingerprint",
+    ).run(fpKey, fingerprint);
+    const meta = tryReadMeta(paths.meta);
+    const before = Number(row(h.db.prepare("SELECT COUNT(*) AS n FROM sessions").get(), "n"));
+    const idOf = (runId: unknown): number | null => {
+      if (typeof runId === "string" && runId !== "") return sessionId(h, files.session, runId);
+      return latestSessionId(h, files.session);
+    };
+    if (meta !== undefined) applyMeta(h, sessionId(h, files.session, meta.runId), meta);
+    const created = <T extends number | null>(id: T): T => {
+      if (id !== null) {
+        h.db.prepare("UPDATE sessions SET project_hash = COALESCE(project_hash, ?) WHERE id = ?")
+          .run(files.hash, id);
+      }
+      return id;
+    };
+    const events = newLines(h, paths.events);
+    if (events !== null) {
+      for (const line of events.lines) {
+        const e = parseTurnRecord(line) as Record<string, unknown> | null;
+        if (e === null) continue;
+        const id = created(idOf(e.runId));
+        if (id === null || !firstSight(h, id, lineKey(line))) continue;
+        counts.lines++;
+        applyEvent(h, id, e);
+      }
+      saveCursor(h, paths.events, events.next);
+    }
+    const hooks = newLines(h, paths.hooks);
+    if (hooks !== null) {
+      for (const line of hooks.lines) {
+        const r = parseTurnRecord(line);
+        if (r === null || typeof r.runId !== "string" || r.runId === "") continue;
+        const id = created(sessionId(h, files.session, r.runId));
+        const key = lineKey(line);
+        if (!firstSight(h, id, key)) continue;
+        counts.lines++;
+        const added = applyHook(h, id, r, key);
+        counts.turns += added.turns;
+        counts.tools += added.tools;
+      }
+      saveCursor(h, paths.hooks, hooks.next);
+    }
+    const done = readDone(paths.done);
+    if (done !== null) {
+      h.db.prepare(
+        `UPDATE sessions SET exit_code = ?, ended_at = COALESCE(ended_at, ?),
+          final_state = COALESCE(final_state, ?), end_reason = COALESCE(end_reason, 'exited')
+        WHERE name = ? AND run_id = ?`,
+      ).run(
+        done.exitCode,
+        done.at,
+        done.exitCode === 0 ? "completed" : "crashed",
+        files.session,
+        done.runId,
+      );
+    }
+    const after = Number(row(h.db.prepare("SELECT COUNT(*) AS n FROM sessions").get(), "n"));
+    counts.sessions = after - before;
+  });
+  return counts;
+}
+
+/** "ino:size:mtime" of `path`, "-" when it does not exist. */
+function statKey(path: string): string {
+  try {
+    const i = Deno.lstatSync(path);
+    return `${i.ino ?? ""}:${i.size}:${i.mtime?.getTime() ?? ""}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** Every session whose files are in `runtimeDir` (meta, hooks or event log). */
+export function sessionFilesIn(runtimeDir: string): SessionFiles[] {
+  const re =
+    /^\.lisa-([0-9a-f]{8})-session-(lisa-[A-Za-z0-9._-]+)-(meta\.json|hooks\.jsonl|events\.jsonl)$/;
+  const seen = new Map<string, SessionFiles>();
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(runtimeDir)];
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    const m = re.exec(entry.name);
+    if (m === null) continue;
+    seen.set(`${m[1]}/${m[2]}`, { runtimeDir, hash: m[1], session: m[2] });
+  }
+  // Plain code-unit order: localeCompare would load ICU's collator (milliseconds) for nothing.
+  return [...seen.values()].sort((
+    a,
+    b,
+  ) => (a.session < b.session ? -1 : a.session > b.session ? 1 : 0));
+}
+
+/** Ingests every session of the runtime dir of `deps`; returns the summed counts. */
+export function ingestAll(h: History, deps: Pick<Deps, "config">): IngestCounts {
+  const total: IngestCounts = { sessions: 0, lines: 0, turns: 0, tools: 0 };
+  for (const files of sessionFilesIn(deps.config.runtimeDir)) {
+    const c = ingestSession(h, files);
+    total.sessions += c.sessions;
+    total.lines += c.lines;
+    total.turns += c.turns;
+    total.tools += c.tools;
+  }
+  return total;
+}
+
+/**
+ * Marks session (name, runId; every open run of `name` when null) as ended at `at` by `reason`,
+ * unless it already is: `killed` is its final state; other removals keep its last known state
+ * and count as recovered.
+ */
+export function markEnded(
+  h: History,
+  name: string,
+  runId: string | null,
+  reason: string,
+  at: string,
+): void {
+  h.write(() => {
+    h.db.prepare(
+      `UPDATE sessions SET ended_at = ?, end_reason = ?,
+        final_state = COALESCE(final_state, CASE WHEN ? = 'killed' THEN 'killed'
+          ELSE COALESCE(last_state, 'unknown') END),
+        recovered = CASE WHEN ? = 'killed' THEN recovered ELSE 1 END
+      WHERE name = ? AND (? IS NULL OR run_id = ?) AND ended_at IS NULL`,
+    ).run(at, reason, reason, reason, name, runId, runId);
+  });
+}

@@ -1,0 +1,318 @@
+/**
+ * Reading history: `lisa history list|show|search` and `lisa session turns`. Every read first
+ * ingests what the runtime dir holds and runs the sweeps ({@link readHistory}), so what it shows
+ * is as fresh as the files.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { LisaError, UsageError } from "../../base/errors.ts";
+import { canonicalProjectRoot, projectHash } from "../session/identity.ts";
+import { ingestAll, type IngestCounts } from "./ingest.ts";
+import { type History, openHistory } from "./store.ts";
+import { sweepHistory, type SweepReport } from "./sweep.ts";
+import type { SqlValue } from "./store.ts";
+
+/** One session of `history list`. */
+export interface HistorySession {
+  session: string;
+  runId: string;
+  alias: string | null;
+  agent: string | null;
+  mode: string | null;
+  projectRoot: string | null;
+  parentSession: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  durationMs: number | null;
+  turns: number;
+  finalState: string | null;
+  exitCode: number | null;
+  endReason: string | null;
+  recovered: boolean;
+}
+
+/** One tool call of a turn. */
+export interface HistoryTool {
+  tool: string;
+  input: string | null;
+  durationMs: number | null;
+  at: string | null;
+}
+
+/** One turn. */
+export interface HistoryTurn {
+  turnId: string;
+  seq: number;
+  prompt: string | null;
+  outcome: string;
+  waitingFor: string | null;
+  reply: string | null;
+  error: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  durationMs: number | null;
+  recovered: boolean;
+  tools: HistoryTool[];
+}
+
+/** One captured plan. */
+export interface HistoryPlan {
+  path: string;
+  content: string | null;
+  capturedAt: string | null;
+  turnId: string | null;
+}
+
+/** What a read did before answering. */
+export interface ReadInfo {
+  ingested: IngestCounts;
+  sweep: SweepReport;
+  historyDb: string;
+}
+
+function str(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
+}
+
+function num(v: unknown): number | null {
+  return v === null || v === undefined ? null : Number(v);
+}
+
+function span(from: string | null, to: string | null): number | null {
+  if (from === null || to === null) return null;
+  const ms = Date.parse(to) - Date.parse(from);
+  return Number.isFinite(ms) && ms >= 0 ? ms : null;
+}
+
+function sessionOf(r: Record<string, unknown>): HistorySession {
+  const startedAt = str(r.started_at);
+  const endedAt = str(r.ended_at);
+  const duration = num(r.duration_ms);
+  return {
+    session: String(r.name),
+    runId: String(r.run_id),
+    alias: str(r.alias),
+    agent: str(r.agent),
+    mode: str(r.mode),
+    projectRoot: str(r.project_root),
+    parentSession: str(r.parent),
+    startedAt,
+    endedAt,
+    durationMs: duration !== null && duration >= 0 ? duration : null,
+    turns: Number(r.turns ?? 0),
+    finalState: str(r.final_state),
+    exitCode: num(r.exit_code),
+    endReason: str(r.end_reason),
+    recovered: Number(r.recovered) === 1,
+  };
+}
+
+/**
+ * Opens history, ingests the runtime dir, sweeps, runs `fn`, closes. Throws the store's errors.
+ */
+export async function readHistory<T>(
+  deps: Deps,
+  fn: (h: History) => T,
+): Promise<{ value: T; info: ReadInfo }> {
+  const h = await openHistory(deps);
+  try {
+    const ingested = ingestAll(h, deps);
+    const sweep = await sweepHistory(h, deps);
+    return { value: fn(h), info: { ingested, sweep, historyDb: h.path } };
+  } finally {
+    h.close();
+  }
+}
+
+/** Filters of {@link listSessions}. */
+export interface ListFilters {
+  /** Only sessions of this project root (absolute); all projects when undefined. */
+  projectRoot?: string;
+  /** Only sessions started at or after this time (epoch ms). */
+  sinceMs?: number;
+  agent?: string;
+}
+
+const SESSION_COLUMNS = `s.name, s.run_id, s.alias, s.agent, s.mode, s.project_root, s.parent,
+  s.started_at, s.ended_at, s.final_state, s.exit_code, s.end_reason, s.recovered,
+  CAST(ROUND((julianday(s.ended_at) - julianday(s.started_at)) * 86400000) AS INTEGER)
+    AS duration_ms`;
+
+/** The WHERE clause and parameters of `filters`. */
+function listWhere(filters: ListFilters): { sql: string; params: SqlValue[] } {
+  const where: string[] = [];
+  const params: SqlValue[] = [];
+  if (filters.projectRoot !== undefined) {
+    // Sessions known only from their event log have no root, only the project hash.
+    where.push("(s.project_root = ? OR (s.project_root IS NULL AND s.project_hash = ?))");
+    params.push(filters.projectRoot, projectHash(filters.projectRoot));
+  }
+  if (filters.sinceMs !== undefined) {
+    where.push("s.started_at >= ?");
+    params.push(new Date(filters.sinceMs).toISOString());
+  }
+  if (filters.agent !== undefined) {
+    where.push("s.agent = ?");
+    params.push(filters.agent);
+  }
+  return { sql: where.length > 0 ? `WHERE ${where.join(" AND ")}` : "", params };
+}
+
+const LIST_ORDER = "ORDER BY COALESCE(s.started_at, '') DESC, s.id DESC";
+
+/** Sessions, newest first, with their turn counts. */
+export function listSessions(h: History, filters: ListFilters): HistorySession[] {
+  const where = listWhere(filters);
+  const sql = `SELECT ${SESSION_COLUMNS},
+      (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id) AS turns
+    FROM sessions s ${where.sql} ${LIST_ORDER}`;
+  return h.db.prepare(sql).all(...where.params).map(sessionOf);
+}
+
+/**
+ * {@link listSessions} as a JSON array text built by SQLite itself (same fields, same order):
+ * with a thousand sessions, building and serialising JS objects costs more than the query.
+ */
+export function listSessionsJson(
+  h: History,
+  filters: ListFilters,
+): { json: string; count: number } {
+  const where = listWhere(filters);
+  const duration =
+    "CAST(ROUND((julianday(s.ended_at) - julianday(s.started_at)) * 86400000) AS INTEGER)";
+  const sql = `SELECT COUNT(*) AS n, COALESCE(json_group_array(json(j)), '[]') AS json FROM (
+    SELECT json_object(
+      'session', s.name, 'runId', s.run_id, 'alias', s.alias, 'agent', s.agent, 'mode', s.mode,
+      'projectRoot', s.project_root, 'parentSession', s.parent, 'startedAt', s.started_at,
+      'endedAt', s.ended_at,
+      'durationMs', CASE WHEN ${duration} >= 0 THEN ${duration} END,
+      'turns', (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id),
+      'finalState', s.final_state, 'exitCode', s.exit_code, 'endReason', s.end_reason,
+      'recovered', json(CASE WHEN s.recovered = 1 THEN 'true' ELSE 'false' END)
+    ) AS j FROM sessions s ${where.sql} ${LIST_ORDER})`;
+  const r = h.db.prepare(sql).get(...where.params);
+  return { json: String(r?.json ?? "[]"), count: Number(r?.n ?? 0) };
+}
+
+function toolsOf(h: History, turnId: number): HistoryTool[] {
+  return h.db.prepare(
+    "SELECT tool, input, duration_ms, at FROM tools WHERE turn_id = ? ORDER BY at, id",
+  ).all(turnId).map((r) => ({
+    tool: String(r.tool),
+    input: str(r.input),
+    durationMs: num(r.duration_ms),
+    at: str(r.at),
+  }));
+}
+
+function turnsOf(h: History, sessionId: number): HistoryTurn[] {
+  return h.db.prepare("SELECT * FROM turns WHERE session_id = ? ORDER BY seq").all(sessionId).map(
+    (r) => {
+      const startedAt = str(r.started_at);
+      const endedAt = str(r.ended_at);
+      return {
+        turnId: String(r.turn_key),
+        seq: Number(r.seq),
+        prompt: str(r.prompt),
+        outcome: String(r.outcome),
+        waitingFor: str(r.waiting_for),
+        reply: str(r.reply),
+        error: str(r.error),
+        startedAt,
+        endedAt,
+        durationMs: span(startedAt, endedAt),
+        recovered: Number(r.recovered) === 1,
+        tools: toolsOf(h, Number(r.id)),
+      };
+    },
+  );
+}
+
+/** `history show`: a session, its turns (with tools) and plans. */
+export interface SessionHistory extends HistorySession {
+  turnList: HistoryTurn[];
+  plans: HistoryPlan[];
+}
+
+/**
+ * The newest run of the session named `nameOrAlias` (a session name or an alias), turn by turn.
+ * Throws `session_not_found` when history has no such session.
+ */
+export function showSession(h: History, nameOrAlias: string): SessionHistory {
+  const r = h.db.prepare(
+    `SELECT s.id, ${SESSION_COLUMNS},
+      (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id) AS turns
+    FROM sessions s WHERE s.name = ? OR s.alias = ?
+    ORDER BY COALESCE(s.started_at, '') DESC, s.id DESC LIMIT 1`,
+  ).get(nameOrAlias, nameOrAlias);
+  if (r === undefined) {
+    throw new LisaError(
+      "session_not_found",
+      `History has no session "${nameOrAlias}" (name or alias)`,
+      { details: { session: nameOrAlias } },
+    );
+  }
+  const id = Number(r.id);
+  const plans = h.db.prepare(
+    `SELECT p.path, p.content, p.captured_at, t.turn_key FROM plans p
+      LEFT JOIN turns t ON t.id = p.turn_id WHERE p.session_id = ? ORDER BY p.id`,
+  ).all(id).map((p) => ({
+    path: String(p.path),
+    content: str(p.content),
+    capturedAt: str(p.captured_at),
+    turnId: str(p.turn_key),
+  }));
+  return { ...sessionOf(r), turnList: turnsOf(h, id), plans };
+}
+
+/** One `history search` hit. */
+export interface SearchHit {
+  session: string;
+  alias: string | null;
+  agent: string | null;
+  turnId: string;
+  seq: number;
+  startedAt: string | null;
+  outcome: string;
+  prompt: string | null;
+  reply: string | null;
+}
+
+/** Most hits returned. */
+export const SEARCH_LIMIT = 50;
+
+/** An FTS5 query that matches every word of `words` (each quoted: no FTS syntax gets through). */
+export function ftsQuery(words: string): string {
+  const terms = words.split(/\s+/).filter((w) => w !== "").map((w) =>
+    `"${w.replaceAll('"', '""')}"`
+  );
+  if (terms.length === 0) throw new UsageError("history search needs at least one word");
+  return terms.join(" ");
+}
+
+/** Turns whose prompt or reply holds every word (full-text, best match first). */
+export function searchTurns(h: History, words: string): SearchHit[] {
+  return h.db.prepare(
+    `SELECT s.name, s.alias, s.agent, t.turn_key, t.seq, t.started_at, t.outcome, t.prompt, t.reply
+    FROM turns_fts f JOIN turns t ON t.id = f.rowid JOIN sessions s ON s.id = t.session_id
+    WHERE turns_fts MATCH ? ORDER BY rank LIMIT ${SEARCH_LIMIT}`,
+  ).all(ftsQuery(words)).map((r) => ({
+    session: String(r.name),
+    alias: str(r.alias),
+    agent: str(r.agent),
+    turnId: String(r.turn_key),
+    seq: Number(r.seq),
+    startedAt: str(r.started_at),
+    outcome: String(r.outcome),
+    prompt: str(r.prompt),
+    reply: str(r.reply),
+  }));
+}
+
+/** The project root filter of `history list` (undefined: every project). */
+export function projectFilter(
+  deps: Deps,
+  options: { projectRoot?: string; allProjects?: boolean },
+): string | undefined {
+  if (options.allProjects) return undefined;
+  return canonicalProjectRoot(options.projectRoot ?? deps.config.projectRoot, deps.cwd);
+}

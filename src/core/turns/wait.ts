@@ -1,0 +1,415 @@
+/**
+ * `lisa session send --wait`: sends text (and Enter), then waits for **the turn this send
+ * started** to end, and answers with its outcome and the agent's reply.
+ *
+ * How the turn is told apart from one that was already running:
+ * - hooks (claude): the hook file's size is taken before the paste; the turn is the first
+ *   `UserPromptSubmit` written after it whose prompt is the sent text. Whatever ends before that
+ *   line (the previous turn's `Stop`) is ignored. Tools, a permission request and the end come
+ *   after it.
+ * - hooks (codex, whose notify fires only at a turn's end): the first non-side-thread
+ *   `agent-turn-complete` written after the paste whose input message is the sent text.
+ * - no hooks (`--command` sessions, `LISA_HOOKS=off`, hooks never active): the screen. The pane
+ *   is captured before the paste; the turn has begun once the screen changed (or the session
+ *   was seen working), and ended once the session is idle again; the reply is the text that
+ *   appeared after the paste, cleaned (the echo of the sent text and a bare prompt row dropped).
+ *
+ * Outcomes: `completed` (exit 0), `permission` (a dialog waits: nothing is typed into it),
+ * `failed` (StopFailure, or the agent crashed), `interrupted` (the session ended, or the agent
+ * went idle without ending the turn, e.g. Esc), `timeout`. The hook file is polled every
+ * {@link POLL_MS}; the session's status (tmux, /proc) only every {@link STATUS_EVERY} polls.
+ */
+import type { Deps } from "../../base/deps.ts";
+import { sanitizePasteText } from "../drive/paste_text.ts";
+import { capture } from "../drive/capture.ts";
+import { type SendOptions, type SendResult, sendToSession } from "../drive/send.ts";
+import { locateSession, type SessionLocation } from "../session/locate.ts";
+import { sessionStatus } from "../status/status.ts";
+import { lastAssistantText } from "../../agents/transcript.ts";
+import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
+import { readTextInput } from "../drive/text_input.ts";
+import {
+  lineKey,
+  parseTurnRecord,
+  promptMatches,
+  type ToolUse,
+  toolUseOf,
+  turnEventKind,
+  type TurnRecord,
+} from "./records.ts";
+
+/** Interval between reads of the hook file (the most `--wait` adds to a turn's real end). */
+export const POLL_MS = 250;
+/** The session's status is read every this many polls. */
+export const STATUS_EVERY = 4;
+/** Consecutive idle status reads (after the turn began) that end it as interrupted/completed. */
+const IDLE_READS = 3;
+/** Default of `--timeout-seconds` with `--wait`. */
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
+
+/** How a waited-for turn ended. */
+export type TurnOutcome = "completed" | "permission" | "failed" | "interrupted" | "timeout";
+
+/** Options of {@link sendAndWait}. */
+export interface WaitOptions extends SendOptions {
+  /** Give up after this many seconds (outcome `timeout`). */
+  timeoutSeconds?: number;
+}
+
+/** `send --wait --json`. */
+export interface WaitResult {
+  ok: true;
+  session: string;
+  /** Id of the turn (the key of the hook line that started it; history uses the same id). */
+  turnId: string | null;
+  outcome: TurnOutcome;
+  /** The agent's final message of the turn ("" when none). */
+  reply: string;
+  /** From the turn's start (or the send) to its end, or to when waiting stopped. */
+  durationMs: number;
+  tools: ToolUse[];
+  /** Set with `permission`: what the session waits for. */
+  waitingFor?: string;
+  /** Set with `failed`: what failed. */
+  error?: string;
+  /** What was sent. */
+  sent: Omit<SendResult, "ok" | "session">;
+  /** Where the answer came from: the agent's hooks or the screen. */
+  source: "hooks" | "screen";
+}
+
+/** What the hook records after a send say so far (pure; fed line by line). */
+export interface HookTurn {
+  started: boolean;
+  turnId: string | null;
+  startAtMs: number | null;
+  tools: ToolUse[];
+  permission: boolean;
+  end: {
+    outcome: "completed" | "failed" | "interrupted";
+    atMs: number | null;
+    reply: string | null;
+    replyCut: boolean;
+    error: string | null;
+    transcriptPath: string | null;
+  } | null;
+}
+
+/** A tracker with nothing seen yet. */
+export function newHookTurn(): HookTurn {
+  return { started: false, turnId: null, startAtMs: null, tools: [], permission: false, end: null };
+}
+
+function atMs(r: TurnRecord): number | null {
+  const t = typeof r.at === "string" ? Date.parse(r.at) : NaN;
+  return Number.isNaN(t) ? null : t;
+}
+
+/**
+ * Feeds one hook line written after the send into `turn` (see the module doc). `runId` is the
+ * session's run; lines of other runs are ignored. `sent` is the sent text.
+ */
+export function feedHookLine(turn: HookTurn, line: string, runId: string, sent: string): void {
+  if (turn.end !== null) return;
+  const r = parseTurnRecord(line);
+  if (r === null || r.runId !== runId) return;
+  const kind = turnEventKind(r);
+  if (!turn.started) {
+    if (kind === "start" && promptMatches(r.prompt ?? r.preview, sent)) {
+      turn.started = true;
+      turn.turnId = lineKey(line);
+      turn.startAtMs = atMs(r);
+    } else if (r.event === "agent-turn-complete" && kind === "completed") {
+      if (!promptMatches(r.prompt, sent)) return; // a turn that was running before the send
+      turn.started = true;
+      turn.turnId = lineKey(line);
+      turn.end = endOf(r, "completed");
+    }
+    return;
+  }
+  switch (kind) {
+    case "tool": {
+      turn.permission = false;
+      const use = toolUseOf(r);
+      if (use !== null) turn.tools.push(use);
+      return;
+    }
+    case "permission":
+      turn.permission = true;
+      return;
+    case "completed":
+      turn.end = endOf(r, "completed");
+      return;
+    case "failed":
+      turn.end = endOf(r, "failed");
+      return;
+    case "start":
+    case "session_start":
+    case "session_end":
+      turn.end = endOf(r, "interrupted");
+      return;
+  }
+}
+
+function endOf(r: TurnRecord, outcome: "completed" | "failed" | "interrupted"): HookTurn["end"] {
+  return {
+    outcome,
+    atMs: atMs(r),
+    reply: outcome === "completed" ? r.reply ?? r.preview ?? null : null,
+    replyCut: (r.cut ?? []).includes("reply") || (r.reply === undefined && r.preview != null),
+    error: outcome === "failed" ? r.error ?? r.preview ?? "the turn failed" : null,
+    transcriptPath: r.transcriptPath ?? null,
+  };
+}
+
+/** The reply of a completed hook turn, from claude's transcript when the line's was cut. */
+function replyOf(end: NonNullable<HookTurn["end"]>): string {
+  if ((end.replyCut || end.reply === null) && end.transcriptPath !== null) {
+    const full = lastAssistantText(end.transcriptPath);
+    if (full !== null) return full;
+  }
+  return end.reply ?? "";
+}
+
+/** The hook file's cursor now (null when it does not exist yet). */
+function cursorNow(path: string): FileCursor | null {
+  try {
+    const info = Deno.statSync(path);
+    return { ino: info.ino ?? null, offset: info.size };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * True when the turn is followed through hooks: they were injected at spawn (an agent session
+ * whose hooks may not have fired yet still gets them before it reads the paste).
+ */
+function hooksInjected(loc: SessionLocation): boolean {
+  return loc.meta !== undefined && loc.meta.hooks && loc.meta.commandOnly !== true;
+}
+
+/** Rows of a screen reply that are not the agent's: the echo of the sent text, a bare prompt. */
+export function cleanScreenReply(text: string, sent: string): string {
+  const sentRows = new Set(sent.split("\n").map((l) => l.trim()).filter((l) => l !== ""));
+  const rows = text.split("\n").filter((row) => {
+    const t = row.trim().replace(/^[>›❯$%#]\s*/, "");
+    return !sentRows.has(t);
+  });
+  while (rows.length > 0 && /^\s*[>›❯$%#]?\s*$/.test(rows[rows.length - 1])) rows.pop();
+  while (rows.length > 0 && rows[0].trim() === "") rows.shift();
+  return rows.join("\n");
+}
+
+/** A status read reduced to what the waiter needs. */
+interface StatusRead {
+  state: string;
+  waitingFor: string | null;
+  exitCode: number | null;
+}
+
+async function readStatus(deps: Deps, options: WaitOptions): Promise<StatusRead> {
+  const { report } = await sessionStatus(deps, {
+    session: options.session,
+    projectRoot: options.projectRoot,
+  });
+  return {
+    state: report.sessionState,
+    waitingFor: (report.waitingFor as string | null) ?? null,
+    exitCode: report.exitCode,
+  };
+}
+
+/** The outcome a gone or finished session gives the turn, or null while it lives. */
+function endedBy(s: StatusRead): { outcome: TurnOutcome; error?: string } | null {
+  if (s.state === "crashed") {
+    return { outcome: "failed", error: `the agent exited with ${s.exitCode ?? "an error"}` };
+  }
+  if (s.state === "completed" || s.state === "not_found") return { outcome: "interrupted" };
+  return null;
+}
+
+/**
+ * Sends per `options` (Enter always pressed) and waits for the turn it started (module doc).
+ * Throws what {@link sendToSession} throws; once the text is sent, it never throws for the
+ * turn's sake: a gone session is the outcome `interrupted`.
+ */
+export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<WaitResult> {
+  const timeoutMs = (options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000;
+  const loc = locateSession(deps, options.session, options.projectRoot);
+  // Read the text once (stdin can be read only once) and pass it on as a value.
+  const input = await readTextInput(deps, {
+    value: options.text,
+    file: options.textFile,
+    valueFlag: "--text",
+    fileFlag: "--text-file",
+  });
+  const sentText = sanitizePasteText(input ?? "").text;
+  const useHooks = hooksInjected(loc);
+  const runId = loc.meta?.runId ?? "";
+  let cursor = useHooks ? cursorNow(loc.paths.hooks) : null;
+  const before = useHooks ? null : await capture(deps, {
+    session: options.session,
+    projectRoot: options.projectRoot,
+    raw: true,
+  });
+  const sentResult = await sendToSession(deps, {
+    ...options,
+    text: input ?? undefined,
+    textFile: undefined,
+    enter: true,
+  });
+  const sentAt = deps.now().getTime();
+  const deadline = sentAt + timeoutMs;
+  const { ok: _ok, session: _s, ...sent } = sentResult;
+  const base = { ok: true as const, session: loc.session, sent };
+  const elapsed = () => deps.now().getTime() - sentAt;
+
+  const turn = newHookTurn();
+  let polls = 0;
+  let idle = 0;
+  let sawWork = false;
+  while (true) {
+    if (useHooks) {
+      const read = (() => {
+        try {
+          return readLinesFrom(loc.paths.hooks, cursor);
+        } catch {
+          return null;
+        }
+      })();
+      if (read !== null) {
+        // A compacted file is read again: keep only lines written after the send.
+        const lines = read.reset
+          ? read.lines.filter((l) => (atMs(parseTurnRecord(l) ?? {}) ?? 0) >= sentAt - 1000)
+          : read.lines;
+        cursor = read.next;
+        for (const line of lines) feedHookLine(turn, line, runId, sentText);
+        // The agent did something since the send: should it then sit idle without a line of the
+        // sent turn (its prompt never matched), the wait ends as interrupted, not at the timeout.
+        if (lines.length > 0) sawWork = true;
+      }
+      if (turn.end !== null) {
+        const end = turn.end;
+        const startMs = turn.startAtMs ?? sentAt;
+        return {
+          ...base,
+          turnId: turn.turnId,
+          outcome: end.outcome,
+          reply: end.outcome === "completed" ? replyOf(end) : "",
+          durationMs: Math.max(0, (end.atMs ?? deps.now().getTime()) - startMs),
+          tools: turn.tools,
+          ...(end.error !== null ? { error: end.error } : {}),
+          source: "hooks",
+        };
+      }
+      if (turn.permission) {
+        return {
+          ...base,
+          turnId: turn.turnId,
+          outcome: "permission",
+          reply: "",
+          durationMs: elapsed(),
+          tools: turn.tools,
+          waitingFor: "permission",
+          source: "hooks",
+        };
+      }
+    }
+    if (deps.now().getTime() >= deadline) {
+      return {
+        ...base,
+        turnId: turn.turnId,
+        outcome: "timeout",
+        reply: "",
+        durationMs: elapsed(),
+        tools: turn.tools,
+        source: useHooks ? "hooks" : "screen",
+      };
+    }
+    if (polls % STATUS_EVERY === STATUS_EVERY - 1 || (!useHooks && polls % 2 === 1)) {
+      let status: StatusRead | null = null;
+      try {
+        status = await readStatus(deps, options);
+      } catch {
+        status = null;
+      }
+      if (status !== null) {
+        const ended = endedBy(status);
+        const waiting = status.state === "waiting_input";
+        if (status.state === "in_progress") sawWork = true;
+        if (ended !== null && (useHooks || status.state !== "completed")) {
+          return {
+            ...base,
+            turnId: turn.turnId,
+            outcome: ended.outcome,
+            reply: "",
+            durationMs: elapsed(),
+            tools: turn.tools,
+            ...(ended.error ? { error: ended.error } : {}),
+            source: useHooks ? "hooks" : "screen",
+          };
+        }
+        if (waiting && status.waitingFor === "permission" && (turn.started || sawWork)) {
+          return {
+            ...base,
+            turnId: turn.turnId,
+            outcome: "permission",
+            reply: "",
+            durationMs: elapsed(),
+            tools: turn.tools,
+            waitingFor: "permission",
+            source: useHooks ? "hooks" : "screen",
+          };
+        }
+        if (!useHooks && before !== null) {
+          const after = await capture(deps, {
+            session: options.session,
+            projectRoot: options.projectRoot,
+            deltaFrom: before.nextOffset,
+            raw: true,
+          }).catch(() => null);
+          const text = after === null
+            ? ""
+            : [after.capture, after.live ?? ""].filter((t) => t !== "").join("\n");
+          const changed = cleanScreenReply(text, sentText) !== "";
+          if (changed) sawWork = true;
+          // A command without an agent process reads as stuck once quiet: idle as well.
+          const quiet = waiting || status.state === "stuck" || status.state === "completed";
+          idle = quiet && sawWork ? idle + 1 : 0;
+          if (idle >= 2 || (status.state === "completed" && sawWork)) {
+            return {
+              ...base,
+              turnId: lineKey(`${loc.session}:${sentAt}`),
+              outcome: "completed",
+              reply: cleanScreenReply(text, sentText),
+              durationMs: elapsed(),
+              tools: [],
+              source: "screen",
+            };
+          }
+        } else {
+          // Hooks: the agent went idle after working, without a line ending the turn (an Esc
+          // interrupt fires no hook).
+          if (status.state === "in_progress") sawWork = true;
+          idle = waiting && status.waitingFor !== "permission" && (turn.started || sawWork)
+            ? idle + 1
+            : 0;
+          if (idle >= IDLE_READS) {
+            return {
+              ...base,
+              turnId: turn.turnId,
+              outcome: "interrupted",
+              reply: "",
+              durationMs: elapsed(),
+              tools: turn.tools,
+              source: "hooks",
+            };
+          }
+        }
+      }
+    }
+    polls++;
+    await deps.sleep(Math.max(0, Math.min(POLL_MS, deadline - deps.now().getTime())));
+  }
+}

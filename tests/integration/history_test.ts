@@ -1,0 +1,116 @@
+/**
+ * History end to end with the fake agents: a turn sent with `send --wait` is in `history show`
+ * and `session turns`; a session killed mid-turn is closed and its turn interrupted.
+ */
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { makeWorld, waitFor } from "../helpers/world.ts";
+import { artifact, readIf, spawn } from "./lifecycle_helpers.ts";
+import { openHistory } from "../../src/core/history/store.ts";
+
+type Turn = { prompt: string; outcome: string; reply: string | null; tools: { tool: string }[] };
+
+Deno.test("a killed session's running turn is interrupted and the session closed", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_TURN_SECONDS: "60" });
+    const hooks = artifact(world, s, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
+    const sent = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "long job",
+      "--enter",
+    ]);
+    strictEqual(sent.code, 0, sent.stderr);
+    ok(
+      await waitFor(() => (readIf(hooks) ?? "").includes("UserPromptSubmit") || undefined, 30_000),
+    );
+    const killed = await world.lisaInProcess(["session", "kill", "--session", s.session]);
+    strictEqual(killed.code, 0, killed.stdout + killed.stderr);
+    strictEqual(readIf(hooks), undefined, "kill removed the hook file");
+    const shown = await world.lisaInProcess(["history", "show", s.session, "--json"]);
+    strictEqual(shown.code, 0, shown.stdout + shown.stderr);
+    const json = shown.json as { endedAt: string | null; finalState: string; turns: Turn[] };
+    ok(json.endedAt !== null, "the session is closed");
+    strictEqual(json.finalState, "killed");
+    deepStrictEqual(json.turns.map((t) => [t.prompt, t.outcome]), [["long job", "interrupted"]]);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("history show and session turns list a waited turn with its tool and reply", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_PERMISSION: "1" });
+    const hooks = artifact(world, s, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
+    const first = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "touch it",
+      "--wait",
+      "--json",
+    ]);
+    strictEqual((first.json as { outcome: string }).outcome, "permission");
+    // A person answers the dialog; the turn then ends with the tool run and the reply.
+    const yes = await world.lisaInProcess(["session", "send", "--session", s.session, "--enter"]);
+    strictEqual(yes.code, 0, yes.stderr);
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes('"Stop"') || undefined, 30_000));
+    const turns = await world.lisaInProcess(["session", "turns", "--session", s.session, "--json"]);
+    strictEqual(turns.code, 0, turns.stdout + turns.stderr);
+    const list = (turns.json as { turns: Turn[] }).turns;
+    strictEqual(list.length, 1);
+    strictEqual(list[0].prompt, "touch it");
+    strictEqual(list[0].outcome, "completed");
+    strictEqual(list[0].reply, "fake reply");
+    deepStrictEqual(list[0].tools.map((t) => t.tool), ["Bash"]);
+    const listed = await world.lisaInProcess(["history", "list", "--json"]);
+    strictEqual(listed.code, 0, listed.stdout + listed.stderr);
+    const sessions = (listed.json as { sessions: { session: string; turns: number }[] }).sessions;
+    deepStrictEqual(sessions.map((x) => [x.session, x.turns]), [[s.session, 1]]);
+    const found = await world.lisaInProcess(["history", "search", "touch", "--json"]);
+    strictEqual((found.json as { count: number }).count, 1, found.stdout);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a spawn sweeps history: a session whose tmux session vanished is closed, recovered", async () => {
+  const world = await makeWorld({ env: { LISA_HEARTBEAT_STALE_SECONDS: "1" } });
+  try {
+    const a = await spawn(world, ["--agent", "claude"]);
+    const hooks = artifact(world, a, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
+    const listed = await world.lisaInProcess(["history", "list", "--json"]);
+    strictEqual(listed.code, 0, listed.stdout + listed.stderr);
+    // Gone behind lisa's back: no kill, no recorder; its heartbeat stops.
+    const gone = await world.tmux(a.socketPath, ["kill-session", "-t", a.session]);
+    strictEqual(gone.code, 0, gone.stderr);
+    await new Promise((r) => setTimeout(r, 1500));
+    await spawn(world, ["--command", "sleep 30"]);
+    const h = await openHistory({
+      config: { historyDb: undefined } as never,
+      env: { HOME: world.home },
+      uid: Deno.uid() ?? 0,
+    });
+    try {
+      const row = h.db.prepare(
+        "SELECT ended_at, recovered, end_reason FROM sessions WHERE name = ?",
+      )
+        .get(a.session);
+      ok(row?.ended_at !== null, JSON.stringify(row));
+      deepStrictEqual([row?.recovered, row?.end_reason], [1, "gone"]);
+    } finally {
+      h.close();
+    }
+  } finally {
+    await world.dispose();
+  }
+});

@@ -1,0 +1,371 @@
+/**
+ * The history store over synthetic runtime files: where and how the database is created,
+ * schema versions, idempotent incremental ingestion (twice, after compaction, from 8 processes
+ * at once), the turn model, and the sweeps.
+ */
+import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
+import { fakeDeps } from "../../../helpers/fake_deps.ts";
+import { type History, openHistory, SCHEMA_VERSION } from "../../../../src/core/history/store.ts";
+import { ingestAll, markEnded } from "../../../../src/core/history/ingest.ts";
+import { sweepHistory } from "../../../../src/core/history/sweep.ts";
+import {
+  listSessions,
+  listSessionsJson,
+  searchTurns,
+  showSession,
+} from "../../../../src/core/history/query.ts";
+import { LisaError } from "../../../../src/base/errors.ts";
+import { REPO_ROOT } from "../../../helpers/world.ts";
+
+const HASH = "0123abcd";
+const SESSION = "lisa-proj-260101-000000-1-claude-interactive";
+const RUN = "run-1";
+
+interface Fixture {
+  dir: string;
+  runtimeDir: string;
+  db: string;
+  hooks: string;
+  deps: ReturnType<typeof fakeDeps>;
+}
+
+async function fixture(now = new Date("2026-01-01T00:10:00Z")): Promise<Fixture> {
+  const dir = await Deno.makeTempDir({ prefix: "lisa-history-" });
+  const runtimeDir = `${dir}/run`;
+  await Deno.mkdir(runtimeDir, { mode: 0o700 });
+  const db = `${dir}/state/lisa/history.db`;
+  const base = `${runtimeDir}/.lisa-${HASH}-session-${SESSION}`;
+  await Deno.writeTextFile(
+    `${base}-meta.json`,
+    JSON.stringify({
+      session: SESSION,
+      parentSession: null,
+      agent: "claude",
+      mode: "interactive",
+      projectRoot: "/p",
+      projectHash: HASH,
+      socketPath: `${dir}/no.sock`,
+      startCmd: "claude",
+      prompt: null,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      runId: RUN,
+      agentSessionId: null,
+      hooks: true,
+    }),
+  );
+  const deps = fakeDeps({
+    env: { LISA_RUNTIME_DIR: runtimeDir, LISA_HISTORY_DB: db, LISA_TURN_STALE_SECONDS: "300" },
+    now: () => now,
+  });
+  return { dir, runtimeDir, db, hooks: `${base}-hooks.jsonl`, deps };
+}
+
+function hook(at: string, event: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ at, runId: RUN, agent: "claude", event, ...extra }) + "\n";
+}
+
+const TURN = [
+  hook("2026-01-01T00:00:01.000Z", "SessionStart", { preview: "startup" }),
+  hook("2026-01-01T00:00:02.000Z", "UserPromptSubmit", { prompt: "fix the parser" }),
+  hook("2026-01-01T00:00:03.000Z", "PostToolUse", {
+    tool: "Bash",
+    preview: "Bash: deno test",
+    durationMs: 900,
+  }),
+  hook("2026-01-01T00:00:05.000Z", "Stop", { reply: "Parser fixed; tests pass." }),
+];
+
+async function withHistory<T>(f: Fixture, fn: (h: History) => T | Promise<T>): Promise<T> {
+  const h = await openHistory(f.deps);
+  try {
+    return await fn(h);
+  } finally {
+    h.close();
+  }
+}
+
+function counts(h: History): Record<string, number> {
+  const n = (t: string) => Number(h.db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get()?.n);
+  return { sessions: n("sessions"), turns: n("turns"), tools: n("tools") };
+}
+
+Deno.test("the database is created 0600 in a 0700 directory, at LISA_HISTORY_DB", async () => {
+  const f = await fixture();
+  try {
+    await withHistory(f, () => {});
+    strictEqual(Deno.statSync(f.db).mode! & 0o777, 0o600);
+    strictEqual(Deno.statSync(`${f.dir}/state/lisa`).mode! & 0o777, 0o700);
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("a symlinked database or a group-writable directory is refused as history_unsafe", async () => {
+  const f = await fixture();
+  try {
+    await Deno.mkdir(`${f.dir}/state/lisa`, { recursive: true, mode: 0o700 });
+    await Deno.writeTextFile(`${f.dir}/elsewhere.db`, "");
+    await Deno.symlink(`${f.dir}/elsewhere.db`, f.db);
+    await rejects(
+      openHistory(f.deps),
+      (e) => e instanceof LisaError && e.code === "history_unsafe",
+    );
+    await Deno.remove(f.db);
+    await Deno.chmod(`${f.dir}/state/lisa`, 0o770);
+    await rejects(
+      openHistory(f.deps),
+      (e) => e instanceof LisaError && e.code === "history_unsafe",
+    );
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("a database with a newer schema version is refused, not misread", async () => {
+  const f = await fixture();
+  try {
+    await withHistory(f, (h) => {
+      h.db.prepare("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)").run(
+        SCHEMA_VERSION + 1,
+        "x",
+      );
+    });
+    await rejects(
+      openHistory(f.deps),
+      (e) => e instanceof LisaError && e.code === "history_schema_newer",
+    );
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("a hook-driven turn is ingested with its prompt, tool and reply, once", async () => {
+  const f = await fixture();
+  try {
+    await Deno.writeTextFile(f.hooks, TURN.join(""));
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      ingestAll(h, f.deps);
+      deepStrictEqual(counts(h), { sessions: 1, turns: 1, tools: 1 });
+      const s = showSession(h, SESSION);
+      strictEqual(s.agent, "claude");
+      strictEqual(s.projectRoot, "/p");
+      strictEqual(s.turnList.length, 1);
+      const t = s.turnList[0];
+      strictEqual(t.prompt, "fix the parser");
+      strictEqual(t.outcome, "completed");
+      strictEqual(t.reply, "Parser fixed; tests pass.");
+      strictEqual(t.durationMs, 3000);
+      deepStrictEqual(t.tools.map((x) => [x.tool, x.input, x.durationMs]), [
+        ["Bash", "deno test", 900],
+      ]);
+      strictEqual(searchTurns(h, "parser tests")[0]?.turnId, t.turnId);
+      markEnded(h, SESSION, RUN, "killed", "2026-01-01T00:00:09.000Z");
+      const listed = listSessions(h, { projectRoot: "/p" });
+      strictEqual(listed[0].durationMs, 9000);
+      strictEqual(listed[0].turns, 1);
+      // The JSON that SQLite builds for `history list --json` says exactly the same.
+      const { json, count } = listSessionsJson(h, { projectRoot: "/p" });
+      strictEqual(count, 1);
+      deepStrictEqual(JSON.parse(json), listed);
+      deepStrictEqual(listSessions(h, { projectRoot: "/elsewhere" }), []);
+      deepStrictEqual(searchTurns(h, "nothing-like-this"), []);
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("ingestion is incremental and survives compaction without adding anything twice", async () => {
+  const f = await fixture();
+  try {
+    await Deno.writeTextFile(f.hooks, TURN.slice(0, 2).join(""));
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      strictEqual(showSession(h, SESSION).turnList[0].outcome, "running");
+      // Compaction rewrites the file (new inode) with a tail of the lines, plus new ones.
+      Deno.writeTextFileSync(`${f.hooks}.new`, TURN.slice(1).join(""));
+      Deno.renameSync(`${f.hooks}.new`, f.hooks);
+      ingestAll(h, f.deps);
+      deepStrictEqual(counts(h), { sessions: 1, turns: 1, tools: 1 });
+      strictEqual(showSession(h, SESSION).turnList[0].outcome, "completed");
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("8 processes ingesting the same sessions at once record every turn exactly once", async () => {
+  const f = await fixture();
+  try {
+    const lines: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const s = String(i).padStart(2, "0");
+      lines.push(hook(`2026-01-01T00:01:${s}.000Z`, "UserPromptSubmit", { prompt: `q${i}` }));
+      lines.push(hook(`2026-01-01T00:01:${s}.500Z`, "Stop", { reply: `a${i}` }));
+    }
+    await Deno.writeTextFile(f.hooks, lines.join(""));
+    const script = `${REPO_ROOT}/tests/fixtures/ingest_history.ts`;
+    const children = Array.from({ length: 8 }, () =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-q", "-A", script],
+        env: { LISA_RUNTIME_DIR: f.runtimeDir, LISA_HISTORY_DB: f.db },
+        stdout: "piped",
+        stderr: "piped",
+      }).output());
+    for (const r of await Promise.all(children)) {
+      strictEqual(r.code, 0, new TextDecoder().decode(r.stderr));
+    }
+    await withHistory(f, (h) => {
+      deepStrictEqual(counts(h), { sessions: 1, turns: 40, tools: 0 });
+      const turns = showSession(h, SESSION).turnList;
+      deepStrictEqual(turns.map((t) => t.seq), Array.from({ length: 40 }, (_, i) => i + 1));
+      ok(turns.every((t, i) => t.reply === `a${i}` && t.outcome === "completed"));
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("sweeps: a killed session's open turn is interrupted; orphan tools join a turn", async () => {
+  const f = await fixture();
+  try {
+    await Deno.writeTextFile(
+      f.hooks,
+      [
+        hook("2026-01-01T00:00:01.000Z", "PostToolUse", { tool: "Read", preview: "Read: /a" }),
+        TURN[1],
+      ].join(""),
+    );
+    await withHistory(f, async (h) => {
+      ingestAll(h, f.deps);
+      markEnded(h, SESSION, RUN, "killed", "2026-01-01T00:00:09.000Z");
+      const report = await sweepHistory(h, f.deps, { probe: false });
+      strictEqual(report.turnsInterrupted, 1);
+      strictEqual(report.toolsJoined, 1);
+      const s = showSession(h, SESSION);
+      strictEqual(s.finalState, "killed");
+      strictEqual(s.endedAt, "2026-01-01T00:00:09.000Z");
+      strictEqual(s.turnList[0].outcome, "interrupted");
+      strictEqual(s.turnList[0].recovered, true);
+      strictEqual(s.turnList[0].tools.length, 1);
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("sweeps: a stale turn of a session not working is interrupted; its late Stop reopens it", async () => {
+  const f = await fixture(new Date("2026-01-01T01:00:00Z"));
+  try {
+    await Deno.writeTextFile(f.hooks, TURN.slice(0, 2).join(""));
+    await withHistory(f, async (h) => {
+      ingestAll(h, f.deps);
+      const report = await sweepHistory(h, f.deps, { probe: false });
+      strictEqual(report.turnsInterrupted, 1);
+      strictEqual(showSession(h, SESSION).turnList[0].outcome, "interrupted");
+      Deno.writeTextFileSync(f.hooks, TURN[3], { append: true });
+      ingestAll(h, f.deps);
+      const t = showSession(h, SESSION).turnList;
+      strictEqual(t.length, 1);
+      strictEqual(t[0].outcome, "completed");
+      strictEqual(t[0].reply, "Parser fixed; tests pass.");
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("sweeps: an open session whose tmux server is gone is closed with its last state", async () => {
+  const f = await fixture();
+  try {
+    const base = `${f.runtimeDir}/.lisa-${HASH}-session-${SESSION}`;
+    await Deno.writeTextFile(
+      `${base}-events.jsonl`,
+      JSON.stringify({
+        at: "2026-01-01T00:00:04.000Z",
+        type: "transition",
+        session: SESSION,
+        runId: RUN,
+        state: "waiting_input",
+        reason: "x",
+      }) + "\n",
+    );
+    const runner = {
+      run: () =>
+        Promise.resolve({
+          code: 1,
+          success: false,
+          stdout: "",
+          stderr: `no server running on ${f.dir}/no.sock`,
+        }),
+    };
+    const deps = { ...f.deps, runner };
+    await withHistory(f, async (h) => {
+      ingestAll(h, deps);
+      const report = await sweepHistory(h, deps);
+      deepStrictEqual(report.sessionsClosed, [SESSION]);
+      const s = listSessions(h, {})[0];
+      strictEqual(s.finalState, "waiting_input");
+      strictEqual(s.recovered, true);
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("node:sqlite is named only by the history store, which loads it lazily", () => {
+  const src = new URL("../../../../src/", import.meta.url).pathname;
+  const users: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of Deno.readDirSync(dir)) {
+      const path = `${dir}${e.name}`;
+      if (e.isDirectory) walk(`${path}/`);
+      else if (e.name.endsWith(".ts") && /["']node:sqlite["']/.test(Deno.readTextFileSync(path))) {
+        users.push(path.slice(src.length));
+      }
+    }
+  };
+  walk(src);
+  deepStrictEqual(users, ["core/history/store.ts"]);
+  const store = Deno.readTextFileSync(`${src}core/history/store.ts`);
+  ok(!/^import[^;]*node:sqlite/m.test(store), "no static import of node:sqlite");
+});
+
+Deno.test("plans: a Write under plans/ captures the file; ExitPlanMode its plan text", async () => {
+  const f = await fixture();
+  try {
+    const planFile = `${f.dir}/plans/p.md`;
+    await Deno.mkdir(`${f.dir}/plans`);
+    await Deno.writeTextFile(planFile, "# Plan v1");
+    await Deno.writeTextFile(
+      f.hooks,
+      [
+        TURN[1],
+        hook("2026-01-01T00:00:03.000Z", "PostToolUse", { tool: "Write", planPath: planFile }),
+      ].join(""),
+    );
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      Deno.writeTextFileSync(planFile, "# Plan v2");
+      Deno.writeTextFileSync(
+        f.hooks,
+        hook("2026-01-01T00:00:04.000Z", "PostToolUse", { tool: "Write", planPath: planFile }) +
+          hook("2026-01-01T00:00:05.000Z", "PostToolUse", {
+            tool: "ExitPlanMode",
+            plan: "# Final plan",
+          }),
+        { append: true },
+      );
+      ingestAll(h, f.deps);
+      const plans = showSession(h, SESSION).plans;
+      deepStrictEqual(plans.map((p) => [p.path === planFile, p.content]), [
+        [true, "# Plan v2"],
+        [false, "# Final plan"],
+      ]);
+      ok(plans.every((p) => p.turnId !== null));
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
