@@ -345,9 +345,10 @@ export const stat = bool("a summary per file instead of the patch");
 export const squash = bool("one commit on the current branch instead of a merge commit");
 /** `--message` of merge. */
 export const message = text("the merge (or squash) commit's message", "text");
-/** `--force` of merge and send (one flag spec per name: its brief covers both verbs). */
+/** `--force` of merge, send and prune (one flag spec per name: its brief covers each verb). */
 export const force = bool(
-  "skip a safety check: merge while the agent works; send --text into a dialog or a starting agent",
+  "skip a safety check: merge while the agent works; send --text into a dialog or a starting " +
+    "agent; prune a worktree with unmerged or uncommitted work (it is lost)",
 );
 // issue 13
 /** `--ready-timeout` of send. */

@@ -7,7 +7,7 @@
  */
 
 /** The subset of a stricli flag spec the pre-parser reads. */
-interface Spec {
+export interface Spec {
   kind: string;
   parse?: (text: string) => unknown;
   optional?: boolean;

@@ -227,6 +227,7 @@ export const attachFlags = {
 export const pruneFlags = {
   olderThan: F.olderThan,
   dryRun: F.dryRun,
+  force: F.force,
   projectRoot: F.projectRoot,
   json: F.json,
 };

@@ -139,9 +139,16 @@ Deno.test("two worktree agents edit one file: diff shows each, the first merges,
     strictEqual(after.code, 0, after.stdout);
     strictEqual((after.json?.commits as unknown[]).length, 1, "the merge's pending commit");
 
-    // prune: the merged one goes (worktree, branch, git's bookkeeping), the unmerged one stays.
-    const deps = worldDeps(world);
-    const dry = await pruneWorktrees(deps, { dryRun: true });
+    // `session prune`: the merged one goes (worktree, branch, git's bookkeeping), the unmerged
+    // one stays.
+    type Pruned = { session: string; action: string; branchDeleted: boolean; discarded: boolean };
+    type Reasoned = Pruned & { reasons: { kind: string }[] };
+    const prune = async (...extra: string[]) => {
+      const r = await world.lisaInProcess(["session", "prune", "--json", ...extra]);
+      strictEqual(r.code, 0, r.stdout + r.stderr);
+      return { rows: r.json?.worktrees as Reasoned[], stderr: r.stderr };
+    };
+    const dry = (await prune("--dry-run")).rows;
     deepStrictEqual(
       dry.map((r) => [r.session, r.action]).sort(),
       [
@@ -150,7 +157,7 @@ Deno.test("two worktree agents edit one file: diff shows each, the first merges,
       ].sort(),
     );
     ok(await exists(one.worktree.path), "a dry run changes nothing");
-    const pruned = await pruneWorktrees(deps);
+    const pruned = (await prune()).rows;
     const byName = new Map(pruned.map((r) => [r.session, r]));
     strictEqual(byName.get(one.session)?.action, "removed");
     strictEqual(byName.get(one.session)?.branchDeleted, true);
@@ -161,12 +168,14 @@ Deno.test("two worktree agents edit one file: diff shows each, the first merges,
     deepStrictEqual(await gitWorktrees(world), [main, two.worktree.path]);
     deepStrictEqual(await branches(world), ["main", two.worktree.branch].sort());
 
-    // --force discards it, and says what was lost.
-    const forced = await pruneWorktrees(deps, { force: true });
+    // --force discards it, and says so loudly on stderr.
+    const forcedRun = await prune("--force");
+    const forced = forcedRun.rows;
     strictEqual(forced.length, 1);
     strictEqual(forced[0].action, "removed");
     strictEqual(forced[0].discarded, true);
     deepStrictEqual(forced[0].reasons.map((r) => r.kind), ["unmerged_commits"]);
+    ok(forcedRun.stderr.includes("DISCARDED"), forcedRun.stderr);
     deepStrictEqual(await gitWorktrees(world), [main]);
     deepStrictEqual(await branches(world), ["main"]);
     deepStrictEqual(worktreeEntries(world), [one.worktree.path.split("/").at(-2)!]);

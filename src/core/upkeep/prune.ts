@@ -11,7 +11,9 @@
  * done file and hooks log; state and event files are left out, since a status poll writes them
  * after the end. Each session is recorded in history first (`recordBeforeRemoval`, as kill and
  * cleanup do), then its files go through `removeSessionArtifacts`, the removal path of kill and
- * spawn (the event log is kept until its retention ends). `dryRun` reports the same plan and
+ * spawn (the event log is kept until its retention ends). Then the project's worktrees go through
+ * the worktree rule (`pruneWorktrees`: only finished, clean and merged ones are removed, whatever
+ * their age; `force` discards work, never a running session's). `dryRun` reports the same plan and
  * changes nothing.
  */
 import type { Deps } from "../../base/deps.ts";
@@ -26,6 +28,7 @@ import { SESSION_ARTIFACT_RE } from "../../store/runtime_dir.ts";
 import { killSession, listSessions, type SessionRow } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 import { lisaSockets } from "../inventory/list.ts";
+import { pruneWorktrees, type WorktreePruneResult } from "../worktree/prune.ts";
 
 /** Default `--older-than`: 7 days. */
 export const DEFAULT_PRUNE_AGE_MS = 7 * 86_400_000;
@@ -47,6 +50,8 @@ export interface PruneOptions {
   projectRoot?: string;
   olderThanMs?: number;
   dryRun?: boolean;
+  /** Remove worktrees even with uncommitted changes or unmerged commits (never a running one). */
+  force?: boolean;
 }
 
 /** One session prune removed (or would remove). */
@@ -78,6 +83,11 @@ export interface PruneResult {
   kept: KeptSession[];
   /** Event logs (and their locks) past retention. */
   events: string[];
+  /**
+   * The project's `--worktree` sessions' worktrees, whatever their age: removed when finished,
+   * clean and merged, else kept with reasons (`discarded` when `force` threw work away).
+   */
+  worktrees: WorktreePruneResult[];
 }
 
 interface SessionFiles {
@@ -163,6 +173,7 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
     pruned: [],
     kept: [],
     events: [],
+    worktrees: [],
   };
   for (const [key, s] of sessions) {
     const meta = metas.get(key);
@@ -232,5 +243,10 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
     : pruneOldEvents(runtimeDir, deps.config.eventRetentionDays, nowMs).sort();
   result.pruned.sort((a, b) => a.session < b.session ? -1 : 1);
   result.kept.sort((a, b) => a.session < b.session ? -1 : 1);
+  result.worktrees = await pruneWorktrees(deps, {
+    projectRoot: options.projectRoot,
+    force: options.force,
+    dryRun,
+  });
   return result;
 }

@@ -13,7 +13,15 @@ export default async function prune(
     projectRoot: flags.projectRoot,
     olderThanMs: flags.olderThan === undefined ? undefined : parseDuration(flags.olderThan),
     dryRun: flags.dryRun ?? false,
+    force: flags.force ?? false,
   });
+  for (const w of result.worktrees.filter((w) => w.discarded)) {
+    const lost = w.reasons.map((r) => r.detail).join("; ");
+    this.deps.io.err(
+      `lisa: --force ${result.dryRun ? "would discard" : "DISCARDED"} the worktree of ` +
+        `${w.session} (${w.worktree.path}, branch ${w.worktree.branch}): ${lost}\n`,
+    );
+  }
   if (flags.json) {
     printJson(this.deps.io, { ...result });
     return;
@@ -31,6 +39,10 @@ export default async function prune(
       ]),
     ));
     this.deps.io.out(`${verb} ${result.pruned.length} session(s)\n`);
+  }
+  for (const w of result.worktrees) {
+    const why = w.reasons.length === 0 ? "" : `: ${w.reasons.map((r) => r.detail).join("; ")}`;
+    this.deps.io.out(`worktree ${w.worktree.path} (${w.worktree.branch}) ${w.action}${why}\n`);
   }
   if (result.events.length > 0) {
     this.deps.io.out(`${verb} ${result.events.length} event log file(s) past retention\n`);
