@@ -154,3 +154,28 @@ Deno.test("send --wait without hooks returns the text that appeared on screen", 
     await world.dispose();
   }
 });
+
+Deno.test("two send --wait of the same text at once never both get the same turn", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], {
+      FAKE_REPLY_ECHO: "1",
+      FAKE_TURN_SECONDS: "2",
+    });
+    await hooksReady(world, s);
+    const args = ["session", "send", "--session", s.session, "--text", "same", "--wait", "--json"];
+    const [a, b] = await Promise.all([world.lisa(args), world.lisa(args)]);
+    const done = [a, b].filter((r) => r.code === 0);
+    const refused = [a, b].filter((r) => r.code !== 0);
+    for (const r of refused) {
+      strictEqual(r.json?.ok, false, r.stdout + r.stderr);
+      strictEqual(r.json?.errorCode, "turn_busy", r.stdout);
+    }
+    ok(done.length >= 1, a.stdout + b.stdout);
+    if (done.length === 2) {
+      ok(a.json?.turnId !== b.json?.turnId, `both got turn ${a.json?.turnId}`);
+    }
+  } finally {
+    await world.dispose();
+  }
+});

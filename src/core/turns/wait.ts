@@ -28,6 +28,9 @@ import { sessionStatus } from "../status/status.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
 import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
 import { readTextInput } from "../drive/text_input.ts";
+import { LisaError, LockBusyError } from "../../base/errors.ts";
+import { withLock } from "../../store/lock.ts";
+import { lockPathFor } from "../../store/runtime_dir.ts";
 import {
   lineKey,
   parseTurnRecord,
@@ -235,7 +238,6 @@ function endedBy(s: StatusRead): { outcome: TurnOutcome; error?: string } | null
  * turn's sake: a gone session is the outcome `interrupted`.
  */
 export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<WaitResult> {
-  const timeoutMs = (options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000;
   const loc = locateSession(deps, options.session, options.projectRoot);
   // Read the text once (stdin can be read only once) and pass it on as a value.
   const input = await readTextInput(deps, {
@@ -244,6 +246,35 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
     valueFlag: "--text",
     fileFlag: "--text-file",
   });
+  // One waiter per session: two waits started together would both take the first matching
+  // turn as theirs (same text, same reply). The second is refused before it sends anything.
+  const lockPath = lockPathFor(loc.paths.hooks);
+  try {
+    return await withLock(lockPath, { timeoutMs: 0 }, () => waitTurn(deps, options, loc, input));
+  } catch (error) {
+    if (!(error instanceof LockBusyError)) throw error;
+    throw new LisaError(
+      "turn_busy",
+      `Another send --wait is waiting for a turn of session "${loc.session}"; nothing was sent`,
+      { details: { session: loc.session } },
+    );
+  } finally {
+    // No session, no lock file left behind for it (waits on a wrong name must not litter).
+    if (loc.meta === undefined) {
+      try {
+        Deno.removeSync(lockPath);
+      } catch { /* already gone */ }
+    }
+  }
+}
+
+async function waitTurn(
+  deps: Deps,
+  options: WaitOptions,
+  loc: SessionLocation,
+  input: string | undefined,
+): Promise<WaitResult> {
+  const timeoutMs = (options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000;
   const sentText = sanitizePasteText(input ?? "").text;
   const useHooks = hooksInjected(loc);
   const runId = loc.meta?.runId ?? "";
