@@ -114,3 +114,41 @@ Deno.test("a spawn sweeps history: a session whose tmux session vanished is clos
     await world.dispose();
   }
 });
+
+Deno.test("a session killed during send --wait: the wait ends interrupted (exit 2), one turn in history", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_TURN_SECONDS: "60" });
+    const hooks = artifact(world, s, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
+    const waiting = world.lisa([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "long job",
+      "--wait",
+      "--json",
+    ]);
+    ok(
+      await waitFor(() => (readIf(hooks) ?? "").includes("UserPromptSubmit") || undefined, 30_000),
+    );
+    const [killed, listed] = await Promise.all([
+      world.lisa(["session", "kill", "--session", s.session]),
+      world.lisa(["history", "list", "--json"]),
+    ]);
+    strictEqual(killed.code, 0, killed.stdout + killed.stderr);
+    strictEqual(listed.code, 0, listed.stdout + listed.stderr);
+    const w = await waiting;
+    strictEqual(w.code, 2, w.stdout + w.stderr);
+    strictEqual((w.json as { outcome: string }).outcome, "interrupted", w.stdout);
+    const shown = await world.lisa(["history", "show", s.session, "--json"]);
+    strictEqual(shown.code, 0, shown.stdout + shown.stderr);
+    const json = shown.json as { endedAt: string | null; turns: Turn[] };
+    ok(json.endedAt !== null, "the session is closed");
+    deepStrictEqual(json.turns.map((t) => [t.prompt, t.outcome]), [["long job", "interrupted"]]);
+  } finally {
+    await world.dispose();
+  }
+});
