@@ -179,3 +179,34 @@ Deno.test("two send --wait of the same text at once never both get the same turn
     await world.dispose();
   }
 });
+
+Deno.test("send --wait to codex never takes the running turn of a prompt with the same long start", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "codex"], {
+      FAKE_REPLY_ECHO: "1",
+      FAKE_TURN_SECONDS: "3",
+    });
+    await waitPane(world, s, "> ");
+    // Orchestrators send templated prompts: the same long preamble, a different task at the end.
+    const preamble = "You are working on the repository; follow the conventions, run the tests, " +
+      "and report what you changed in one short paragraph. Task:";
+    const first = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      `${preamble} one`,
+      "--enter",
+    ]);
+    strictEqual(first.code, 0, first.stderr);
+    await waitPane(world, s, "got: ");
+    const r = await sendWait(world, s, `${preamble} two`);
+    strictEqual(r.code, 0, r.raw);
+    strictEqual(r.json.outcome, "completed");
+    strictEqual(r.json.reply, `reply to: ${preamble} two`);
+  } finally {
+    await world.dispose();
+  }
+});
