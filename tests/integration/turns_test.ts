@@ -210,3 +210,16 @@ Deno.test("send --wait to codex never takes the running turn of a prompt with th
     await world.dispose();
   }
 });
+
+Deno.test("send --wait to a command that exits without printing ends with the session", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--command", "read -r l; exit 0"]);
+    const r = await sendWait(world, s, "quiet", ["--timeout-seconds", "30"]);
+    strictEqual(r.json.source, "screen");
+    ok(r.json.outcome !== "timeout", `waited out the timeout: ${r.raw}`);
+    strictEqual(r.json.reply, "");
+  } finally {
+    await world.dispose();
+  }
+});

@@ -408,7 +408,8 @@ async function waitTurn(
           // A command without an agent process reads as stuck once quiet: idle as well.
           const quiet = waiting || status.state === "stuck" || status.state === "completed";
           idle = quiet && sawWork ? idle + 1 : 0;
-          if (idle >= 2 || (status.state === "completed" && sawWork)) {
+          // A command that exited has ended the turn, whether or not it printed anything.
+          if (idle >= 2 || status.state === "completed") {
             return {
               ...base,
               turnId: lineKey(`${loc.session}:${sentAt}`),
