@@ -223,3 +223,23 @@ Deno.test("send --wait to a command that exits without printing ends with the se
     await world.dispose();
   }
 });
+
+Deno.test("send --wait says when codex's reply was cut to fit its hook line", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "codex"], { FAKE_REPLY_ECHO: "1" });
+    await waitPane(world, s, "> ");
+    const text = "long ".repeat(600).trim();
+    const r = await sendWait(world, s, text, ["--timeout-seconds", "60"]);
+    strictEqual(r.code, 0, r.raw);
+    strictEqual(r.json.outcome, "completed");
+    const full = `reply to: ${text}`;
+    const json = r.json as Wait & { replyCut?: boolean };
+    if (json.reply !== full) {
+      ok(full.startsWith(json.reply), "the reply is a prefix of the agent's");
+      strictEqual(json.replyCut, true, "a cut reply is flagged");
+    }
+  } finally {
+    await world.dispose();
+  }
+});

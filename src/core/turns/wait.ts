@@ -68,6 +68,8 @@ export interface WaitResult {
   outcome: TurnOutcome;
   /** The agent's final message of the turn ("" when none). */
   reply: string;
+  /** Set when `reply` is only the start of the message (cut to fit a hook line, no transcript). */
+  replyCut?: true;
   /** From the turn's start (or the send) to its end, or to when waiting stopped. */
   durationMs: number;
   tools: ToolUse[];
@@ -165,13 +167,17 @@ function endOf(r: TurnRecord, outcome: "completed" | "failed" | "interrupted"): 
   };
 }
 
-/** The reply of a completed hook turn, from claude's transcript when the line's was cut. */
-function replyOf(end: NonNullable<HookTurn["end"]>): string {
+/**
+ * The reply of a completed hook turn, from claude's transcript when the line's was cut; `cut`
+ * when what is returned is still only the start of the agent's message (codex has no
+ * transcript to read it from).
+ */
+function replyOf(end: NonNullable<HookTurn["end"]>): { text: string; cut: boolean } {
   if ((end.replyCut || end.reply === null) && end.transcriptPath !== null) {
     const full = lastAssistantText(end.transcriptPath);
-    if (full !== null) return full;
+    if (full !== null) return { text: full, cut: false };
   }
-  return end.reply ?? "";
+  return { text: end.reply ?? "", cut: end.replyCut };
 }
 
 /** The hook file's cursor now (null when it does not exist yet). */
@@ -323,11 +329,13 @@ async function waitTurn(
       if (turn.end !== null) {
         const end = turn.end;
         const startMs = turn.startAtMs ?? sentAt;
+        const reply = end.outcome === "completed" ? replyOf(end) : { text: "", cut: false };
         return {
           ...base,
           turnId: turn.turnId,
           outcome: end.outcome,
-          reply: end.outcome === "completed" ? replyOf(end) : "",
+          reply: reply.text,
+          ...(reply.cut ? { replyCut: true as const } : {}),
           durationMs: Math.max(0, (end.atMs ?? deps.now().getTime()) - startMs),
           tools: turn.tools,
           ...(end.error !== null ? { error: end.error } : {}),
