@@ -264,6 +264,17 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
   const { ok: _ok, session: _s, ...sent } = sentResult;
   const base = { ok: true as const, session: loc.session, sent };
   const elapsed = () => deps.now().getTime() - sentAt;
+  // A dialog waits: nothing is typed into it, the caller (or a person) answers it.
+  const atPermission = (source: "hooks" | "screen") => ({
+    ...base,
+    turnId: turn.turnId,
+    outcome: "permission" as const,
+    reply: "",
+    durationMs: elapsed(),
+    tools: turn.tools,
+    waitingFor: "permission",
+    source,
+  });
 
   const turn = newHookTurn();
   let polls = 0;
@@ -304,16 +315,7 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
         };
       }
       if (turn.permission) {
-        return {
-          ...base,
-          turnId: turn.turnId,
-          outcome: "permission",
-          reply: "",
-          durationMs: elapsed(),
-          tools: turn.tools,
-          waitingFor: "permission",
-          source: "hooks",
-        };
+        return atPermission("hooks");
       }
     }
     if (deps.now().getTime() >= deadline) {
@@ -351,16 +353,7 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
           };
         }
         if (waiting && status.waitingFor === "permission" && (turn.started || sawWork)) {
-          return {
-            ...base,
-            turnId: turn.turnId,
-            outcome: "permission",
-            reply: "",
-            durationMs: elapsed(),
-            tools: turn.tools,
-            waitingFor: "permission",
-            source: useHooks ? "hooks" : "screen",
-          };
+          return atPermission(useHooks ? "hooks" : "screen");
         }
         if (!useHooks && before !== null) {
           const after = await capture(deps, {
