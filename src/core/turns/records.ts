@@ -2,28 +2,13 @@
  * Hook records as turn facts, shared by `send --wait` and the history ingester: the fields a
  * record line may carry, a stable key for a line, and what an event means for a turn.
  */
+import type { HookRecord } from "../hook/record.ts";
 
-/** The fields of a hook line (`src/core/hook/record.ts`) that turns use; all optional. */
-export interface TurnRecord {
-  at?: string;
-  runId?: string | null;
-  agent?: string;
-  event?: string;
-  notificationType?: string | null;
-  agentSessionId?: string | null;
-  transcriptPath?: string | null;
-  preview?: string | null;
-  aux?: boolean;
-  prompt?: string;
-  reply?: string;
-  error?: string;
-  tool?: string;
-  toolUseId?: string;
-  durationMs?: number;
-  plan?: string;
-  planPath?: string;
-  cut?: string[];
-}
+/**
+ * The fields of a hook line (`src/core/hook/record.ts`), all optional: a line read back may come
+ * from an older lisa, or be cut.
+ */
+export type TurnRecord = Partial<Omit<HookRecord, "aux">> & { aux?: boolean };
 
 /** Parses one hook line; null when it is not a JSON object. */
 export function parseTurnRecord(line: string): TurnRecord | null {

@@ -301,6 +301,17 @@ async function waitTurn(
   const { ok: _ok, session: _s, ...sent } = sentResult;
   const base = { ok: true as const, session: loc.session, sent };
   const elapsed = () => deps.now().getTime() - sentAt;
+  // A dialog waits: nothing is typed into it, the caller (or a person) answers it.
+  const atPermission = (source: "hooks" | "screen") => ({
+    ...base,
+    turnId: turn.turnId,
+    outcome: "permission" as const,
+    reply: "",
+    durationMs: elapsed(),
+    tools: turn.tools,
+    waitingFor: "permission",
+    source,
+  });
 
   const turn = newHookTurn();
   let polls = 0;
@@ -343,16 +354,7 @@ async function waitTurn(
         };
       }
       if (turn.permission) {
-        return {
-          ...base,
-          turnId: turn.turnId,
-          outcome: "permission",
-          reply: "",
-          durationMs: elapsed(),
-          tools: turn.tools,
-          waitingFor: "permission",
-          source: "hooks",
-        };
+        return atPermission("hooks");
       }
     }
     if (deps.now().getTime() >= deadline) {
@@ -390,16 +392,7 @@ async function waitTurn(
           };
         }
         if (waiting && status.waitingFor === "permission" && (turn.started || sawWork)) {
-          return {
-            ...base,
-            turnId: turn.turnId,
-            outcome: "permission",
-            reply: "",
-            durationMs: elapsed(),
-            tools: turn.tools,
-            waitingFor: "permission",
-            source: useHooks ? "hooks" : "screen",
-          };
+          return atPermission(useHooks ? "hooks" : "screen");
         }
         if (!useHooks && before !== null) {
           const after = await capture(deps, {
