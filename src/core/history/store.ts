@@ -189,11 +189,16 @@ function ensureFile(path: string, uid: number): void {
       info = Deno.lstatSync(p);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
-      if (p === path) {
+      if (p !== path) continue;
+      try {
         Deno.openSync(path, { write: true, createNew: true, mode: 0o600 }).close();
         Deno.chmodSync(path, 0o600);
+        continue;
+      } catch (raced) {
+        // Another lisa created it between the two calls: check theirs like any existing file.
+        if (!(raced instanceof Deno.errors.AlreadyExists)) throw raced;
+        info = Deno.lstatSync(p);
       }
-      continue;
     }
     if (info.isSymlink) throw unsafe(path, `${p} is a symlink`);
     if (!info.isFile) throw unsafe(path, `${p} is not a regular file`);
