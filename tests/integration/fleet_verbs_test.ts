@@ -471,3 +471,25 @@ Deno.test("watch --until started before the first spawn watches the sessions tha
     await world.dispose();
   }
 });
+
+Deno.test("tree --session accepts an alias or a unique prefix, as every --session verb does", async () => {
+  const world = await makeWorld();
+  try {
+    const a = await spawn(world, ["--command", "sleep 120", "--tag", "a"]);
+    await spawn(world, ["--command", "sleep 120", "--tag", "b"]);
+    const alias = a.alias as string;
+    for (const value of [a.session, alias, alias.slice(0, alias.lastIndexOf("-") + 3)]) {
+      const r = await world.lisaInProcess(["session", "tree", "--session", value, "--json"]);
+      strictEqual(r.code, 0, r.stdout);
+      const roots = r.json!.roots as { session: string }[];
+      deepStrictEqual(roots.map((n) => n.session), [a.session], `${value}: ${r.stdout}`);
+      strictEqual(r.json!.session, a.session);
+    }
+    const amb = await world.lisaInProcess(["session", "tree", "--session", "project-", "--json"]);
+    strictEqual(amb.code, 1, amb.stdout);
+    strictEqual(amb.json!.errorCode, "session_ambiguous");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
