@@ -1,6 +1,9 @@
 /** Durations on the command line (`--since 2h`). */
 import { UsageError } from "./errors.ts";
 
+/** The earliest time a Date holds. */
+const EARLIEST_MS = -8.64e15;
+
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /**
@@ -10,7 +13,8 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 8
 export function parseSince(text: string, nowMs: number): number {
   const t = text.trim();
   const m = /^(\d+(?:\.\d+)?)([smhd])$/.exec(t);
-  if (m) return nowMs - Number(m[1]) * UNIT_MS[m[2]];
+  // Further back than a Date can go is "since the earliest date": every record.
+  if (m) return Math.max(nowMs - Number(m[1]) * UNIT_MS[m[2]], EARLIEST_MS);
   const at = /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(t) : NaN;
   if (Number.isFinite(at)) return at;
   throw new UsageError(`--since expects a duration like 15m or 2h, or an ISO time; got "${text}"`);

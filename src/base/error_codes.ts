@@ -168,6 +168,10 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     codes: ["agent_not_ready"],
     when: "`send --text` to an agent still starting after `--ready-timeout` (nothing was typed)",
   },
+  {
+    codes: ["turn_busy"],
+    when: "`send --wait` while another `send --wait` waits on the same session (nothing was sent)",
+  },
 ];
 
 /** Every code of {@link ERROR_CODES}. */

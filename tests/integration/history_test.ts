@@ -114,3 +114,80 @@ Deno.test("a spawn sweeps history: a session whose tmux session vanished is clos
     await world.dispose();
   }
 });
+
+Deno.test("a session killed during send --wait: the wait ends interrupted (exit 2), one turn in history", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_TURN_SECONDS: "60" });
+    const hooks = artifact(world, s, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
+    const waiting = world.lisa([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "long job",
+      "--wait",
+      "--json",
+    ]);
+    ok(
+      await waitFor(() => (readIf(hooks) ?? "").includes("UserPromptSubmit") || undefined, 30_000),
+    );
+    const [killed, listed] = await Promise.all([
+      world.lisa(["session", "kill", "--session", s.session]),
+      world.lisa(["history", "list", "--json"]),
+    ]);
+    strictEqual(killed.code, 0, killed.stdout + killed.stderr);
+    strictEqual(listed.code, 0, listed.stdout + listed.stderr);
+    const w = await waiting;
+    strictEqual(w.code, 2, w.stdout + w.stderr);
+    strictEqual((w.json as { outcome: string }).outcome, "interrupted", w.stdout);
+    const shown = await world.lisa(["history", "show", s.session, "--json"]);
+    strictEqual(shown.code, 0, shown.stdout + shown.stderr);
+    const json = shown.json as { endedAt: string | null; turns: Turn[] };
+    ok(json.endedAt !== null, "the session is closed");
+    deepStrictEqual(json.turns.map((t) => [t.prompt, t.outcome]), [["long job", "interrupted"]]);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a session respawned under the same name after a kill has every turn in history", async () => {
+  const world = await makeWorld();
+  const send = (s: string, text: string) =>
+    world.lisaInProcess(["session", "send", "--session", s, "--text", text, "--wait", "--json"]);
+  try {
+    const name = "lisa-again";
+    const a = await spawn(world, ["--agent", "claude", "--session", name], {
+      FAKE_REPLY_ECHO: "1",
+    });
+    const hooksA = artifact(world, a, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooksA) ?? "").includes("SessionStart") || undefined, 30_000));
+    strictEqual((await send(name, "first run")).code, 0);
+    const killed = await world.lisaInProcess(["session", "kill", "--session", name]);
+    strictEqual(killed.code, 0, killed.stdout + killed.stderr);
+    // Same name, same project: the new run's hook file has the old one's path (and on most
+    // file systems, soon its inode too). History must read it from its start.
+    const b = await spawn(world, ["--agent", "claude", "--session", name], {
+      FAKE_REPLY_ECHO: "1",
+    });
+    const hooksB = artifact(world, b, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooksB) ?? "").includes("SessionStart") || undefined, 30_000));
+    for (const text of ["second run one", "second run two", "second run three"]) {
+      const r = await send(name, text);
+      strictEqual(r.code, 0, r.stdout + r.stderr);
+    }
+    const shown = await world.lisaInProcess(["history", "show", name, "--json"]);
+    strictEqual(shown.code, 0, shown.stdout + shown.stderr);
+    const json = shown.json as { runId: string; turns: Turn[] };
+    strictEqual(json.runId, b.runId);
+    deepStrictEqual(json.turns.map((t) => [t.prompt, t.outcome, t.reply]), [
+      ["second run one", "completed", "reply to: second run one"],
+      ["second run two", "completed", "reply to: second run two"],
+      ["second run three", "completed", "reply to: second run three"],
+    ]);
+  } finally {
+    await world.dispose();
+  }
+});

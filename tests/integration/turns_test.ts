@@ -154,3 +154,92 @@ Deno.test("send --wait without hooks returns the text that appeared on screen", 
     await world.dispose();
   }
 });
+
+Deno.test("two send --wait of the same text at once never both get the same turn", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], {
+      FAKE_REPLY_ECHO: "1",
+      FAKE_TURN_SECONDS: "2",
+    });
+    await hooksReady(world, s);
+    const args = ["session", "send", "--session", s.session, "--text", "same", "--wait", "--json"];
+    const [a, b] = await Promise.all([world.lisa(args), world.lisa(args)]);
+    const done = [a, b].filter((r) => r.code === 0);
+    const refused = [a, b].filter((r) => r.code !== 0);
+    for (const r of refused) {
+      strictEqual(r.json?.ok, false, r.stdout + r.stderr);
+      strictEqual(r.json?.errorCode, "turn_busy", r.stdout);
+    }
+    ok(done.length >= 1, a.stdout + b.stdout);
+    if (done.length === 2) {
+      ok(a.json?.turnId !== b.json?.turnId, `both got turn ${a.json?.turnId}`);
+    }
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("send --wait to codex never takes the running turn of a prompt with the same long start", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "codex"], {
+      FAKE_REPLY_ECHO: "1",
+      FAKE_TURN_SECONDS: "3",
+    });
+    await waitPane(world, s, "> ");
+    // Orchestrators send templated prompts: the same long preamble, a different task at the end.
+    const preamble = "You are working on the repository; follow the conventions, run the tests, " +
+      "and report what you changed in one short paragraph. Task:";
+    const first = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      `${preamble} one`,
+      "--enter",
+    ]);
+    strictEqual(first.code, 0, first.stderr);
+    await waitPane(world, s, "got: ");
+    const r = await sendWait(world, s, `${preamble} two`);
+    strictEqual(r.code, 0, r.raw);
+    strictEqual(r.json.outcome, "completed");
+    strictEqual(r.json.reply, `reply to: ${preamble} two`);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("send --wait to a command that exits without printing ends with the session", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--command", "read -r l; exit 0"]);
+    const r = await sendWait(world, s, "quiet", ["--timeout-seconds", "30"]);
+    strictEqual(r.json.source, "screen");
+    ok(r.json.outcome !== "timeout", `waited out the timeout: ${r.raw}`);
+    strictEqual(r.json.reply, "");
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("send --wait says when codex's reply was cut to fit its hook line", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "codex"], { FAKE_REPLY_ECHO: "1" });
+    await waitPane(world, s, "> ");
+    const text = "long ".repeat(600).trim();
+    const r = await sendWait(world, s, text, ["--timeout-seconds", "60"]);
+    strictEqual(r.code, 0, r.raw);
+    strictEqual(r.json.outcome, "completed");
+    const full = `reply to: ${text}`;
+    const json = r.json as Wait & { replyCut?: boolean };
+    if (json.reply !== full) {
+      ok(full.startsWith(json.reply), "the reply is a prefix of the agent's");
+      strictEqual(json.replyCut, true, "a cut reply is flagged");
+    }
+  } finally {
+    await world.dispose();
+  }
+});

@@ -342,6 +342,20 @@ function newLines(h: History, path: string): { lines: string[]; next: FileCursor
 }
 
 /**
+ * Forgets the read cursors of a session's files that are about to be removed (after a last
+ * {@link ingestSession}): a new run spawned under the same name writes files at the same paths,
+ * often on the same inode, and must be read from their start, not from the old run's offset.
+ * Lines read again (the event log outlives a kill) are skipped by their keys.
+ */
+export function forgetCursors(h: History, files: SessionFiles): void {
+  const paths = sessionPaths(files.runtimeDir, files.hash, files.session);
+  h.write(() => {
+    const forget = h.db.prepare("DELETE FROM cursors WHERE path = ?");
+    for (const path of [paths.hooks, paths.events, `fingerprint:${paths.meta}`]) forget.run(path);
+  });
+}
+
+/**
  * Ingests one session's files (module doc), in one write transaction. Returns what it added.
  * Throws the store's errors (`history_busy`, `history_error`).
  */

@@ -62,6 +62,7 @@ export async function recordBeforeRemoval(
     for (const s of sessions) {
       m.ingest.ingestSession(h, s);
       m.ingest.markEnded(h, s.session, s.runId ?? null, reason, at);
+      m.ingest.forgetCursors(h, s);
     }
     await m.sweep.sweepHistory(h, deps, { probe: false });
   } catch (error) {

@@ -2,28 +2,13 @@
  * Hook records as turn facts, shared by `send --wait` and the history ingester: the fields a
  * record line may carry, a stable key for a line, and what an event means for a turn.
  */
+import type { HookRecord } from "../hook/record.ts";
 
-/** The fields of a hook line (`src/core/hook/record.ts`) that turns use; all optional. */
-export interface TurnRecord {
-  at?: string;
-  runId?: string | null;
-  agent?: string;
-  event?: string;
-  notificationType?: string | null;
-  agentSessionId?: string | null;
-  transcriptPath?: string | null;
-  preview?: string | null;
-  aux?: boolean;
-  prompt?: string;
-  reply?: string;
-  error?: string;
-  tool?: string;
-  toolUseId?: string;
-  durationMs?: number;
-  plan?: string;
-  planPath?: string;
-  cut?: string[];
-}
+/**
+ * The fields of a hook line (`src/core/hook/record.ts`), all optional: a line read back may come
+ * from an older lisa, or be cut.
+ */
+export type TurnRecord = Partial<Omit<HookRecord, "aux">> & { aux?: boolean };
 
 /** Parses one hook line; null when it is not a JSON object. */
 export function parseTurnRecord(line: string): TurnRecord | null {
@@ -99,8 +84,10 @@ function flat(text: string): string {
 
 /**
  * True when the prompt an agent reports (`reported`, maybe cut to fit its hook line) is the
- * text that was sent: equal on their first 120 characters with whitespace flattened. A prompt
- * claude shows as a paste placeholder also matches.
+ * text that was sent, whitespace flattened: equal, or (one of them at least 120 characters
+ * long, so a cut is possible) equal over all of the shorter one. Two prompts that share a long
+ * preamble but end differently never match. A prompt claude shows as a paste placeholder also
+ * matches.
  */
 export function promptMatches(reported: string | undefined | null, sent: string): boolean {
   if (reported === undefined || reported === null) return true;
@@ -109,7 +96,7 @@ export function promptMatches(reported: string | undefined | null, sent: string)
   // Nothing typed (`--wait` with keys only, e.g. answering a dialog): any prompt is the turn's.
   if (b === "") return true;
   if (a.startsWith("[Pasted text")) return true;
-  const n = Math.min(120, a.length, b.length);
+  const n = Math.min(a.length, b.length);
   return a.length > 0 && b.length > 0 && a.slice(0, n) === b.slice(0, n) &&
     (a.length >= 120 || b.length >= 120 || a === b);
 }

@@ -28,6 +28,9 @@ import { sessionStatus } from "../status/status.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
 import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
 import { readTextInput } from "../drive/text_input.ts";
+import { LisaError, LockBusyError } from "../../base/errors.ts";
+import { withLock } from "../../store/lock.ts";
+import { lockPathFor } from "../../store/runtime_dir.ts";
 import {
   lineKey,
   parseTurnRecord,
@@ -65,6 +68,8 @@ export interface WaitResult {
   outcome: TurnOutcome;
   /** The agent's final message of the turn ("" when none). */
   reply: string;
+  /** Set when `reply` is only the start of the message (cut to fit a hook line, no transcript). */
+  replyCut?: true;
   /** From the turn's start (or the send) to its end, or to when waiting stopped. */
   durationMs: number;
   tools: ToolUse[];
@@ -162,13 +167,17 @@ function endOf(r: TurnRecord, outcome: "completed" | "failed" | "interrupted"): 
   };
 }
 
-/** The reply of a completed hook turn, from claude's transcript when the line's was cut. */
-function replyOf(end: NonNullable<HookTurn["end"]>): string {
+/**
+ * The reply of a completed hook turn, from claude's transcript when the line's was cut; `cut`
+ * when what is returned is still only the start of the agent's message (codex has no
+ * transcript to read it from).
+ */
+function replyOf(end: NonNullable<HookTurn["end"]>): { text: string; cut: boolean } {
   if ((end.replyCut || end.reply === null) && end.transcriptPath !== null) {
     const full = lastAssistantText(end.transcriptPath);
-    if (full !== null) return full;
+    if (full !== null) return { text: full, cut: false };
   }
-  return end.reply ?? "";
+  return { text: end.reply ?? "", cut: end.replyCut };
 }
 
 /** The hook file's cursor now (null when it does not exist yet). */
@@ -235,7 +244,6 @@ function endedBy(s: StatusRead): { outcome: TurnOutcome; error?: string } | null
  * turn's sake: a gone session is the outcome `interrupted`.
  */
 export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<WaitResult> {
-  const timeoutMs = (options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000;
   const loc = locateSession(deps, options.session, options.projectRoot);
   // Read the text once (stdin can be read only once) and pass it on as a value.
   const input = await readTextInput(deps, {
@@ -244,6 +252,35 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
     valueFlag: "--text",
     fileFlag: "--text-file",
   });
+  // One waiter per session: two waits started together would both take the first matching
+  // turn as theirs (same text, same reply). The second is refused before it sends anything.
+  const lockPath = lockPathFor(loc.paths.hooks);
+  try {
+    return await withLock(lockPath, { timeoutMs: 0 }, () => waitTurn(deps, options, loc, input));
+  } catch (error) {
+    if (!(error instanceof LockBusyError)) throw error;
+    throw new LisaError(
+      "turn_busy",
+      `Another send --wait is waiting for a turn of session "${loc.session}"; nothing was sent`,
+      { details: { session: loc.session } },
+    );
+  } finally {
+    // No session, no lock file left behind for it (waits on a wrong name must not litter).
+    if (loc.meta === undefined) {
+      try {
+        Deno.removeSync(lockPath);
+      } catch { /* already gone */ }
+    }
+  }
+}
+
+async function waitTurn(
+  deps: Deps,
+  options: WaitOptions,
+  loc: SessionLocation,
+  input: string | undefined,
+): Promise<WaitResult> {
+  const timeoutMs = (options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000;
   const sentText = sanitizePasteText(input ?? "").text;
   const useHooks = hooksInjected(loc);
   const runId = loc.meta?.runId ?? "";
@@ -264,6 +301,17 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
   const { ok: _ok, session: _s, ...sent } = sentResult;
   const base = { ok: true as const, session: loc.session, sent };
   const elapsed = () => deps.now().getTime() - sentAt;
+  // A dialog waits: nothing is typed into it, the caller (or a person) answers it.
+  const atPermission = (source: "hooks" | "screen") => ({
+    ...base,
+    turnId: turn.turnId,
+    outcome: "permission" as const,
+    reply: "",
+    durationMs: elapsed(),
+    tools: turn.tools,
+    waitingFor: "permission",
+    source,
+  });
 
   const turn = newHookTurn();
   let polls = 0;
@@ -292,11 +340,13 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
       if (turn.end !== null) {
         const end = turn.end;
         const startMs = turn.startAtMs ?? sentAt;
+        const reply = end.outcome === "completed" ? replyOf(end) : { text: "", cut: false };
         return {
           ...base,
           turnId: turn.turnId,
           outcome: end.outcome,
-          reply: end.outcome === "completed" ? replyOf(end) : "",
+          reply: reply.text,
+          ...(reply.cut ? { replyCut: true as const } : {}),
           durationMs: Math.max(0, (end.atMs ?? deps.now().getTime()) - startMs),
           tools: turn.tools,
           ...(end.error !== null ? { error: end.error } : {}),
@@ -304,16 +354,7 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
         };
       }
       if (turn.permission) {
-        return {
-          ...base,
-          turnId: turn.turnId,
-          outcome: "permission",
-          reply: "",
-          durationMs: elapsed(),
-          tools: turn.tools,
-          waitingFor: "permission",
-          source: "hooks",
-        };
+        return atPermission("hooks");
       }
     }
     if (deps.now().getTime() >= deadline) {
@@ -351,16 +392,7 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
           };
         }
         if (waiting && status.waitingFor === "permission" && (turn.started || sawWork)) {
-          return {
-            ...base,
-            turnId: turn.turnId,
-            outcome: "permission",
-            reply: "",
-            durationMs: elapsed(),
-            tools: turn.tools,
-            waitingFor: "permission",
-            source: useHooks ? "hooks" : "screen",
-          };
+          return atPermission(useHooks ? "hooks" : "screen");
         }
         if (!useHooks && before !== null) {
           const after = await capture(deps, {
@@ -377,7 +409,8 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
           // A command without an agent process reads as stuck once quiet: idle as well.
           const quiet = waiting || status.state === "stuck" || status.state === "completed";
           idle = quiet && sawWork ? idle + 1 : 0;
-          if (idle >= 2 || (status.state === "completed" && sawWork)) {
+          // A command that exited has ended the turn, whether or not it printed anything.
+          if (idle >= 2 || status.state === "completed") {
             return {
               ...base,
               turnId: lineKey(`${loc.session}:${sentAt}`),

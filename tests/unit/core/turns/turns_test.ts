@@ -71,10 +71,15 @@ Deno.test("StopFailure ends the turn as failed with its error", () => {
   strictEqual(endOf(turn)?.error, "rate limited");
 });
 
-Deno.test("prompts match on their first 120 characters, whitespace flattened", () => {
+Deno.test("prompts match whole, or a cut prompt as a prefix, whitespace flattened", () => {
   strictEqual(promptMatches("fix  the\nbug", "fix the bug"), true);
   strictEqual(promptMatches("fix the bug", "fix the bugs"), false);
-  strictEqual(promptMatches("a".repeat(130), "a".repeat(120) + "b".repeat(500)), true);
+  // A prompt cut to fit its hook line is a prefix of what was sent.
+  strictEqual(promptMatches("a".repeat(130), "a".repeat(600)), true);
+  strictEqual(promptMatches("a".repeat(80), "a".repeat(600)), true);
+  // The same long preamble with another ending is another prompt.
+  strictEqual(promptMatches("a".repeat(130), "a".repeat(120) + "b".repeat(500)), false);
+  strictEqual(promptMatches("a".repeat(130) + " one", "a".repeat(130) + " two"), false);
   strictEqual(promptMatches(undefined, "anything"), true);
 });
 
