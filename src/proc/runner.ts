@@ -44,17 +44,60 @@ export class DenoRunner implements Runner {
         // The child may exit without reading its stdin; its exit status tells the rest.
       }
     }
-    const out = await child.output();
-    if (signal.aborted) throw new CommandTimeoutError(argv, timeoutMs);
+    // The pipes are read apart from the exit: a killed child's stdout can stay open elsewhere
+    // (a tmux client hands its stdio to a server, and a stopped server never releases them), so
+    // the deadline bounds the wait for the pipes' end too.
+    const stdout = drain(child.stdout);
+    const stderr = drain(child.stderr);
+    const status = await child.status;
+    const timedOut = new Promise<null>((resolve) => {
+      if (signal.aborted) resolve(null);
+      else signal.addEventListener("abort", () => resolve(null), { once: true });
+    });
+    const pipes = await Promise.race([Promise.all([stdout.text, stderr.text]), timedOut]);
+    if (pipes === null || signal.aborted) {
+      stdout.cancel();
+      stderr.cancel();
+      throw new CommandTimeoutError(argv, timeoutMs);
+    }
     const result: RunResult = {
-      code: out.code,
-      success: out.success,
-      stdout: decoder.decode(out.stdout),
-      stderr: decoder.decode(out.stderr),
+      code: status.code,
+      success: status.success,
+      stdout: pipes[0],
+      stderr: pipes[1],
     };
     if (!result.success && !options.allowFailure) throw new CommandFailedError(argv, result);
     return result;
   }
+}
+
+/** Reads a stream to its end as text; `cancel` stops reading (the text then never settles). */
+function drain(stream: ReadableStream<Uint8Array>): { text: Promise<string>; cancel: () => void } {
+  const reader = stream.getReader();
+  const text = (async () => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    return decoder.decode(all);
+  })();
+  return {
+    text,
+    cancel: () => {
+      text.catch(() => {});
+      reader.cancel().catch(() => {});
+    },
+  };
 }
 
 /** Runs `argv` on this process's terminal until it exits (no timeout, nothing captured). */

@@ -390,3 +390,106 @@ Deno.test("list --watch redraws on a terminal until Ctrl-C and restores the curs
     await world.dispose();
   }
 });
+
+/** Starts `lisa session watch --json …` as a process; `done` gives its exit code and lines. */
+function startWatch(world: World, args: string[]) {
+  const child = new Deno.Command(LISA_ARGV[0], {
+    args: [...LISA_ARGV.slice(1), "session", "watch", "--json", ...args],
+    cwd: world.projectRoot,
+    env: world.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const done = child.output().then((out) => ({
+    code: out.code,
+    lines: new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map((l) =>
+      JSON.parse(l) as Record<string, unknown>
+    ),
+  }));
+  return { child, done };
+}
+
+Deno.test("watch --until terminal --all: a watched session that disappears counts as not_found", async () => {
+  const world = await makeWorld();
+  try {
+    const a = await spawn(world, ["--command", "sleep 120", "--tag", "a"]);
+    const b = await spawn(world, ["--command", "sleep 120", "--tag", "b"]);
+    const w = startWatch(world, ["--until", "terminal", "--all", "--timeout-seconds", "60"]);
+    // Both listed by the watch, then a killed by lisa, b's tmux session closed by hand while
+    // its command runs: both disappear from the listing.
+    await new Promise((r) => setTimeout(r, 2500));
+    const k = await world.lisaInProcess(["session", "kill", "--session", a.session, "--json"]);
+    strictEqual(k.code, 0, k.stdout);
+    strictEqual((await world.tmux(b.socketPath, ["kill-session", "-t", `=${b.session}`])).code, 0);
+    const r = await w.done;
+    strictEqual(r.code, 0, JSON.stringify(r.lines));
+    const last = r.lines.at(-1)!;
+    strictEqual(last.type, "until_met", JSON.stringify(r.lines));
+    const met = last.sessions as { session: string; state: string }[];
+    deepStrictEqual(met.map((m) => m.session).sort(), [a.session, b.session].sort());
+    // b disappeared while running: it met "terminal" as not_found.
+    strictEqual(met.find((m) => m.session === b.session)!.state, "not_found");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("watch --until interrupted by Ctrl-C exits 130, not 0 (the condition was not met)", async () => {
+  const world = await makeWorld();
+  try {
+    await spawn(world, ["--command", "sleep 120", "--tag", "a"]);
+    const w = startWatch(world, ["--until", "completed", "--all", "--timeout-seconds", "60"]);
+    // The first round printed (the handler is installed before it).
+    await new Promise((r) => setTimeout(r, 3000));
+    w.child.kill("SIGINT");
+    const r = await w.done;
+    strictEqual(r.code, 130, JSON.stringify(r.lines));
+    ok(!r.lines.some((l) => l.type === "until_met"), JSON.stringify(r.lines));
+    strictEqual(r.lines.at(-1)!.type, "stopped", JSON.stringify(r.lines));
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("watch --until started before the first spawn watches the sessions that appear", async () => {
+  const world = await makeWorld();
+  try {
+    const w = startWatch(world, ["--until", "completed", "--any", "--timeout-seconds", "25"]);
+    await new Promise((r) => setTimeout(r, 2500));
+    const s = await spawn(world, ["--command", "sleep 2; echo done", "--tag", "late"]);
+    const r = await w.done;
+    strictEqual(r.code, 0, JSON.stringify(r.lines));
+    const last = r.lines.at(-1)!;
+    strictEqual(last.type, "until_met", JSON.stringify(r.lines));
+    deepStrictEqual((last.sessions as { session: string }[]).map((m) => m.session), [s.session]);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("tree --session accepts an alias or a unique prefix, as every --session verb does", async () => {
+  const world = await makeWorld();
+  try {
+    const a = await spawn(world, ["--command", "sleep 120", "--tag", "a"]);
+    await spawn(world, ["--command", "sleep 120", "--tag", "b"]);
+    const alias = a.alias as string;
+    for (const value of [a.session, alias, alias.slice(0, alias.lastIndexOf("-") + 3)]) {
+      const r = await world.lisaInProcess(["session", "tree", "--session", value, "--json"]);
+      strictEqual(r.code, 0, r.stdout);
+      const roots = r.json!.roots as { session: string }[];
+      deepStrictEqual(roots.map((n) => n.session), [a.session], `${value}: ${r.stdout}`);
+      strictEqual(r.json!.session, a.session);
+    }
+    const amb = await world.lisaInProcess(["session", "tree", "--session", "project-", "--json"]);
+    strictEqual(amb.code, 1, amb.stdout);
+    strictEqual(amb.json!.errorCode, "session_ambiguous");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

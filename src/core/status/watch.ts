@@ -51,7 +51,13 @@ export interface WatchEvent {
   sessions?: { session: string; alias: string | null; state: SessionStateName | null }[];
 }
 
-/** How watch ended: 0 the condition was met (or no condition and stopped), 2 timeout. */
+/** Exit code of a watch stopped (Ctrl-C) before its `--until` condition was met. */
+export const WATCH_STOPPED_EXIT = 130;
+
+/**
+ * How watch ended: 0 the condition was met (or no condition and stopped), 2 timeout, 130
+ * stopped before the condition was met.
+ */
 export interface WatchOutcome {
   exitCode: number;
   last: WatchEvent;
@@ -66,7 +72,8 @@ export function meets(state: SessionStateName | null, until: string): boolean {
 
 /**
  * Watches (see the module doc), calling `emit` for each event. Returns when the condition is
- * met (exit 0), on timeout (exit 2), or when `stopped()` says so (exit 0).
+ * met (exit 0), on timeout (exit 2), or when `stopped()` says so (exit 0 without `--until`,
+ * else {@link WATCH_STOPPED_EXIT}).
  */
 export async function watchSessions(
   deps: Deps,
@@ -120,10 +127,19 @@ export async function watchSessions(
         }
       }
       known = now;
-      if (watched === null) watched = new Set(rows.map((r) => r.session));
+      // Without --session: the sessions listed by the first round that found any (a watch
+      // started before the first spawn waits for it); with --any, any session that appears later
+      // counts too.
+      if (watched === null || (only === null && watched.size === 0)) {
+        watched = new Set(rows.map((r) => r.session));
+      } else if (only === null && options.quantifier !== "all") {
+        for (const r of rows) watched.add(r.session);
+      }
       if (options.until !== undefined && watched.size > 0) {
         const until = options.until;
-        const state = (name: string) => now.get(name)?.state ?? (only ? "not_found" : null);
+        // A watched session that is gone is not_found (terminal), listed with --session or not:
+        // `--until terminal --all` must not wait forever on a killed session.
+        const state = (name: string) => now.get(name)?.state ?? "not_found";
         const met = [...watched].filter((n) => meets(state(n), until));
         const done = options.quantifier === "all" ? met.length === watched.size : met.length > 0;
         if (done) {
@@ -142,7 +158,9 @@ export async function watchSessions(
       }
       if (options.stopped?.()) {
         const last: WatchEvent = { type: "stopped", at: at() };
-        return { exitCode: 0, last };
+        emit(last);
+        // Stopped before an --until condition was met: not a success (130, as after SIGINT).
+        return { exitCode: options.until === undefined ? 0 : WATCH_STOPPED_EXIT, last };
       }
       if (deps.now().getTime() + WATCH_INTERVAL_MS > deadline) {
         const last: WatchEvent = { type: "timeout", at: at() };

@@ -6,6 +6,8 @@ import { flattenTree, renderTreeLines, type TreeNode } from "../../../core/inven
 import { runTree } from "../../../core/inventory/tree.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { resolvePath } from "../../../base/paths.ts";
+import { knownSessions, resolveIn } from "../../../core/session/locate.ts";
+import { resolveProject } from "../../../core/session/project.ts";
 
 /** The state word of a node: its state, else active / exited N / gone; "?" when unknown. */
 function stateLabel(n: Omit<TreeNode, "children">): string {
@@ -58,9 +60,15 @@ export default async function tree(
     delta: flags.delta === true || flags.deltaJson === true,
     ...(flags.cursorFile ? { deltaPath: resolvePath(deps.cwd, flags.cursorFile) } : {}),
   });
-  if (flags.session !== undefined) {
+  // A full name, an alias or an unambiguous prefix (session_ambiguous otherwise); a value that
+  // matches no session keeps the empty answer.
+  const session = flags.session === undefined ? undefined : resolveIn(
+    knownSessions(resolveProject(deps, flags.projectRoot).runtimeDir),
+    flags.session,
+  ) ?? flags.session;
+  if (session !== undefined) {
     // The subtree of one session (the older Go lisa's root filter).
-    const found = findNode(result.roots, flags.session);
+    const found = findNode(result.roots, session);
     result.roots = found ? [found] : [];
     result.nodeCount = found ? countNodes(found) : 0;
   }
@@ -71,7 +79,7 @@ export default async function tree(
       children: n.children.map(slim),
     });
     printJson(deps.io, {
-      session: flags.session ?? null,
+      session: session ?? null,
       nodeCount: result.nodeCount,
       roots: result.roots.map(slim),
       ...(result.delta ? { delta: result.delta } : {}),
@@ -81,8 +89,8 @@ export default async function tree(
   if (flags.json || flags.deltaJson) {
     if (flags.flat) {
       const { roots, ...rest } = result;
-      printJson(deps.io, { session: flags.session ?? null, ...rest, rows: flattenTree(roots) });
-    } else printJson(deps.io, { session: flags.session ?? null, ...result });
+      printJson(deps.io, { session: session ?? null, ...rest, rows: flattenTree(roots) });
+    } else printJson(deps.io, { session: session ?? null, ...result });
     return;
   }
   const now = deps.now();

@@ -1,0 +1,40 @@
+/**
+ * The runner's deadline bounds the whole call: a child whose stdout stays open elsewhere (a
+ * tmux client whose stdio a stopped server holds; here a background process) ends in
+ * command_timeout, never a wait for the pipe's end.
+ */
+import { ok, rejects, strictEqual } from "node:assert/strict";
+import { DenoRunner } from "../../../src/proc/runner.ts";
+import { CommandTimeoutError } from "../../../src/base/errors.ts";
+
+Deno.test("run: a pipe held open past the child's exit ends in command_timeout at the deadline", async () => {
+  const pidFile = await Deno.makeTempFile();
+  try {
+    const runner = new DenoRunner(500);
+    await rejects(
+      runner.run(["bash", "-c", `sleep 20 & echo $! > ${pidFile}; echo started; exit 0`]),
+      (e) => e instanceof CommandTimeoutError,
+    );
+    // The answer came while the pipe's holder still runs: the runner did not wait for it.
+    const pid = Number(Deno.readTextFileSync(pidFile).trim());
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    ok(!/\) [ZX] /.test(stat), stat);
+  } finally {
+    const pid = Number(Deno.readTextFileSync(pidFile).trim());
+    try {
+      if (pid > 0) Deno.kill(pid, "SIGTERM");
+    } catch { /* already ended */ }
+    await Deno.remove(pidFile);
+  }
+});
+
+Deno.test("run: a child that ends in time gives its exit code, stdout and stderr", async () => {
+  const r = await new DenoRunner(5000).run(
+    ["bash", "-c", "echo out; echo err >&2; exit 3"],
+    { allowFailure: true },
+  );
+  strictEqual(r.code, 3);
+  ok(!r.success);
+  strictEqual(r.stdout, "out\n");
+  strictEqual(r.stderr, "err\n");
+});
