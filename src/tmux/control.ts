@@ -144,9 +144,18 @@ export class ControlChannel {
     const replies = commands.map(() =>
       new Promise<ControlReply>((resolve, reject) => this.waiters.push({ resolve, reject }))
     );
+    // Handled from the start: the client may die while the write is pending, rejecting every
+    // waiter before anyone awaits them (an unhandled rejection would end the process).
+    const all = Promise.all(replies);
+    all.catch(() => {});
     const text = commands.map((c) => c.map(quoteWord).join(" ") + "\n").join("");
-    await this.writer.write(this.encoder.encode(text));
-    return await Promise.all(replies);
+    try {
+      await this.writer.write(this.encoder.encode(text));
+    } catch (error) {
+      this.fail();
+      throw error;
+    }
+    return await all;
   }
 
   /** Ends the client (by its pid) and waits for it. */

@@ -404,6 +404,7 @@ function startWatch(world: World, args: string[]) {
   }).spawn();
   const done = child.output().then((out) => ({
     code: out.code,
+    stderr: new TextDecoder().decode(out.stderr),
     lines: new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map((l) =>
       JSON.parse(l) as Record<string, unknown>
     ),
@@ -424,7 +425,7 @@ Deno.test("watch --until terminal --all: a watched session that disappears count
     strictEqual(k.code, 0, k.stdout);
     strictEqual((await world.tmux(b.socketPath, ["kill-session", "-t", `=${b.session}`])).code, 0);
     const r = await w.done;
-    strictEqual(r.code, 0, JSON.stringify(r.lines));
+    strictEqual(r.code, 0, JSON.stringify(r.lines) + r.stderr);
     const last = r.lines.at(-1)!;
     strictEqual(last.type, "until_met", JSON.stringify(r.lines));
     const met = last.sessions as { session: string; state: string }[];
