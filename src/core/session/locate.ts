@@ -166,7 +166,7 @@ export function locateSession(
   if (isValidSessionName(name)) {
     // The fast path of every poll: the project's own meta, no directory listing.
     const localMeta = tryReadMeta(sessionPaths(project.runtimeDir, project.hash, name).meta);
-    if (localMeta !== undefined) return locateExact(deps, name, project);
+    if (localMeta !== undefined) return locateExact(deps, name, project, localMeta);
   }
   // A full name any artifact knows needs no alias: the metas are read only for the others.
   const names = knownSessions(project.runtimeDir, false);
@@ -176,10 +176,16 @@ export function locateSession(
   return locateExact(deps, resolved ?? name, project);
 }
 
-function locateExact(_deps: Deps, name: string, project: Project): SessionLocation {
+function locateExact(
+  _deps: Deps,
+  name: string,
+  project: Project,
+  known?: SessionMeta,
+): SessionLocation {
   validateSessionName(name);
   const local = sessionPaths(project.runtimeDir, project.hash, name);
-  const localMeta = tryReadMeta(local.meta);
+  // A poll's fast path has just read the meta: it is not read twice.
+  const localMeta = known ?? tryReadMeta(local.meta);
   const here = (meta: SessionMeta | undefined): SessionLocation => ({
     session: name,
     hash: project.hash,
