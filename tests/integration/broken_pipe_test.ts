@@ -18,7 +18,12 @@ interface Closed {
  * Runs lisa with its stdout on a pipe whose reader closes after `keepBytes` bytes (0: before
  * lisa writes anything).
  */
-async function lisaWithClosedStdout(world: World, args: string[], keepBytes: number) {
+async function lisaWithClosedStdout(
+  world: World,
+  args: string[],
+  keepBytes: number,
+  afterClose?: () => Promise<void>,
+) {
   const child = new Deno.Command(LISA_ARGV[0], {
     args: [...LISA_ARGV.slice(1), ...args],
     cwd: world.projectRoot,
@@ -41,6 +46,7 @@ async function lisaWithClosedStdout(world: World, args: string[], keepBytes: num
     }
     await reader.cancel();
   }
+  await afterClose?.();
   const { code } = await child.status;
   return { code, stderr: await stderrText, head } satisfies Closed;
 }
@@ -111,6 +117,39 @@ Deno.test("a streaming monitor whose reader left after the first line stops with
       "1000",
       "--stream-json",
     ], 1);
+    ok(r.head.startsWith("{"), r.head);
+    strictEqual(r.stderr, "");
+    strictEqual(r.code, 141);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("a watch whose reader left stops with 141 instead of running to its timeout", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--command", "sleep 60"]);
+    // The kill makes the watch write a "disappeared" line into the closed pipe; without the
+    // stop it would then run to its 60 s timeout and exit 2.
+    const kill = async () => {
+      const k = await world.lisaInProcess(["session", "kill", "--session", s.session]);
+      strictEqual(k.code, 0, k.stdout);
+    };
+    const r = await lisaWithClosedStdout(
+      world,
+      [
+        "session",
+        "watch",
+        "--json",
+        "--session",
+        s.session,
+        "--timeout-seconds",
+        "60",
+      ],
+      1,
+      kill,
+    );
     ok(r.head.startsWith("{"), r.head);
     strictEqual(r.stderr, "");
     strictEqual(r.code, 141);

@@ -17,6 +17,7 @@ import type { CpuSample, SessionStateName } from "../../base/types.ts";
 import { resolveProject } from "../session/project.ts";
 import { gatherLiveSessions, type ListedSession } from "../inventory/list.ts";
 import { ControlChannel } from "../../tmux/control.ts";
+import { STDOUT_CLOSED_EXIT_CODE } from "./monitor.ts";
 
 /** Time between two rounds of watch. */
 export const WATCH_INTERVAL_MS = 400;
@@ -155,6 +156,11 @@ export async function watchSessions(
           emit(last);
           return { exitCode: 0, last };
         }
+      }
+      if (deps.io.outClosed) {
+        // The reader left (a pipe closed after a line could not be written): nobody is
+        // watching, so stop now rather than at the timeout, or never without one (as monitor).
+        return { exitCode: STDOUT_CLOSED_EXIT_CODE, last: { type: "stopped", at: at() } };
       }
       if (options.stopped?.()) {
         const last: WatchEvent = { type: "stopped", at: at() };
