@@ -348,11 +348,14 @@ async function listOnTty(
   ms: number,
 ): Promise<{ code: number; out: string }> {
   const quote = (w: string) => `'${w.replaceAll("'", `'\\''`)}'`;
-  const command = [...LISA_ARGV, "session", "list", ...args].map(quote).join(" ");
+  // `exec`: script(1) runs the command through $SHELL -c (or /bin/sh), and dash does not exec a
+  // lone command; that shell would then take the Ctrl-C itself and die of it (exit 130) however
+  // lisa ended. With exec, script's exit code is lisa's own.
+  const command = `exec ${[...LISA_ARGV, "session", "list", ...args].map(quote).join(" ")}`;
   const child = new Deno.Command("script", {
     args: ["-qfec", command, "/dev/null"],
     cwd: world.projectRoot,
-    env,
+    env: { ...env, SHELL: "/bin/sh" },
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
