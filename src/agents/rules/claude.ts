@@ -44,6 +44,7 @@ export const CLAUDE_RULES: AgentRules = {
       pattern: "^│? Do you want to [^\\n]{1,200}\\?",
       flags: "m",
       kind: "permission",
+      needles: ["Do you want to "],
     },
     {
       name: "claude_permission_options",
@@ -53,6 +54,7 @@ export const CLAUDE_RULES: AgentRules = {
       pattern: "^│? [❯ ] 1\\. Yes\\b[^\\n]*\\n(?:│? [❯ ] \\d\\. [^\\n]*\\n)*│? [❯ ] \\d\\. No\\b",
       flags: "m",
       kind: "permission",
+      needles: ["1. Yes"],
     },
     {
       name: "claude_permission_footer",
@@ -61,6 +63,7 @@ export const CLAUDE_RULES: AgentRules = {
       pattern: "^│? Esc to cancel · Tab to amend",
       flags: "m",
       kind: "permission",
+      needles: ["Esc to cancel · Tab to amend"],
     },
     {
       name: "claude_permission_confirm",
@@ -70,6 +73,7 @@ export const CLAUDE_RULES: AgentRules = {
       pattern: "^│? Enter to confirm · Esc to cancel",
       flags: "m",
       kind: "permission",
+      needles: ["Enter to confirm · Esc to cancel"],
     },
     // A person must act: limits, credentials, a failing API. The message counts only while it
     // is the newest thing in the transcript: an answer row (`● `) or an echoed prompt (a `❯ `
@@ -81,6 +85,7 @@ export const CLAUDE_RULES: AgentRules = {
       pattern:
         "You(?:'ve hit|'ve reached|'re out of) your [^\n·]{0,60}(?:limit|usage|credits)[^\n·]{0,40}?(?: · resets (?<resets>[^\n·]{1,60}))?",
       kind: "quota",
+      needles: ["You'"],
       staleAfter: CLAUDE_LATER_TURN,
     },
     {
@@ -90,6 +95,7 @@ export const CLAUDE_RULES: AgentRules = {
       pattern: "^● API Error: (?:Request rejected \\(429\\)|429\\b)",
       flags: "m",
       kind: "quota",
+      needles: ["API Error: "],
       staleAfter: CLAUDE_LATER_TURN,
     },
     {
@@ -100,6 +106,14 @@ export const CLAUDE_RULES: AgentRules = {
         "^(?:  ⎿\\s+|● )(?:Invalid API key|API Error: (?:Request rejected \\(401\\)|401\\b)|OAuth token (?:has expired|revoked)|Invalid bearer token|Not logged in|Please run /login)|Please run /login",
       flags: "m",
       kind: "auth",
+      needles: [
+        "Invalid API key",
+        "API Error: ",
+        "OAuth token ",
+        "Invalid bearer token",
+        "Not logged in",
+        "Please run /login",
+      ],
       staleAfter: CLAUDE_LATER_TURN,
     },
     {
@@ -110,6 +124,7 @@ export const CLAUDE_RULES: AgentRules = {
       pattern: "^● API Error: ",
       flags: "m",
       kind: "error",
+      needles: ["API Error: "],
       staleAfter: CLAUDE_LATER_TURN,
     },
     {
@@ -119,6 +134,7 @@ export const CLAUDE_RULES: AgentRules = {
       pattern:
         "^API Error: (?:Request rejected \\(429\\)|429\\b)|You(?:'ve hit|'ve reached|'re out of) your [^·]{0,60}(?:limit|usage|credits)[^·]{0,40}?(?: · resets (?<resets>[^·]{1,60}))?",
       kind: "quota",
+      needles: ["API Error: ", "You'"],
     },
     {
       name: "claude_hook_auth",
@@ -127,6 +143,13 @@ export const CLAUDE_RULES: AgentRules = {
       pattern:
         "^(?:Invalid API key|API Error: (?:Request rejected \\(401\\)|401\\b)|OAuth token (?:has expired|revoked)|Not logged in)|Please run /login",
       kind: "auth",
+      needles: [
+        "Invalid API key",
+        "API Error: ",
+        "OAuth token ",
+        "Not logged in",
+        "Please run /login",
+      ],
     },
     {
       name: "claude_hook_api_error",
@@ -134,6 +157,7 @@ export const CLAUDE_RULES: AgentRules = {
       source: "hook",
       pattern: "^API Error: ",
       kind: "error",
+      needles: ["API Error: "],
     },
     {
       name: "claude_title_spinner",
@@ -151,6 +175,7 @@ export const CLAUDE_RULES: AgentRules = {
       pattern: "^  esc to interrupt(?: ·|[ \\t]*$)|· esc to interrupt\\b",
       flags: "m",
       kind: "working",
+      needles: ["esc to interrupt"],
     },
     {
       name: "claude_spinner_row",
@@ -160,6 +185,7 @@ export const CLAUDE_RULES: AgentRules = {
       pattern: "^[·✢✳✶✻✽*] \\p{Lu}[\\p{L} '-]{0,60}…",
       flags: "m",
       kind: "working",
+      needles: ["…"],
     },
     {
       name: "claude_title_idle",
@@ -167,6 +193,7 @@ export const CLAUDE_RULES: AgentRules = {
       source: "title",
       pattern: "^✳\\s",
       kind: "idle",
+      needles: ["✳"],
     },
   ],
   // Idle 1–2.5 %, working 6–13 % (per-process ticks from /proc).

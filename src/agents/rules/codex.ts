@@ -43,6 +43,7 @@ export const CODEX_RULES: AgentRules = {
       source: "title",
       pattern: "^\\[ [!.] \\] Action Required",
       kind: "permission",
+      needles: ["Action Required"],
     },
     {
       name: "codex_permission_run_command",
@@ -52,6 +53,7 @@ export const CODEX_RULES: AgentRules = {
         "^ {0,2}Would you like to (?:run the following command|make the following edits|grant these permissions|send input to (?:the existing )?terminal)\\?[ \\t]*$",
       flags: "m",
       kind: "permission",
+      needles: ["Would you like to "],
     },
     {
       name: "codex_permission_options",
@@ -61,6 +63,7 @@ export const CODEX_RULES: AgentRules = {
       pattern: "^[› ] 1\\. Yes\\b[^\\n]*\\(y\\)[ \\t]*$",
       flags: "m",
       kind: "permission",
+      needles: ["1. Yes"],
     },
     {
       name: "codex_permission_confirm",
@@ -69,6 +72,7 @@ export const CODEX_RULES: AgentRules = {
       pattern: "^ {0,2}Press enter to confirm or esc to cancel",
       flags: "mi",
       kind: "permission",
+      needles: ["press enter to confirm or esc to cancel"],
     },
     // A person must act: limits, credentials, a failing API (newest message only).
     {
@@ -79,6 +83,7 @@ export const CODEX_RULES: AgentRules = {
         "^■ You[’']ve hit your usage limit\\b(?:[^\\n]*?try again at (?<resets>[^\\n]*?)\\.?[ \\t]*$)?",
       flags: "m",
       kind: "quota",
+      needles: ["ve hit your usage limit"],
       staleAfter: CODEX_LATER_TURN,
     },
     {
@@ -89,6 +94,7 @@ export const CODEX_RULES: AgentRules = {
         "^■ (?:exceeded retry limit, last status: 429\\b|unexpected status 429\\b|Rate limit reached)",
       flags: "m",
       kind: "quota",
+      needles: ["429", "Rate limit reached"],
       staleAfter: CODEX_LATER_TURN,
     },
     {
@@ -99,6 +105,7 @@ export const CODEX_RULES: AgentRules = {
         "^■ [^\\n]*(?:\\b401 Unauthorized|last status: 401\\b|Incorrect API key|invalid_api_key|Your access token could not be refreshed|[Pp]lease (?:sign|log) in again)",
       flags: "m",
       kind: "auth",
+      needles: ["■ "],
       staleAfter: CODEX_LATER_TURN,
     },
     {
@@ -109,6 +116,7 @@ export const CODEX_RULES: AgentRules = {
         "^■ (?:unexpected status \\d{3}|exceeded retry limit|stream disconnected|Selected model is at capacity|[^\\n]*\\b(?:[Oo]verloaded|Internal server error|server_error)\\b)",
       flags: "m",
       kind: "error",
+      needles: ["■ "],
       staleAfter: CODEX_LATER_TURN,
     },
     {
@@ -121,6 +129,7 @@ export const CODEX_RULES: AgentRules = {
         "(?:Reconnecting\\.{3}|Re-connecting|retrying sampling request|stream disconnected - retrying|stream error[^\\n]*retrying)[^\\n]*\\s*$",
       flags: "i",
       kind: "retrying",
+      needles: ["reconnecting...", "re-connecting", "retrying"],
     },
     {
       name: "codex_title_spinner",
@@ -138,6 +147,7 @@ export const CODEX_RULES: AgentRules = {
       pattern: "[(•] ?esc to interrupt\\)",
       flags: "i",
       kind: "working",
+      needles: ["esc to interrupt)"],
     },
     {
       name: "codex_title_folder_idle",

@@ -84,6 +84,26 @@ function freshMatch(
 }
 
 /**
+ * True when `text` holds one of a rule's `needles`. For an "i" rule the text is lower-cased once
+ * per call (`folded` keeps it) with "ſ" as "s": besides the ASCII upper-case letters, U+017F
+ * and the Kelvin sign (which `toLowerCase` turns into "k") are the only characters an `iu`
+ * regexp matches against an ASCII letter, so a needle never rules out a match.
+ */
+function holdsNeedle(
+  needles: readonly string[],
+  flags: string | undefined,
+  text: string,
+  folded: Map<string, string>,
+): boolean {
+  let hay = text;
+  if (flags?.includes("i")) {
+    hay = folded.get(text) ?? text.toLowerCase().replaceAll("ſ", "s");
+    folded.set(text, hay);
+  }
+  return needles.some((needle) => hay.includes(needle));
+}
+
+/**
  * Every rule of `rules` that matches: title rules against `title`, screen rules against
  * `screen` (the visible rows), hook rules against `hookMessage` (the message of a failed turn's
  * hook, "" when none). `folder` fills `{folder}`; a rule that needs it is skipped when it is
@@ -97,10 +117,14 @@ export function matchScreen(
   hookMessage = "",
 ): ScreenMatch[] {
   const out: ScreenMatch[] = [];
+  const folded = new Map<string, string>();
   for (const rule of rules) {
     if (rule.pattern.includes("{folder}") && folder === "") continue;
     const text = rule.source === "title" ? title : rule.source === "hook" ? hookMessage : screen;
     if (text === "") continue;
+    if (rule.needles !== undefined && !holdsNeedle(rule.needles, rule.flags, text, folded)) {
+      continue;
+    }
     const m = freshMatch(regexOf(rule, folder), text, rule.staleAfter);
     if (m !== null) {
       const resets = m.groups?.resets?.trim();

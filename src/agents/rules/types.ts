@@ -50,6 +50,13 @@ export interface ScreenRule {
    */
   staleAfter?: string;
   /**
+   * Literal strings of which the text must hold at least one for `pattern` to match: a cheap
+   * `includes` pre-filter that spares compiling and running the regexp on the many screens that
+   * cannot match (status is polled constantly). Compared case-insensitively when `flags` hold
+   * "i" (then written in lower case). Absent: the regexp always runs.
+   */
+  needles?: readonly string[];
+  /**
    * A named group `resets` in `pattern` captures when a limit resets, as the agent words it
    * (`8:50pm (UTC)`, `in 2 hours`); status turns it into `resetsAt`.
    */

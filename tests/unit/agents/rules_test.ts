@@ -199,3 +199,44 @@ Deno.test("CPU thresholds follow the measured idle ceilings", () => {
   strictEqual(rulesFor("codex").cpu.idleMaxPercent, 0.3);
   for (const r of Object.values(AGENT_RULES)) ok(r.cpu.busyMinPercent > r.cpu.idleMaxPercent);
 });
+
+/** `rules` without their needles: every regexp runs. */
+function withoutNeedles(agent: "claude" | "codex") {
+  return rulesFor(agent).rules.map(({ needles: _needles, ...rule }) => rule);
+}
+
+Deno.test("needles never hide a match: every recorded screen, title and row matches the same", () => {
+  const texts: string[] = [];
+  for (const entry of Deno.readDirSync(SCREENS)) {
+    const text = screen(entry.name);
+    texts.push(text, ...text.split("\n"));
+  }
+  texts.push(
+    "• Working (2s • ESC TO INTERRUPT)",
+    "• Working (2s • eſc to interrupt)",
+    "PRESS ENTER TO CONFIRM OR ESC TO CANCEL",
+    "stream error: RETRYING 3/5",
+    "Reconnecting... 2/5",
+  );
+  let matched = 0;
+  for (const agent of ["claude", "codex"] as const) {
+    const bare = withoutNeedles(agent);
+    for (const text of texts) {
+      const want = matchScreen(bare, text, text, "project", text);
+      deepStrictEqual(matchScreen(rulesFor(agent).rules, text, text, "project", text), want);
+      matched += want.length;
+    }
+  }
+  ok(matched > 100, `only ${matched} matches: the comparison proves little`);
+});
+
+Deno.test("needles of a case-insensitive rule are lower case; every needle is non-empty", () => {
+  for (const r of Object.values(AGENT_RULES)) {
+    for (const rule of r.rules) {
+      for (const needle of rule.needles ?? []) {
+        ok(needle !== "", rule.name);
+        if (rule.flags?.includes("i")) strictEqual(needle, needle.toLowerCase(), rule.name);
+      }
+    }
+  }
+});
