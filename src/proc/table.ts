@@ -68,6 +68,18 @@ function readText(path: string): string | null {
 
 /** Reads one process from `/proc`; null when it does not exist (or vanished). */
 export function readProc(pid: number): ProcInfo | null {
+  return readProcThreads(pid)?.info ?? null;
+}
+
+/** Field 20 of a stat line (num_threads); null when the line does not parse. */
+function threadCount(stat: string): number | null {
+  const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const n = Number(rest[20 - 3]);
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+/** {@link readProc} plus the process's thread count (null when unknown). */
+function readProcThreads(pid: number): { info: ProcInfo; threads: number | null } | null {
   const stat = readText(`/proc/${pid}/stat`);
   if (stat === null) return null;
   const parsed = parseStat(stat);
@@ -75,7 +87,7 @@ export function readProc(pid: number): ProcInfo | null {
   const cmdline = readText(`/proc/${pid}/cmdline`) ?? "";
   const argv = cmdline.split("\0");
   if (argv.length > 0 && argv[argv.length - 1] === "") argv.pop();
-  return { ...parsed, argv };
+  return { info: { ...parsed, argv }, threads: threadCount(stat) };
 }
 
 /** Reads only the stat line (cheaper: no cmdline); null when gone. */
@@ -97,15 +109,21 @@ export function listPids(): number[] {
 
 /**
  * Direct children of `pid`, from `/proc/<pid>/task/*\/children` (no full scan). Falls back to a
- * scan of all processes when the kernel lacks that file.
+ * scan of all processes when the kernel lacks that file. `threads`, the thread count its stat
+ * line gave: a single-threaded process has one task, the pid itself, so its task directory
+ * need not be listed (a thread started since is no different from one started after a listing).
  */
-export function childPids(pid: number): number[] {
+export function childPids(pid: number, threads: number | null = null): number[] {
   const out: number[] = [];
   let tasks: string[] = [];
-  try {
-    tasks = [...Deno.readDirSync(`/proc/${pid}/task`)].map((e) => e.name);
-  } catch {
-    return [];
+  if (threads === 1) {
+    tasks = [String(pid)];
+  } else {
+    try {
+      tasks = [...Deno.readDirSync(`/proc/${pid}/task`)].map((e) => e.name);
+    } catch {
+      return [];
+    }
   }
   let supported = false;
   for (const tid of tasks) {
@@ -127,10 +145,10 @@ export function subtree(rootPid: number): ProcInfo[] {
     const pid = queue.shift()!;
     if (seen.has(pid)) continue;
     seen.add(pid);
-    const info = readProc(pid);
-    if (info === null) continue;
-    out.push(info);
-    queue.push(...childPids(pid));
+    const read = readProcThreads(pid);
+    if (read === null) continue;
+    out.push(read.info);
+    queue.push(...childPids(pid, read.threads));
   }
   return out;
 }
