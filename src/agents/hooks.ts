@@ -15,7 +15,7 @@
 import type { Config, Env } from "../base/config.ts";
 import type { Deps } from "../base/deps.ts";
 import type { Agent } from "../base/types.ts";
-import { completeLines, readTail } from "../store/tail.ts";
+import { completeLines, readTailOf } from "../store/tail.ts";
 
 /** claude hook events lisa subscribes to. */
 export const CLAUDE_HOOK_EVENTS = [
@@ -337,14 +337,8 @@ export function readHookSignal(
   if (runId === null || runId === "") return null;
   let lines: string[];
   try {
-    const file = Deno.openSync(hooksPath, { read: true });
-    try {
-      const size = file.statSync().size;
-      const window = Math.min(READ_WINDOW_BYTES, 2 * (config?.eventsMaxBytes ?? READ_WINDOW_BYTES));
-      lines = completeLines(readTail(file, size, window));
-    } finally {
-      file.close();
-    }
+    const window = Math.min(READ_WINDOW_BYTES, 2 * (config?.eventsMaxBytes ?? READ_WINDOW_BYTES));
+    lines = completeLines(readTailOf(hooksPath, window));
   } catch {
     return null;
   }

@@ -82,6 +82,26 @@ export function readTail(
 }
 
 /**
+ * The last `windowBytes` of the file at `path` (following symlinks), as {@link readTail} reads
+ * them. A regular file that fits in the window is read in one call (a poll reads small sidecars
+ * constantly); one that grew past it meanwhile is read as a tail. Throws I/O errors (NotFound
+ * for a missing file).
+ */
+export function readTailOf(path: string, windowBytes: number): TailWindow {
+  const info = Deno.lstatSync(path);
+  if (info.isFile && info.size <= windowBytes) {
+    const bytes = Deno.readFileSync(path);
+    if (bytes.length <= windowBytes) return { bytes, start: 0, newlines: countNewlines(bytes) };
+  }
+  const file = Deno.openSync(path, { read: true });
+  try {
+    return readTail(file, file.statSync().size, windowBytes);
+  } finally {
+    file.close();
+  }
+}
+
+/**
  * The complete lines of a tail window, oldest first: the first segment is dropped when the
  * window does not start at the beginning of the file (it may be the end of a longer line), and
  * text after the last newline is dropped (a line nobody finished). Empty lines are skipped.

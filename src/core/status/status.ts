@@ -157,11 +157,6 @@ function readHooks(
   nowMs: number,
 ): HookSignal | null {
   if (meta === undefined || meta.hooks === false) return null;
-  try {
-    Deno.lstatSync(hooksPath);
-  } catch {
-    return null;
-  }
   return readHookSignal(hooksPath, meta.runId, nowMs, deps.config);
 }
 
