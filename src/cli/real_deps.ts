@@ -1,14 +1,19 @@
 /** The real collaborators of a lisa process: this environment, clock, runner and terminal. */
 import { loadConfig } from "../base/config.ts";
-import { type Deps, detectSelfCommand, makeDeps } from "../base/deps.ts";
+import { type Deps, detectSelfCommand } from "../base/deps.ts";
 import { DenoRunner } from "../proc/runner.ts";
 import { realIo } from "./io.ts";
 
-/** Builds the Deps of this process from its environment. */
+/**
+ * Builds the Deps of this process from its environment. `selfCommand` is worked out when first
+ * read: only spawning verbs need it, and its URL parsing (~0.3 ms on a cold start) would
+ * otherwise be paid by every status poll.
+ */
 export function realDeps(env: Record<string, string>): Deps {
   const uid = Deno.uid() ?? 0;
   const config = loadConfig(env, uid).config;
-  return makeDeps({
+  let selfCommand: string[] | undefined;
+  return {
     env,
     config,
     cwd: Deno.cwd(),
@@ -17,6 +22,9 @@ export function realDeps(env: Record<string, string>): Deps {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     runner: new DenoRunner(config.cmdTimeoutSeconds * 1000),
     io: realIo(env),
-    selfCommand: detectSelfCommand(Deno.execPath(), Deno.mainModule),
-  });
+    get selfCommand() {
+      selfCommand ??= detectSelfCommand(Deno.execPath(), Deno.mainModule);
+      return selfCommand;
+    },
+  };
 }
