@@ -54,6 +54,8 @@ export function scanMetaFiles(runtimeDir: string): MetaFile[] {
     return out;
   }
   for (const entry of entries) {
+    // Most entries are a session's other artifacts: a suffix test spares them the regexp.
+    if (!entry.name.endsWith("-meta.json")) continue;
     const m = SESSION_ARTIFACT_RE.exec(entry.name);
     if (m === null || m[3] !== "meta.json" || m[4] !== undefined) continue;
     out.push({ hash: m[1], session: m[2], path: joinPath(runtimeDir, entry.name) });
