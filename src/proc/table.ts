@@ -4,6 +4,7 @@
  * Where `/proc` is absent (macOS) it falls back to one `ps` listing.
  */
 import type { Runner } from "../base/runner.ts";
+import { readTextFile } from "../base/text_file.ts";
 
 /** Facts about one process. */
 export interface ProcInfo {
@@ -24,8 +25,6 @@ export interface ProcInfo {
 
 /** Clock ticks per second (USER_HZ, 100 on every Linux we target). */
 export const CLK_TCK = 100;
-
-const decoder = new TextDecoder();
 
 /** True when this system has a Linux-style `/proc`. */
 export function hasProcFs(): boolean {
@@ -60,7 +59,7 @@ export function parseStat(text: string): Omit<ProcInfo, "argv"> | null {
 
 function readText(path: string): string | null {
   try {
-    return decoder.decode(Deno.readFileSync(path));
+    return readTextFile(path);
   } catch {
     return null;
   }

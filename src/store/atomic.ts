@@ -3,9 +3,9 @@
  * never through a symlink) and renamed over the target.
  */
 import { FileUnsafeError } from "../base/errors.ts";
+import { readTextFile } from "../base/text_file.ts";
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 function tempName(path: string): string {
   const rand = crypto.getRandomValues(new Uint32Array(2));
@@ -49,7 +49,7 @@ export function readTextIfExists(path: string): string | undefined {
   try {
     const info = Deno.lstatSync(path);
     if (info.isSymlink) throw new FileUnsafeError(path, "it is a symlink");
-    return decoder.decode(Deno.readFileSync(path));
+    return readTextFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
