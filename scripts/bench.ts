@@ -15,10 +15,15 @@
  * in `ctx.state`. Everything lives under one temp dir (runtime dir, socket dir, project root)
  * that is removed at the end, after every tmux server on the private socket dir is killed.
  *
- * Usage: deno task bench [--runs N] [--only NAME[,NAME]] [--json]
+ * lisa is timed as `deno task install` puts it on PATH: built (`scripts/build.ts`, into the
+ * bench's temp dir at the start, from the checkout as it is) and run with the built entry's
+ * flags. `--source` times `main.ts` from source instead (as `deno task lisa` runs it).
+ *
+ * Usage: deno task bench [--runs N] [--only NAME[,NAME]] [--source] [--json]
  */
 import { DENO_PERMISSIONS } from "../src/base/deps.ts";
 import { openHistory } from "../src/core/history/store.ts";
+import { build, builtArgv } from "./build.ts";
 
 const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const encoder = new TextEncoder();
@@ -40,6 +45,8 @@ export interface BenchContext {
   lisa(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** Free-form values a case's setup hands to its `args` and `teardown`. */
   state: Record<string, unknown>;
+  /** The argv of the lisa being timed (built, or from source with `--source`). */
+  lisaCommand: string[];
 }
 
 /** One measured command. */
@@ -57,18 +64,28 @@ export interface BenchCase {
   teardown?: (ctx: BenchContext) => Promise<void>;
 }
 
-/** argv that runs this checkout's lisa with `args`, as an installed `deno run` lisa would. */
+/** Stands for the lisa being timed in an argv of {@link lisaArgv}. */
+const LISA = "<lisa>";
+
+/** argv of a lisa call with `args`; the bench puts the lisa it times in place of {@link LISA}. */
 export function lisaArgv(...args: string[]): string[] {
-  return [
-    Deno.execPath(),
-    "run",
-    "-q",
-    ...DENO_PERMISSIONS,
-    "--config",
-    `${REPO}/deno.json`,
-    `${REPO}/main.ts`,
-    ...args,
-  ];
+  return [LISA, ...args];
+}
+
+/** The argv that runs this checkout's `main.ts` from source. */
+export const SOURCE_ARGV = [
+  Deno.execPath(),
+  "run",
+  "-q",
+  ...DENO_PERMISSIONS,
+  "--config",
+  `${REPO}/deno.json`,
+  `${REPO}/main.ts`,
+];
+
+/** `argv` with {@link LISA} replaced by `lisa`. */
+function expand(argv: string[], lisa: string[]): string[] {
+  return argv[0] === LISA ? [...lisa, ...argv.slice(1)] : argv;
 }
 
 const FLOOR = "floor";
@@ -285,6 +302,8 @@ export interface BenchOptions {
   runs: number;
   json: boolean;
   only: string[] | undefined;
+  /** Time main.ts from source instead of the built bundles. */
+  source?: boolean;
 }
 
 function out(text: string): void {
@@ -295,7 +314,7 @@ function err(text: string): void {
   Deno.stderr.writeSync(encoder.encode(text));
 }
 
-const USAGE = "usage: deno task bench [--runs N] [--only NAME[,NAME]] [--json]\n";
+const USAGE = "usage: deno task bench [--runs N] [--only NAME[,NAME]] [--source] [--json]\n";
 
 function parseArgs(args: string[]): BenchOptions {
   const options: BenchOptions = { runs: 21, json: false, only: undefined };
@@ -303,6 +322,7 @@ function parseArgs(args: string[]): BenchOptions {
     const [flag, inline] = args[i].split(/=(.*)/s, 2);
     const value = () => inline ?? args[++i];
     if (flag === "--json") options.json = true;
+    else if (flag === "--source") options.source = true;
     else if (flag === "--runs") {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1) throw new Error(`--runs wants a positive integer`);
@@ -317,8 +337,18 @@ function parseArgs(args: string[]): BenchOptions {
   return options;
 }
 
-async function makeContext(): Promise<BenchContext> {
+async function makeContext(source: boolean): Promise<BenchContext> {
   const base = await Deno.makeTempDir({ prefix: "lisa-bench-" });
+  let lisa = SOURCE_ARGV;
+  if (!source) {
+    try {
+      await build(`${base}/dist`);
+    } catch (error) {
+      await Deno.remove(base, { recursive: true }).catch(() => {});
+      throw error;
+    }
+    lisa = builtArgv(`${base}/dist`);
+  }
   const runtimeDir = `${base}/run`;
   const socketDir = `${base}/sock`;
   const projectRoot = `${base}/project`;
@@ -344,9 +374,10 @@ async function makeContext(): Promise<BenchContext> {
     projectRoot,
     env,
     state: {},
+    lisaCommand: lisa,
     async lisa(args) {
-      const r = await new Deno.Command(lisaArgv()[0], {
-        args: lisaArgv(...args).slice(1),
+      const r = await new Deno.Command(lisa[0], {
+        args: [...lisa.slice(1), ...args],
         cwd: projectRoot,
         env,
         clearEnv: true,
@@ -382,8 +413,9 @@ async function timeOnce(
   capture: boolean,
   extraEnv: Record<string, string> = {},
 ): Promise<{ ms: number; code: number; stderr: string }> {
-  const command = new Deno.Command(argv[0], {
-    args: argv.slice(1),
+  const full = expand(argv, ctx.lisaCommand);
+  const command = new Deno.Command(full[0], {
+    args: full.slice(1),
     cwd: ctx.projectRoot,
     env: { ...ctx.env, ...extraEnv },
     clearEnv: true,
@@ -435,7 +467,7 @@ export async function runBench(
   const selected = cases.filter((c, i) =>
     i === 0 || options.only === undefined || options.only.includes(c.name)
   );
-  const ctx = await makeContext();
+  const ctx = await makeContext(options.source ?? false);
   const argvs = new Map<BenchCase, string[]>();
   const samples = new Map<BenchCase, number[]>();
   const errors = new Map<BenchCase, string>();
@@ -500,7 +532,7 @@ export async function runBench(
   return { results, ok };
 }
 
-function renderReport(results: BenchResult[], runs: number): string {
+function renderReport(results: BenchResult[], runs: number, source: boolean): string {
   const headers = ["CASE", "MEDIAN ms", "FLOOR ms", "DIFF ms", "RATIO", "TARGET", "RESULT"];
   const num = (n: number, text: string) => (Number.isFinite(n) ? text : "-");
   const rows = results.map((r) => [
@@ -523,7 +555,9 @@ function renderReport(results: BenchResult[], runs: number): string {
     cells.map((c, i) => (i === 0 || i >= 5 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
       .join("  ").trimEnd();
   return `lisa bench: ${runs} interleaved runs per case, medians; ` +
-    `floor = deno run of an empty script (deno ${Deno.version.deno})\n\n` +
+    `floor = deno run of an empty script (deno ${Deno.version.deno}); lisa ${
+      source ? "from source (main.ts)" : "built (scripts/build.ts)"
+    }\n\n` +
     [line(headers), ...rows.map(line)].join("\n") + "\n";
 }
 
@@ -547,7 +581,15 @@ if (import.meta.main) {
   if (options.runs < 15) err(`bench: note: fewer than 15 runs per case (--runs ${options.runs})\n`);
   const { results, ok } = await runBench(options);
   if (options.json) {
-    out(JSON.stringify({ ok, runs: options.runs, deno: Deno.version.deno, results }) + "\n");
-  } else out(renderReport(results, options.runs));
+    out(
+      JSON.stringify({
+        ok,
+        runs: options.runs,
+        deno: Deno.version.deno,
+        lisa: options.source ? "source" : "built",
+        results,
+      }) + "\n",
+    );
+  } else out(renderReport(results, options.runs, options.source ?? false));
   Deno.exit(ok ? 0 : 1);
 }

@@ -4,18 +4,25 @@ import type { Deps } from "./deps.ts";
 /** lisa's version. */
 export const LISA_VERSION = "0.1.0";
 
-/** Version, commit (the checkout's git HEAD when run from source), Deno version. */
+/** Version, commit (the checkout's git HEAD when run from source or built), Deno version. */
 export interface VersionInfo {
   version: string;
   commit: string | null;
   deno: string;
 }
 
+/** The commit a build was made from: `scripts/build.ts` writes it into its copy of this line. */
+export const BUILT_COMMIT: string | null = null;
+
 function commitOfCheckout(selfCommand: string[]): string | null {
   // The checkout is the directory of main.ts when running from source.
   const main = selfCommand[selfCommand.length - 1];
   if (!main.endsWith("main.ts")) return null;
-  const dir = main.slice(0, main.lastIndexOf("/"));
+  return commitAt(main.slice(0, main.lastIndexOf("/")));
+}
+
+/** The HEAD commit (12 hex digits) of the git checkout at `dir`, or null. */
+export function commitAt(dir: string): string | null {
   try {
     const head = Deno.readTextFileSync(`${dir}/.git/HEAD`).trim();
     if (!head.startsWith("ref: ")) return head.slice(0, 12);
@@ -36,7 +43,7 @@ function commitOfCheckout(selfCommand: string[]): string | null {
 export function versionInfo(deps: Deps): VersionInfo {
   return {
     version: LISA_VERSION,
-    commit: commitOfCheckout(deps.selfCommand),
+    commit: BUILT_COMMIT ?? commitOfCheckout(deps.selfCommand),
     deno: Deno.version.deno,
   };
 }

@@ -5,7 +5,7 @@
  */
 import list from "./commands/session/list.ts";
 import { runPreparsed } from "./preparsed.ts";
-import { listFlags } from "./verbs.ts";
+import { listFlags } from "./verb_flags.ts";
 import "../core/status/fleet.ts";
 
 /** Runs list when argv (after `session list`) is fully understood; otherwise null. */

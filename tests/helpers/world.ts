@@ -6,7 +6,7 @@
 import { MemoryIo } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/run.ts";
 import { loadConfig } from "../../src/base/config.ts";
-import { DENO_PERMISSIONS, makeDeps } from "../../src/base/deps.ts";
+import { BUNDLE_RUN_FLAGS, DENO_PERMISSIONS, makeDeps } from "../../src/base/deps.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
 import type { Runner } from "../../src/base/runner.ts";
 
@@ -14,16 +14,26 @@ import type { Runner } from "../../src/base/runner.ts";
 export const REPO_ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 /** Directory with the fake `claude` and `codex` executables. */
 export const FAKE_BIN = `${REPO_ROOT}/tests/fixtures/bin`;
-/** argv that runs this checkout's lisa as a subprocess. */
-export const LISA_ARGV = [
-  Deno.execPath(),
-  "run",
-  "-q",
-  ...DENO_PERMISSIONS,
-  "--config",
-  `${REPO_ROOT}/deno.json`,
-  `${REPO_ROOT}/main.ts`,
-];
+/**
+ * Where a built lisa is (`deno task build --out DIR`) when the tests are to run it instead of
+ * main.ts from source (`deno task test:built` sets it).
+ */
+const BUILT_DIR = ((dir) => dir && !dir.startsWith("/") ? `${REPO_ROOT}/${dir}` : dir)(
+  Deno.env.get("LISA_TEST_BUILT_DIR"),
+);
+
+/** argv that runs this checkout's lisa as a subprocess: from source, or built. */
+export const LISA_ARGV = BUILT_DIR
+  ? [Deno.execPath(), "run", "-q", ...DENO_PERMISSIONS, ...BUNDLE_RUN_FLAGS, `${BUILT_DIR}/lisa.js`]
+  : [
+    Deno.execPath(),
+    "run",
+    "-q",
+    ...DENO_PERMISSIONS,
+    "--config",
+    `${REPO_ROOT}/deno.json`,
+    `${REPO_ROOT}/main.ts`,
+  ];
 
 /** What a lisa call returned. */
 export interface LisaResult {

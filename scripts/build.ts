@@ -1,0 +1,198 @@
+/**
+ * `deno task build`: lisa as minified bundles in `dist/` (or `--out DIR`), the form
+ * `deno task install` puts on PATH and `deno task bench` times (DESIGN §7).
+ *
+ * `dist/lisa.js` is `main.ts`: it picks the part a call needs and imports the bundle beside it,
+ * `hook.js`, `status.js`, `list.js` or `cli.js` (the command table with every verb). Each part is
+ * self-contained, so a call loads one small script instead of a graph of TypeScript modules, and
+ * runs without a config file or npm resolution (`--no-config`).
+ *
+ * In the source, verbs and rarely used helpers are imported from computed URLs
+ * (`src/base/lazy.ts`), which keeps them out of the graph Deno loads at start-up but also out of
+ * a bundler's sight. The build works on a copy of the source in which every
+ * `lazyImport(new URL("<relative path>", import.meta.url))` is a plain `import("<relative path>")`,
+ * which the bundler inlines as code that runs only when called. A lazy import of any other
+ * shape fails the build rather than leaving a bundle that imports TypeScript files at run time.
+ *
+ * Usage: deno task build [--out DIR] [--install [--root DIR]]
+ * With `--install`, the built entry is then installed as `lisa` with `deno install --global`
+ * (into `--root DIR` when given): a shim that runs `deno run <flags> <out>/lisa.js`, so the
+ * checkout (and a rebuild after an update) stays where the shim points.
+ */
+import { BUNDLE_RUN_FLAGS, DENO_PERMISSIONS } from "../src/base/deps.ts";
+import { commitAt } from "../src/base/version.ts";
+import { PARTS } from "../main.ts";
+
+const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+
+/** `lazyImport<T>(new URL("./x.ts", import.meta.url))`, over lines, with its type argument. */
+const LAZY_CALL =
+  /lazyImport(?:<[^()]*(?:\([^()]*\)[^()]*)*>)?\(\s*new URL\(\s*("\.{1,2}\/[^"]+\.ts"),\s*import\.meta\.url,?\s*\),?\s*\)/g;
+/** Any other lazy import (a computed or non-.ts relative URL): the bundler cannot follow it. */
+const OTHER_RELATIVE_LAZY = /lazyImport(?:<[^>]*>)?\(\s*new URL\(\s*(?:[^"\s]|"\.)/;
+
+/** Rewrites the lazy imports of one source file; throws on one the bundler could not follow. */
+export function inlineLazyImports(path: string, text: string): { text: string; count: number } {
+  let count = 0;
+  const out = text.replace(LAZY_CALL, (_call, specifier: string) => {
+    count++;
+    return `import(${specifier})`;
+  });
+  if (!path.endsWith("/main.ts") && !path.endsWith("/src/base/lazy.ts")) {
+    const left = OTHER_RELATIVE_LAZY.exec(out);
+    if (left !== null) {
+      const line = out.slice(0, left.index).split("\n").length;
+      throw new Error(
+        `${path}:${line}: a lazy import the build cannot follow (use a literal path)`,
+      );
+    }
+  }
+  return { text: out, count };
+}
+
+/** Copies the files the bundles are made of (main.ts, src/, deno.json, deno.lock) to `dir`. */
+async function copySource(dir: string): Promise<number> {
+  let rewritten = 0;
+  const copy = async (rel: string) => {
+    const info = await Deno.stat(`${REPO}/${rel}`);
+    if (info.isDirectory) {
+      await Deno.mkdir(`${dir}/${rel}`, { recursive: true });
+      for await (const entry of Deno.readDir(`${REPO}/${rel}`)) await copy(`${rel}/${entry.name}`);
+      return;
+    }
+    if (rel === "src/base/version.ts") {
+      // The bundle remembers the commit it was built from (it runs away from the checkout).
+      const line = "export const BUILT_COMMIT: string | null = null;";
+      const text = await Deno.readTextFile(`${REPO}/${rel}`);
+      if (!text.includes(line)) throw new Error(`${rel}: no "${line}" to stamp`);
+      const commit = commitAt(REPO);
+      await Deno.writeTextFile(
+        `${dir}/${rel}`,
+        text.replace(line, `export const BUILT_COMMIT: string | null = ${JSON.stringify(commit)};`),
+      );
+      return;
+    }
+    if (!rel.endsWith(".ts")) {
+      await Deno.copyFile(`${REPO}/${rel}`, `${dir}/${rel}`);
+      return;
+    }
+    const { text, count } = inlineLazyImports(
+      `${REPO}/${rel}`,
+      await Deno.readTextFile(`${REPO}/${rel}`),
+    );
+    rewritten += count;
+    await Deno.writeTextFile(`${dir}/${rel}`, text);
+  };
+  for (const rel of ["main.ts", "src", "deno.json", "deno.lock"]) await copy(rel);
+  return rewritten;
+}
+
+/** Builds every bundle into `outDir`; existing bundles are replaced only when all are built. */
+export async function build(outDir: string): Promise<{ files: string[]; lazyImports: number }> {
+  const work = await Deno.makeTempDir({ prefix: "lisa-build-" });
+  try {
+    await Deno.mkdir(`${work}/src-copy`);
+    const lazyImports = await copySource(`${work}/src-copy`);
+    const entries: [string, string][] = [
+      ["lisa", "main.ts"],
+      ...Object.entries(PARTS).map(([name, path]): [string, string] => [name, path.slice(2)]),
+    ];
+    await Deno.mkdir(`${work}/out`);
+    for (const [name, path] of entries) {
+      const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "bundle",
+          "-q",
+          "--minify",
+          "--platform",
+          "deno",
+          "--config",
+          `${work}/src-copy/deno.json`,
+          "--output",
+          `${work}/out/${name}.js`,
+          `${work}/src-copy/${path}`,
+        ],
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      if (code !== 0) {
+        throw new Error(`deno bundle ${path} failed:\n${new TextDecoder().decode(stderr)}`);
+      }
+    }
+    await Deno.mkdir(outDir, { recursive: true });
+    const files: string[] = [];
+    for (const [name] of entries) {
+      await Deno.rename(`${work}/out/${name}.js`, `${outDir}/${name}.js`);
+      files.push(`${outDir}/${name}.js`);
+    }
+    return { files, lazyImports };
+  } finally {
+    await Deno.remove(work, { recursive: true }).catch(() => {});
+  }
+}
+
+/** The argv that runs the built lisa in `outDir` (what the installed shim and the bench run). */
+export function builtArgv(outDir: string): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "-q",
+    ...DENO_PERMISSIONS,
+    ...BUNDLE_RUN_FLAGS,
+    `${outDir}/lisa.js`,
+  ];
+}
+
+/**
+ * Writes `<root>/bin/lisa`, a shell shim that runs the built entry in `outDir` with the Deno that
+ * built it (as `deno install --global` would, but without the empty config file that command
+ * adds, which costs a call ~1 ms). Returns the shim's path.
+ */
+export async function installShim(root: string, outDir: string): Promise<string> {
+  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+  const bin = `${root}/bin`;
+  await Deno.mkdir(bin, { recursive: true });
+  const shim = `${bin}/lisa`;
+  const text = `#!/bin/sh\n# lisa, built by \`deno task install\` (scripts/build.ts)\n` +
+    `exec ${builtArgv(outDir).map(quote).join(" ")} "$@"\n`;
+  const tmp = `${shim}.tmp-${Deno.pid}`;
+  await Deno.writeTextFile(tmp, text, { mode: 0o755 });
+  await Deno.chmod(tmp, 0o755);
+  await Deno.rename(tmp, shim);
+  return shim;
+}
+
+function say(line: string): void {
+  Deno.stderr.writeSync(new TextEncoder().encode(`${line}\n`));
+}
+
+if (import.meta.main) {
+  const args = [...Deno.args];
+  const at = args.indexOf("--out");
+  const outDir = at >= 0 ? args[at + 1] : `${REPO}/dist`;
+  if (at >= 0 && (outDir === undefined || outDir.startsWith("--"))) {
+    say("--out needs a directory");
+    Deno.exit(2);
+  }
+  const out = outDir.startsWith("/") ? outDir : `${Deno.cwd()}/${outDir}`;
+  try {
+    const { files, lazyImports } = await build(out);
+    say(`built ${files.length} bundles in ${out} (${lazyImports} lazy imports inlined)`);
+  } catch (error) {
+    say(`build failed: ${error instanceof Error ? error.message : error}`);
+    Deno.exit(1);
+  }
+  if (args.includes("--install")) {
+    const rootAt = args.indexOf("--root");
+    const env = Deno.env.toObject();
+    const root = rootAt >= 0
+      ? args[rootAt + 1]
+      : env.DENO_INSTALL_ROOT ?? `${env.HOME ?? "."}/.deno`;
+    try {
+      say(`installed ${await installShim(root, out)}`);
+    } catch (error) {
+      say(`install failed: ${error instanceof Error ? error.message : error}`);
+      Deno.exit(1);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The built lisa (`deno task build`, what `deno task install` puts on PATH): one build in a temp
+ * dir, then the calls that take each part (hook, status, list, the command table) run from it
+ * with the flags the shim uses. A spawned fake claude's hooks must call the built lisa back.
+ * (`deno task test:built` runs the integration and compatibility tiers against a build too.)
+ */
+import { ok, strictEqual } from "node:assert/strict";
+import { build, builtArgv, installShim } from "../../scripts/build.ts";
+import { BUNDLE_RUN_FLAGS } from "../../src/base/deps.ts";
+import { LISA_ARGV, makeWorld, waitFor, type World } from "../helpers/world.ts";
+import { artifact, endStray, readIf, type Spawned } from "./lifecycle_helpers.ts";
+
+async function run(world: World, argv: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    cwd: world.projectRoot,
+    env: { ...world.env, ...env },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  return { code: out.code, stdout, stderr: new TextDecoder().decode(out.stderr) };
+}
+
+Deno.test("the built lisa runs every part: version, spawn with hooks calling it back, status, list, history, errors", async () => {
+  const world = await makeWorld();
+  const dist = `${world.base}/dist`;
+  let spawned: Spawned | undefined;
+  try {
+    const { files } = await build(dist);
+    strictEqual(files.length, 5);
+    // The hot parts carry neither the command table nor stricli.
+    const status = Deno.readTextFileSync(`${dist}/status.js`);
+    const cli = Deno.readTextFileSync(`${dist}/cli.js`);
+    ok(cli.includes("print lisa's version"), "the table is in cli.js");
+    ok(!status.includes("print lisa's version"), "no command table in status.js");
+    ok(status.length < cli.length / 2, `status.js ${status.length} B, cli.js ${cli.length} B`);
+
+    const shim = await installShim(`${world.base}/root`, dist);
+    const lisa = [shim];
+    const source = await run(world, [...LISA_ARGV, "version", "--json"]);
+    const built = await run(world, [...lisa, "version", "--json"]);
+    strictEqual(built.code, 0, built.stderr);
+    strictEqual(built.stdout, source.stdout);
+
+    const sp = await run(world, [...lisa, "session", "spawn", "--agent", "claude", "--json"], {
+      FAKE_BEHAVIOR: "idle",
+    });
+    strictEqual(sp.code, 0, sp.stdout + sp.stderr);
+    spawned = JSON.parse(sp.stdout) as Spawned;
+    // The hooks injected into the agent call the built lisa, with its flags.
+    ok(spawned.command.includes(`${dist}/lisa.js`), spawned.command);
+    for (const flag of BUNDLE_RUN_FLAGS) ok(spawned.command.includes(flag), spawned.command);
+    const hooks = await waitFor(() => {
+      const text = readIf(artifact(world, spawned!, "hooks.jsonl")) ?? "";
+      return text.includes('"SessionStart"') ? text : undefined;
+    }, 30_000);
+    ok(hooks !== undefined, "the fake claude's SessionStart hook reached the built lisa");
+
+    const polled = await waitFor(async () => {
+      const r = await run(world, [
+        ...lisa,
+        "session",
+        "status",
+        "--session",
+        spawned!.session,
+        "--json",
+      ]);
+      const report = JSON.parse(r.stdout);
+      return report.sessionState === "waiting_input" ? report : undefined;
+    }, 30_000);
+    ok(polled !== undefined, "status through status.js reaches waiting_input");
+    strictEqual((polled.signals.hooks as { active: boolean }).active, true);
+
+    const list = await run(world, [...lisa, "session", "list", "--json"]);
+    strictEqual(list.code, 0, list.stderr);
+    const rows = JSON.parse(list.stdout).items as { session: string; state: string }[];
+    strictEqual(rows.find((r) => r.session === spawned!.session)?.state, "waiting_input");
+
+    // A status the pre-parser hands on (an unknown flag) reaches the table in cli.js.
+    const typoArgs = ["session", "status", "--sesion", "x", "--json"];
+    const typo = await run(world, [...lisa, ...typoArgs]);
+    const typoSource = await run(world, [...LISA_ARGV, ...typoArgs]);
+    strictEqual(typo.code, typoSource.code);
+    ok(typo.code !== 0);
+    strictEqual(typo.stdout, typoSource.stdout);
+    ok(JSON.parse(typo.stdout).errorCode, typo.stdout);
+
+    const kill = await run(world, [...lisa, "session", "kill", "--session", spawned.session]);
+    strictEqual(kill.code, 0, kill.stdout + kill.stderr);
+    // node:sqlite is imported at run time from the bundle.
+    const history = await run(world, [...lisa, "history", "list", "--json"]);
+    strictEqual(history.code, 0, history.stderr);
+    ok(history.stdout.includes(spawned.session), history.stdout);
+    ok(builtArgv(dist).includes(`${dist}/lisa.js`));
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
