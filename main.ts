@@ -7,7 +7,10 @@
  *
  * Run from source, a part is its module graph. Built (`deno task build`, `scripts/build.ts`),
  * this file is `dist/lisa.js` and each part is one minified bundle beside it (`dist/status.js`,
- * …): the form `deno task install` puts on PATH and `deno task bench` times.
+ * …), and every verb of the table also has a bundle of its own (`dist/verbs/session-capture.js`:
+ * the command line with only that verb in it), which a call naming the verb's route loads
+ * instead of the whole table (`cli.js`, for help, typos and anything else). That is the form
+ * `deno task install` puts on PATH and `deno task bench` times.
  */
 import { lazyImport } from "./src/base/lazy.ts";
 
@@ -26,10 +29,33 @@ type Parts = {
   cli: typeof import("./src/cli/run.ts");
 };
 
+/** True when this file runs built (`dist/lisa.js`), false from source. */
+const BUILT = import.meta.url.endsWith(".js");
+
+/**
+ * The routes of the command table that have a bundle of their own when built
+ * (`verbs/<words>.js`: the command line with that one verb). `scripts/build.ts` writes the
+ * list into its copy of this line; from source it stays empty.
+ */
+const BUILT_ROUTES: readonly string[] = [];
+
 /** Loads `name`: the bundle beside this file when it runs built, otherwise the source module. */
 function part<N extends keyof Parts>(name: N): Promise<Parts[N]> {
-  const built = import.meta.url.endsWith(".js");
-  return lazyImport<Parts[N]>(new URL(built ? `./${name}.js` : PARTS[name], import.meta.url));
+  return lazyImport<Parts[N]>(new URL(BUILT ? `./${name}.js` : PARTS[name], import.meta.url));
+}
+
+/** The route of `routes` that `argv` starts with, word for word ("session capture"), or null. */
+export function routeIn(argv: readonly string[], routes: readonly string[]): string | null {
+  if (argv.length >= 2 && routes.includes(`${argv[0]} ${argv[1]}`)) return `${argv[0]} ${argv[1]}`;
+  return argv.length >= 1 && routes.includes(argv[0]) ? argv[0] : null;
+}
+
+/** The command line that runs `argv`: built, the bundle of its route when it has one. */
+function commandLine(argv: readonly string[]): Promise<Parts["cli"]> {
+  const route = routeIn(argv, BUILT_ROUTES);
+  if (route === null) return part("cli");
+  const file = `./verbs/${route.replaceAll(" ", "-")}.js`;
+  return lazyImport<Parts["cli"]>(new URL(file, import.meta.url));
 }
 
 async function run(argv: string[]): Promise<number> {
@@ -48,7 +74,7 @@ async function run(argv: string[]): Promise<number> {
     const code = await fastList(argv.slice(2), env);
     if (code !== null) return code;
   }
-  const { cli } = await part("cli");
+  const { cli } = await commandLine(argv);
   return await cli(argv, env);
 }
 

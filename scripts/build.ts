@@ -14,7 +14,8 @@
  * which the bundler inlines as code that runs only when called. A lazy import of any other
  * shape fails the build rather than leaving a bundle that imports TypeScript files at run time.
  *
- * Usage: deno task build [--out DIR] [--install [--root DIR]]
+ * Usage: deno task build [--out DIR] [--no-minify] [--install [--root DIR]]
+ * `--no-minify` keeps names and lines (for reading a CPU profile of the built lisa).
  * With `--install`, the built entry is then installed as `lisa` with `deno install --global`
  * (into `--root DIR` when given): a shim that runs `deno run <flags> <out>/lisa.js`, so the
  * checkout (and a rebuild after an update) stays where the shim points.
@@ -87,42 +88,130 @@ async function copySource(dir: string): Promise<number> {
   return rewritten;
 }
 
+/** One verb of the command table: its route and the module its loader imports (in the copy). */
+export interface RouteLoader {
+  route: string;
+  module: string;
+}
+
+const ROUTE_KEY = /^ {2}"([a-z][a-z-]*(?: [a-z][a-z-]*)?)": \{$/;
+const INLINED_LOADER = /^(\s*load: \(\) => )import\("(\.\/commands\/[^"]+\.ts)"\),$/;
+
+/** The routes of the copy's `verbs.ts` (its loaders already plain imports), in table order. */
+export function routeLoaders(verbsText: string): RouteLoader[] {
+  const found: RouteLoader[] = [];
+  let route: string | null = null;
+  for (const line of verbsText.split("\n")) {
+    const key = ROUTE_KEY.exec(line);
+    if (key) route = key[1];
+    const load = INLINED_LOADER.exec(line);
+    if (load && route !== null) {
+      found.push({ route, module: load[2] });
+      route = null;
+    }
+  }
+  return found;
+}
+
+/**
+ * The copy's `verbs.ts` with every loader but `route`'s replaced by one that fails: the bundle of
+ * one verb carries the whole table (help, flags, suggestions) but only that verb's code.
+ */
+export function onlyRoute(verbsText: string, route: string): string {
+  let current: string | null = null;
+  let kept = 0;
+  const lines = verbsText.split("\n").map((line) => {
+    const key = ROUTE_KEY.exec(line);
+    if (key) current = key[1];
+    const load = INLINED_LOADER.exec(line);
+    if (!load) return line;
+    if (current === route) {
+      kept++;
+      return line;
+    }
+    return `${load[1]}Promise.reject(new Error("lisa build: ${current} is not in this bundle")),`;
+  });
+  if (kept !== 1) throw new Error(`verbs.ts: route "${route}" has ${kept} loaders`);
+  return lines.join("\n");
+}
+
+/** The file name of a route's bundle, under `verbs/` (`session capture` → `session-capture`). */
+export function routeBundleName(route: string): string {
+  return route.replaceAll(" ", "-");
+}
+
+/** Copies the directory tree `from` to `to`. */
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.isDirectory) await copyTree(`${from}/${entry.name}`, `${to}/${entry.name}`);
+    else await Deno.copyFile(`${from}/${entry.name}`, `${to}/${entry.name}`);
+  }
+}
+
+/** Replaces the one line `line` of the file at `path` by `next`; throws when it is not there. */
+async function stampLine(path: string, line: string, next: string): Promise<void> {
+  const text = await Deno.readTextFile(path);
+  if (!text.includes(line)) throw new Error(`${path}: no "${line}" to stamp`);
+  await Deno.writeTextFile(path, text.replace(line, next));
+}
+
 /** Builds every bundle into `outDir`; existing bundles are replaced only when all are built. */
-export async function build(outDir: string): Promise<{ files: string[]; lazyImports: number }> {
+export async function build(
+  outDir: string,
+  options: { minify?: boolean } = {},
+): Promise<{ files: string[]; lazyImports: number }> {
   const work = await Deno.makeTempDir({ prefix: "lisa-build-" });
   try {
-    await Deno.mkdir(`${work}/src-copy`);
-    const lazyImports = await copySource(`${work}/src-copy`);
+    const copy = `${work}/src-copy`;
+    await Deno.mkdir(copy);
+    const lazyImports = await copySource(copy);
+    const routes = routeLoaders(await Deno.readTextFile(`${copy}/src/cli/verbs.ts`));
+    if (routes.length === 0) throw new Error("verbs.ts: no routes found");
+    // Every route's bundle is built from a copy whose verbs.ts loads only that route's verb.
     const entries: [string, string][] = [
-      ["lisa", "main.ts"],
-      ...Object.entries(PARTS).map(([name, path]): [string, string] => [name, path.slice(2)]),
+      ["lisa", `${copy}/main.ts`],
+      ...Object.entries(PARTS).map(([name, path]): [string, string] => [
+        name,
+        `${copy}/${path.slice(2)}`,
+      ]),
     ];
-    await Deno.mkdir(`${work}/out`);
-    for (const [name, path] of entries) {
-      const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "bundle",
-          "-q",
-          "--minify",
-          "--platform",
-          "deno",
-          "--config",
-          `${work}/src-copy/deno.json`,
-          "--output",
-          `${work}/out/${name}.js`,
-          `${work}/src-copy/${path}`,
-        ],
-        stdout: "null",
-        stderr: "piped",
-      }).output();
-      if (code !== 0) {
-        throw new Error(`deno bundle ${path} failed:\n${new TextDecoder().decode(stderr)}`);
-      }
+    for (const { route } of routes) {
+      const dir = `${work}/routes/${routeBundleName(route)}`;
+      await copyTree(copy, dir);
+      const verbs = `${dir}/src/cli/verbs.ts`;
+      await Deno.writeTextFile(verbs, onlyRoute(await Deno.readTextFile(verbs), route));
+      entries.push([`verbs/${routeBundleName(route)}`, `${dir}/${PARTS.cli.slice(2)}`]);
     }
-    await Deno.mkdir(outDir, { recursive: true });
+    await stampLine(
+      `${copy}/main.ts`,
+      "const BUILT_ROUTES: readonly string[] = [];",
+      `const BUILT_ROUTES: readonly string[] = ${JSON.stringify(routes.map((r) => r.route))};`,
+    );
+    // One bundler run for all of them (each entry self-contained: no code splitting).
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "bundle",
+        "-q",
+        ...(options.minify === false ? [] : ["--minify"]),
+        "--platform",
+        "deno",
+        "--config",
+        `${copy}/deno.json`,
+        "--outdir",
+        `${work}/out`,
+        ...entries.map(([, path]) => path),
+      ],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (code !== 0) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
+    await Deno.mkdir(`${outDir}/verbs`, { recursive: true });
     const files: string[] = [];
-    for (const [name] of entries) {
-      await Deno.rename(`${work}/out/${name}.js`, `${outDir}/${name}.js`);
+    for (const [name, path] of entries) {
+      // The bundler names each output after its entry's path below the entries' common folder.
+      const built = `${work}/out/${path.slice(work.length + 1).replace(/\.ts$/, ".js")}`;
+      await Deno.rename(built, `${outDir}/${name}.js`);
       files.push(`${outDir}/${name}.js`);
     }
     return { files, lazyImports };
@@ -176,7 +265,7 @@ if (import.meta.main) {
   }
   const out = outDir.startsWith("/") ? outDir : `${Deno.cwd()}/${outDir}`;
   try {
-    const { files, lazyImports } = await build(out);
+    const { files, lazyImports } = await build(out, { minify: !args.includes("--no-minify") });
     say(`built ${files.length} bundles in ${out} (${lazyImports} lazy imports inlined)`);
   } catch (error) {
     say(`build failed: ${error instanceof Error ? error.message : error}`);

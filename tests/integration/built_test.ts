@@ -7,6 +7,7 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { build, builtArgv, installShim } from "../../scripts/build.ts";
 import { BUNDLE_RUN_FLAGS } from "../../src/base/deps.ts";
+import { VERBS } from "../../src/cli/verbs.ts";
 import { LISA_ARGV, makeWorld, waitFor, type World } from "../helpers/world.ts";
 import { artifact, endStray, readIf, type Spawned } from "./lifecycle_helpers.ts";
 
@@ -30,13 +31,18 @@ Deno.test("the built lisa runs every part: version, spawn with hooks calling it 
   let spawned: Spawned | undefined;
   try {
     const { files } = await build(dist);
-    strictEqual(files.length, 5);
+    // The entry, its four parts, and one bundle per verb of the table.
+    strictEqual(files.length, 5 + Object.keys(VERBS).length);
+    const capture = Deno.readTextFileSync(`${dist}/verbs/session-capture.js`);
     // The hot parts carry neither the command table nor stricli.
     const status = Deno.readTextFileSync(`${dist}/status.js`);
     const cli = Deno.readTextFileSync(`${dist}/cli.js`);
     ok(cli.includes("print lisa's version"), "the table is in cli.js");
     ok(!status.includes("print lisa's version"), "no command table in status.js");
     ok(status.length < cli.length / 2, `status.js ${status.length} B, cli.js ${cli.length} B`);
+    // A verb's bundle has the whole table (help, suggestions) but only its own verb's code.
+    ok(capture.includes("print lisa's version"), "the table is in session-capture.js");
+    ok(capture.length < cli.length / 2, `capture ${capture.length} B, cli.js ${cli.length} B`);
 
     const shim = await installShim(`${world.base}/root`, dist);
     const lisa = [shim];
@@ -88,6 +94,20 @@ Deno.test("the built lisa runs every part: version, spawn with hooks calling it 
     strictEqual(typo.stdout, typoSource.stdout);
     ok(JSON.parse(typo.stdout).errorCode, typo.stdout);
 
+    // A verb run from its own bundle answers as from source; help and typos go to cli.js.
+    for (
+      const args of [
+        ["session", "exists", "--session", spawned.session, "--json"],
+        ["session", "capture", "--help"],
+        ["session", "captur", "--json"],
+        ["histroy", "list"],
+      ]
+    ) {
+      const fromBuilt = await run(world, [...lisa, ...args]);
+      const fromSource = await run(world, [...LISA_ARGV, ...args]);
+      strictEqual(fromBuilt.code, fromSource.code, args.join(" "));
+      strictEqual(fromBuilt.stdout, fromSource.stdout, args.join(" "));
+    }
     const kill = await run(world, [...lisa, "session", "kill", "--session", spawned.session]);
     strictEqual(kill.code, 0, kill.stdout + kill.stderr);
     // node:sqlite is imported at run time from the bundle.

@@ -1,6 +1,12 @@
 /** The build's rewrite of lazy imports (scripts/build.ts): what the bundler can follow. */
-import { ok, strictEqual, throws } from "node:assert/strict";
-import { inlineLazyImports } from "../../../scripts/build.ts";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import {
+  inlineLazyImports,
+  onlyRoute,
+  routeBundleName,
+  routeLoaders,
+} from "../../../scripts/build.ts";
+import { routeIn } from "../../../main.ts";
 
 Deno.test("a lazy import of a literal relative path becomes a plain import, over lines, with its type", () => {
   const text = [
@@ -32,4 +38,44 @@ Deno.test("main.ts's parts and non-relative imports (node:sqlite) are left as th
   const r = inlineLazyImports("/repo/src/core/history/store.ts", sqlite);
   strictEqual(r.count, 0);
   ok(r.text.includes('new URL("node:sqlite")'));
+});
+
+const VERBS_COPY = [
+  "export const VERBS: Readonly<Record<string, VerbSpec>> = {",
+  '  "version": {',
+  '    brief: "print lisa\'s version",',
+  '    load: () => import("./commands/version.ts"),',
+  "  },",
+  '  "session kill-all": {',
+  '    brief: "kill every session",',
+  "    flags: V.killAllFlags,",
+  '    load: () => import("./commands/session/kill_all.ts"),',
+  "  },",
+  "};",
+].join("\n");
+
+Deno.test("the routes of the table are read with the module each one loads", () => {
+  deepStrictEqual(routeLoaders(VERBS_COPY), [
+    { route: "version", module: "./commands/version.ts" },
+    { route: "session kill-all", module: "./commands/session/kill_all.ts" },
+  ]);
+  strictEqual(routeBundleName("session kill-all"), "session-kill-all");
+});
+
+Deno.test("a route's bundle keeps its own loader and fails the others, naming them", () => {
+  const text = onlyRoute(VERBS_COPY, "session kill-all");
+  ok(text.includes('import("./commands/session/kill_all.ts")'));
+  ok(!text.includes('import("./commands/version.ts")'));
+  ok(text.includes('Promise.reject(new Error("lisa build: version is not in this bundle"))'));
+  throws(() => onlyRoute(VERBS_COPY, "session nope"), /"session nope" has 0 loaders/);
+});
+
+Deno.test("the built entry picks a route's bundle only for an exact route, two words first", () => {
+  const routes = ["version", "session capture", "session kill-all"];
+  strictEqual(routeIn(["session", "capture", "--json"], routes), "session capture");
+  strictEqual(routeIn(["version", "--json"], routes), "version");
+  strictEqual(routeIn(["session", "--help"], routes), null);
+  strictEqual(routeIn(["session", "captur"], routes), null);
+  strictEqual(routeIn(["../x", "y"], routes), null);
+  strictEqual(routeIn([], routes), null);
 });
