@@ -51,6 +51,26 @@ export function inlineLazyImports(path: string, text: string): { text: string; c
   return { text: out, count };
 }
 
+/**
+ * The checkout's HEAD commit, with `+dirty` when its tracked files differ from it (the bundle is
+ * then not that commit); null outside a git checkout.
+ */
+async function builtCommit(): Promise<string | null> {
+  const commit = commitAt(REPO);
+  if (commit === null) return null;
+  try {
+    const { code, stdout } = await new Deno.Command("git", {
+      args: ["-C", REPO, "status", "--porcelain", "--untracked-files=no"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return code === 0 && stdout.length > 0 ? `${commit}+dirty` : commit;
+  } catch {
+    return commit;
+  }
+}
+
 /** Copies the files the bundles are made of (main.ts, src/, deno.json, deno.lock) to `dir`. */
 async function copySource(dir: string): Promise<number> {
   let rewritten = 0;
@@ -66,7 +86,7 @@ async function copySource(dir: string): Promise<number> {
       const line = "export const BUILT_COMMIT: string | null = null;";
       const text = await Deno.readTextFile(`${REPO}/${rel}`);
       if (!text.includes(line)) throw new Error(`${rel}: no "${line}" to stamp`);
-      const commit = commitAt(REPO);
+      const commit = await builtCommit();
       await Deno.writeTextFile(
         `${dir}/${rel}`,
         text.replace(line, `export const BUILT_COMMIT: string | null = ${JSON.stringify(commit)};`),
