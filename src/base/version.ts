@@ -21,16 +21,32 @@ function commitOfCheckout(selfCommand: string[]): string | null {
   return commitAt(main.slice(0, main.lastIndexOf("/")));
 }
 
-/** The HEAD commit (12 hex digits) of the git checkout at `dir`, or null. */
+/**
+ * The HEAD commit (12 hex digits) of the git checkout at `dir`, or null. A linked worktree
+ * (`git worktree add`) has a `.git` file naming its own git dir, which holds its HEAD; its
+ * branches are in the main checkout's git dir (named by that dir's `commondir` file).
+ */
 export function commitAt(dir: string): string | null {
   try {
-    const head = Deno.readTextFileSync(`${dir}/.git/HEAD`).trim();
+    let gitDir = `${dir}/.git`;
+    if (Deno.statSync(gitDir).isFile) {
+      const named = Deno.readTextFileSync(gitDir).trim().replace(/^gitdir: /, "");
+      gitDir = named.startsWith("/") ? named : `${dir}/${named}`;
+    }
+    let common = gitDir;
+    try {
+      const named = Deno.readTextFileSync(`${gitDir}/commondir`).trim();
+      common = named.startsWith("/") ? named : `${gitDir}/${named}`;
+    } catch {
+      // a main checkout: its git dir holds its branches
+    }
+    const head = Deno.readTextFileSync(`${gitDir}/HEAD`).trim();
     if (!head.startsWith("ref: ")) return head.slice(0, 12);
     const ref = head.slice(5);
     try {
-      return Deno.readTextFileSync(`${dir}/.git/${ref}`).trim().slice(0, 12);
+      return Deno.readTextFileSync(`${common}/${ref}`).trim().slice(0, 12);
     } catch {
-      const packed = Deno.readTextFileSync(`${dir}/.git/packed-refs`);
+      const packed = Deno.readTextFileSync(`${common}/packed-refs`);
       const line = packed.split("\n").find((l) => l.endsWith(` ${ref}`));
       return line ? line.slice(0, 12) : null;
     }
