@@ -29,8 +29,11 @@ const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 /** `lazyImport<T>(new URL("./x.ts", import.meta.url))`, over lines, with its type argument. */
 const LAZY_CALL =
   /lazyImport(?:<[^()]*(?:\([^()]*\)[^()]*)*>)?\(\s*new URL\(\s*("\.{1,2}\/[^"]+\.ts"),\s*import\.meta\.url,?\s*\),?\s*\)/g;
-/** Any other lazy import (a computed or non-.ts relative URL): the bundler cannot follow it. */
-const OTHER_RELATIVE_LAZY = /lazyImport(?:<[^>]*>)?\(\s*new URL\(\s*(?:[^"\s]|"\.)/;
+/** A call of `lazyImport` (not its import or its definition): each must be checked. */
+const ANY_LAZY_CALL = /\blazyImport\s*[<(]/g;
+/** The one lazy import left as it is: of a literal URL with a scheme (`new URL("node:sqlite")`). */
+const SCHEME_LAZY =
+  /^lazyImport(?:<[^()]*(?:\([^()]*\)[^()]*)*>)?\(\s*new URL\(\s*"[a-z][a-z0-9+.-]*:[^"]*"\s*\)\s*\)/;
 
 /** Rewrites the lazy imports of one source file; throws on one the bundler could not follow. */
 export function inlineLazyImports(path: string, text: string): { text: string; count: number } {
@@ -40,8 +43,12 @@ export function inlineLazyImports(path: string, text: string): { text: string; c
     return `import(${specifier})`;
   });
   if (!path.endsWith("/main.ts") && !path.endsWith("/src/base/lazy.ts")) {
-    const left = OTHER_RELATIVE_LAZY.exec(out);
-    if (left !== null) {
+    // Any other lazy import (a computed URL, a URL in a variable, a non-.ts relative path) the
+    // bundler cannot follow: the bundle would import it at run time, from beside itself.
+    const left = [...out.matchAll(ANY_LAZY_CALL)].find((m) =>
+      !SCHEME_LAZY.test(out.slice(m.index))
+    );
+    if (left !== undefined) {
       const line = out.slice(0, left.index).split("\n").length;
       throw new Error(
         `${path}:${line}: a lazy import the build cannot follow (use a literal path)`,
@@ -182,6 +189,7 @@ export async function build(
   options: { minify?: boolean } = {},
 ): Promise<{ files: string[]; lazyImports: number }> {
   const work = await Deno.makeTempDir({ prefix: "lisa-build-" });
+  let stage: string | undefined;
   try {
     const copy = `${work}/src-copy`;
     await Deno.mkdir(copy);
@@ -208,7 +216,11 @@ export async function build(
       "const BUILT_ROUTES: readonly string[] = [];",
       `const BUILT_ROUTES: readonly string[] = ${JSON.stringify(routes.map((r) => r.route))};`,
     );
-    // One bundler run for all of them (each entry self-contained: no code splitting).
+    // One bundler run for all of them (each entry self-contained: no code splitting), into a
+    // folder inside `outDir`: the bundles are then renamed into place on the same filesystem
+    // (the temp dir may be another one, a tmpfs, where a rename would fail).
+    await Deno.mkdir(`${outDir}/verbs`, { recursive: true });
+    stage = await Deno.makeTempDir({ dir: outDir, prefix: ".build-" });
     const { code, stderr } = await new Deno.Command(Deno.execPath(), {
       args: [
         "bundle",
@@ -219,24 +231,25 @@ export async function build(
         "--config",
         `${copy}/deno.json`,
         "--outdir",
-        `${work}/out`,
+        stage,
         ...entries.map(([, path]) => path),
       ],
       stdout: "null",
       stderr: "piped",
     }).output();
     if (code !== 0) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
-    await Deno.mkdir(`${outDir}/verbs`, { recursive: true });
     const files: string[] = [];
-    for (const [name, path] of entries) {
+    // The entry last: a call made meanwhile never reads a route list naming a missing bundle.
+    for (const [name, path] of [...entries.slice(1), entries[0]]) {
       // The bundler names each output after its entry's path below the entries' common folder.
-      const built = `${work}/out/${path.slice(work.length + 1).replace(/\.ts$/, ".js")}`;
+      const built = `${stage}/${path.slice(work.length + 1).replace(/\.ts$/, ".js")}`;
       await Deno.rename(built, `${outDir}/${name}.js`);
       files.push(`${outDir}/${name}.js`);
     }
     return { files, lazyImports };
   } finally {
     await Deno.remove(work, { recursive: true }).catch(() => {});
+    if (stage !== undefined) await Deno.remove(stage, { recursive: true }).catch(() => {});
   }
 }
 
@@ -275,28 +288,63 @@ function say(line: string): void {
   Deno.stderr.writeSync(new TextEncoder().encode(`${line}\n`));
 }
 
+/** What a `deno task build` command line asks for. */
+export interface BuildArgs {
+  /** Absolute output folder. */
+  out: string;
+  minify: boolean;
+  /** The install root (`<root>/bin/lisa`) with `--install`, else null. */
+  root: string | null;
+}
+
+/**
+ * Reads the build's arguments (relative paths from `cwd`: under `deno task`, the checkout, as
+ * the other tasks' paths). Throws on a flag without its value, before anything is built or
+ * written.
+ */
+export function parseBuildArgs(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): BuildArgs {
+  const absolute = (path: string) => path.startsWith("/") ? path : `${cwd}/${path}`;
+  const valueOf = (flag: string): string | undefined => {
+    const at = args.indexOf(flag);
+    if (at < 0) return undefined;
+    const value = args[at + 1];
+    if (value === undefined || value.startsWith("--")) throw new Error(`${flag} needs a directory`);
+    return value;
+  };
+  const out = valueOf("--out");
+  const root = valueOf("--root");
+  return {
+    out: out === undefined ? `${REPO}/dist` : absolute(out),
+    minify: !args.includes("--no-minify"),
+    root: !args.includes("--install")
+      ? null
+      : root !== undefined
+      ? absolute(root)
+      : env.DENO_INSTALL_ROOT ?? `${env.HOME ?? "."}/.deno`,
+  };
+}
+
 if (import.meta.main) {
-  const args = [...Deno.args];
-  const at = args.indexOf("--out");
-  const outDir = at >= 0 ? args[at + 1] : `${REPO}/dist`;
-  if (at >= 0 && (outDir === undefined || outDir.startsWith("--"))) {
-    say("--out needs a directory");
+  let parsed: BuildArgs;
+  try {
+    parsed = parseBuildArgs(Deno.args, Deno.env.toObject(), Deno.cwd());
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
     Deno.exit(2);
   }
-  const out = outDir.startsWith("/") ? outDir : `${Deno.cwd()}/${outDir}`;
+  const { out, minify, root } = parsed;
   try {
-    const { files, lazyImports } = await build(out, { minify: !args.includes("--no-minify") });
+    const { files, lazyImports } = await build(out, { minify });
     say(`built ${files.length} bundles in ${out} (${lazyImports} lazy imports inlined)`);
   } catch (error) {
     say(`build failed: ${error instanceof Error ? error.message : error}`);
     Deno.exit(1);
   }
-  if (args.includes("--install")) {
-    const rootAt = args.indexOf("--root");
-    const env = Deno.env.toObject();
-    const root = rootAt >= 0
-      ? args[rootAt + 1]
-      : env.DENO_INSTALL_ROOT ?? `${env.HOME ?? "."}/.deno`;
+  if (root !== null) {
     try {
       say(`installed ${await installShim(root, out)}`);
     } catch (error) {

@@ -125,3 +125,45 @@ Deno.test("the built lisa runs every part: version, spawn with hooks calling it 
     await world.dispose();
   }
 });
+
+/** A tmpfs on another filesystem than the system temp dir, where the test's output goes. */
+function otherFilesystem(): string | null {
+  try {
+    const shm = Deno.statSync("/dev/shm");
+    const tmp = Deno.statSync(Deno.env.get("TMPDIR") ?? "/tmp");
+    return shm.isDirectory && shm.dev !== tmp.dev ? "/dev/shm" : null;
+  } catch {
+    return null;
+  }
+}
+
+const OTHER_FS = otherFilesystem();
+
+Deno.test({
+  name: "a build whose temp dir is on another filesystem than dist/ moves its bundles into place",
+  ignore: OTHER_FS === null,
+  fn: async () => {
+    const out = await Deno.makeTempDir({ prefix: "lisa-build-out-" });
+    try {
+      const script = new URL("../../scripts/build.ts", import.meta.url).pathname;
+      const result = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-q", "--allow-all", script, "--out", out],
+        env: { TMPDIR: OTHER_FS! },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(result.stderr);
+      strictEqual(result.code, 0, stderr);
+      ok(Deno.statSync(`${out}/lisa.js`).isFile);
+      ok(Deno.statSync(`${out}/verbs/session-capture.js`).isFile);
+      // Nothing of the build is left beside the bundles.
+      deepStrictEqual(
+        [...Deno.readDirSync(out)].map((e) => e.name).sort(),
+        ["cli.js", "hook.js", "lisa.js", "list.js", "status.js", "verbs"],
+      );
+    } finally {
+      await Deno.remove(out, { recursive: true });
+    }
+  },
+});

@@ -3,6 +3,7 @@ import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import {
   inlineLazyImports,
   onlyRoute,
+  parseBuildArgs,
   routeBundleName,
   routeLoaders,
 } from "../../../scripts/build.ts";
@@ -28,6 +29,15 @@ Deno.test("a lazy import the build cannot follow fails the build, naming the lin
   throws(() => inlineLazyImports("/repo/src/z.ts", text), /\/repo\/src\/z\.ts:2: a lazy import/);
   const js = 'const m = await lazyImport(new URL("./data.js", import.meta.url));';
   throws(() => inlineLazyImports("/repo/src/z.ts", js), /z\.ts:1: a lazy import/);
+});
+
+Deno.test("a computed lazy import fails the build whatever its type argument, and one of a URL held in a variable", () => {
+  const nested = "const m = await lazyImport<Promise<M>>(new URL(`./${n}.ts`, import.meta.url));";
+  throws(() => inlineLazyImports("/repo/src/z.ts", nested), /z\.ts:1: a lazy import/);
+  const held = 'const u = new URL("./a.ts", import.meta.url);\nconst m = await lazyImport<M>(u);';
+  throws(() => inlineLazyImports("/repo/src/z.ts", held), /z\.ts:2: a lazy import/);
+  const parted = 'await lazyImport(\n  new URL("./data.json", import.meta.url),\n);';
+  throws(() => inlineLazyImports("/repo/src/z.ts", parted), /z\.ts:1: a lazy import/);
 });
 
 Deno.test("main.ts's parts and non-relative imports (node:sqlite) are left as they are", () => {
@@ -78,4 +88,21 @@ Deno.test("the built entry picks a route's bundle only for an exact route, two w
   strictEqual(routeIn(["session", "captur"], routes), null);
   strictEqual(routeIn(["../x", "y"], routes), null);
   strictEqual(routeIn([], routes), null);
+});
+
+Deno.test("build arguments: relative paths from the task's folder, a flag without value refused", () => {
+  const env = { HOME: "/home/u" };
+  const a = parseBuildArgs(["--out", "d", "--install", "--root", "r"], env, "/repo");
+  deepStrictEqual(a, { out: "/repo/d", minify: true, root: "/repo/r" });
+  strictEqual(parseBuildArgs(["--out", "/abs"], env, "/repo").out, "/abs");
+  strictEqual(parseBuildArgs([], env, "/repo").root, null);
+  strictEqual(parseBuildArgs(["--install"], env, "/repo").root, "/home/u/.deno");
+  strictEqual(
+    parseBuildArgs(["--install"], { ...env, DENO_INSTALL_ROOT: "/opt/d" }, "/repo").root,
+    "/opt/d",
+  );
+  strictEqual(parseBuildArgs(["--no-minify"], env, "/repo").minify, false);
+  // Refused before anything is built, rather than installing into "undefined/bin".
+  throws(() => parseBuildArgs(["--install", "--root"], env, "/repo"), /--root needs a directory/);
+  throws(() => parseBuildArgs(["--out", "--install"], env, "/repo"), /--out needs a directory/);
 });
