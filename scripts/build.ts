@@ -302,6 +302,8 @@ export interface BuildArgs {
  * the other tasks' paths). Throws on a flag without its value, before anything is built or
  * written.
  */
+const BUILD_USAGE = "deno task build [--out DIR] [--no-minify] [--install [--root DIR]]";
+
 export function parseBuildArgs(
   args: string[],
   env: Record<string, string>,
@@ -317,6 +319,13 @@ export function parseBuildArgs(
   };
   const out = valueOf("--out");
   const root = valueOf("--root");
+  const known = new Set(["--out", "--root", "--no-minify", "--install"]);
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--out" || args[i] === "--root") i++;
+    else if (!known.has(args[i])) {
+      throw new Error(`unknown argument "${args[i]}" (usage: ${BUILD_USAGE})`);
+    }
+  }
   return {
     out: out === undefined ? `${REPO}/dist` : absolute(out),
     minify: !args.includes("--no-minify"),

@@ -24,8 +24,16 @@ export default async function doctor(
   io.out(
     `\nruntime dir ${report.runtimeDir.path}: ${
       report.runtimeDir.ok ? "ok" : report.runtimeDir.error
-    }\n\n`,
+    }\n`,
   );
+  if (report.build !== null) {
+    const b = report.build;
+    io.out(
+      `built from ${b.builtFrom ?? "an unknown commit"}; checkout ${b.checkout} at ` +
+        `${b.checkoutCommit ?? "an unknown commit"}${b.stale ? " (stale build)" : ""}\n`,
+    );
+  }
+  io.out("\n");
   const vars = report.variables.map((v) => [
     v.name,
     v.value === null ? "-" : Array.isArray(v.value) ? v.value.join(",") : String(v.value),

@@ -4,6 +4,7 @@
 import { type ConfigEntry, loadConfig } from "../../base/config.ts";
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
+import { BUILT_COMMIT, commitAt } from "../../base/version.ts";
 import { ensureRuntimeDir } from "../../store/runtime_dir.ts";
 
 /** One external program. */
@@ -14,11 +15,24 @@ export interface ToolCheck {
   error?: string;
 }
 
+/** A built lisa (`deno task build`) against the checkout it was built from. */
+export interface BuildCheck {
+  /** The commit the bundles were built from (`+dirty`: with uncommitted changes). */
+  builtFrom: string | null;
+  /** The checkout the bundles live in, and its HEAD now. */
+  checkout: string;
+  checkoutCommit: string | null;
+  /** True when the checkout has moved on since the build: run `deno task install` again. */
+  stale: boolean;
+}
+
 /** The doctor report. */
 export interface DoctorReport {
   ok: boolean;
   tools: ToolCheck[];
   runtimeDir: { path: string; ok: boolean; error?: string };
+  /** Running built: the build against its checkout (null from source or compiled). */
+  build: BuildCheck | null;
   variables: ConfigEntry[];
   /** What is wrong, one sentence each ([] when `ok`). */
   problems: string[];
@@ -39,8 +53,41 @@ async function checkTool(deps: Deps, name: string, args: string[]): Promise<Tool
 }
 
 /**
- * Checks tmux, claude, codex, the runtime dir and every variable; `problems` says what is
- * wrong. Never throws.
+ * When lisa runs built (its entry is `<checkout>/…/lisa.js`), compares the commit the build was
+ * made from with the checkout's HEAD: an installed shim keeps running old bundles after a pull
+ * until `deno task install` runs again. The checkout is the nearest folder above the bundles
+ * holding `main.ts` and `scripts/build.ts`. Null when not built or not in a checkout.
+ */
+export function checkBuild(
+  selfCommand: readonly string[],
+  builtFrom: string | null,
+): BuildCheck | null {
+  const entry = selfCommand[selfCommand.length - 1] ?? "";
+  if (!entry.endsWith("/lisa.js")) return null;
+  let dir = entry.slice(0, entry.lastIndexOf("/"));
+  while (dir.includes("/")) {
+    dir = dir.slice(0, dir.lastIndexOf("/"));
+    const holds = (rel: string) => {
+      try {
+        return Deno.statSync(`${dir || "/"}/${rel}`).isFile;
+      } catch {
+        return false;
+      }
+    };
+    if (holds("main.ts") && holds("scripts/build.ts")) {
+      const checkout = dir || "/";
+      const checkoutCommit = commitAt(checkout);
+      const built = builtFrom?.replace(/\+dirty$/, "") ?? null;
+      const stale = built !== null && checkoutCommit !== null && built !== checkoutCommit;
+      return { builtFrom, checkout, checkoutCommit, stale };
+    }
+  }
+  return null;
+}
+
+/**
+ * Checks tmux, claude, codex, the runtime dir and every variable, and a built lisa against its
+ * checkout; `problems` says what is wrong. Never throws.
  */
 export async function runDoctor(deps: Deps): Promise<DoctorReport> {
   const tools = await Promise.all([
@@ -62,5 +109,12 @@ export async function runDoctor(deps: Deps): Promise<DoctorReport> {
   else if (tmux.version === null) problems.push(`tmux does not run: ${tmux.error}`);
   if (!claude.found && !codex.found) problems.push("neither claude nor codex is on PATH");
   if (!runtimeDir.ok) problems.push(runtimeDir.error ?? `runtime dir ${runtimeDir.path} is unsafe`);
-  return { ok: problems.length === 0, tools, runtimeDir, variables: entries, problems };
+  const build = checkBuild(deps.selfCommand, BUILT_COMMIT);
+  if (build?.stale) {
+    problems.push(
+      `this lisa was built from commit ${build.builtFrom}, but its checkout ${build.checkout} ` +
+        `is at ${build.checkoutCommit}: run "deno task install" there`,
+    );
+  }
+  return { ok: problems.length === 0, tools, runtimeDir, build, variables: entries, problems };
 }

@@ -105,4 +105,7 @@ Deno.test("build arguments: relative paths from the task's folder, a flag withou
   // Refused before anything is built, rather than installing into "undefined/bin".
   throws(() => parseBuildArgs(["--install", "--root"], env, "/repo"), /--root needs a directory/);
   throws(() => parseBuildArgs(["--out", "--install"], env, "/repo"), /--out needs a directory/);
+  // Anything else (a typo, the --out=DIR form) is refused, not ignored.
+  throws(() => parseBuildArgs(["--out=d"], env, "/repo"), /unknown argument "--out=d"/);
+  throws(() => parseBuildArgs(["--instal"], env, "/repo"), /unknown argument "--instal"/);
 });
