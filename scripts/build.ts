@@ -3,9 +3,10 @@
  * `deno task install` puts on PATH and `deno task bench` times (DESIGN §7).
  *
  * `dist/lisa.js` is `main.ts`: it picks the part a call needs and imports the bundle beside it,
- * `hook.js`, `status.js`, `list.js` or `cli.js` (the command table with every verb). Each part is
- * self-contained, so a call loads one small script instead of a graph of TypeScript modules, and
- * runs without a config file or npm resolution (`--no-config`).
+ * `hook.js`, `status.js`, `list.js`, `verbs/<route>.js` (the command table with only that verb's
+ * code, for a call naming the route exactly) or `cli.js` (the table with every verb: help, typos).
+ * Each bundle is self-contained, so a call loads one small script instead of a graph of
+ * TypeScript modules, and runs without a config file or npm resolution (`--no-config`).
  *
  * In the source, verbs and rarely used helpers are imported from computed URLs
  * (`src/base/lazy.ts`), which keeps them out of the graph Deno loads at start-up but also out of
@@ -16,9 +17,10 @@
  *
  * Usage: deno task build [--out DIR] [--no-minify] [--install [--root DIR]]
  * `--no-minify` keeps names and lines (for reading a CPU profile of the built lisa).
- * With `--install`, the built entry is then installed as `lisa` with `deno install --global`
- * (into `--root DIR` when given): a shim that runs `deno run <flags> <out>/lisa.js`, so the
- * checkout (and a rebuild after an update) stays where the shim points.
+ * With `--install`, a shim `lisa` is then written into `${DENO_INSTALL_ROOT:-~/.deno}/bin` (or
+ * `--root DIR`/bin) that runs `<this deno> run <flags> <out>/lisa.js`: the bundles stay in the
+ * checkout, so a rebuild after an update is what the shim runs (`lisa doctor` says when the
+ * checkout has moved on since the build).
  */
 import { BUNDLE_RUN_FLAGS, DENO_PERMISSIONS } from "../src/base/deps.ts";
 import { commitAt } from "../src/base/version.ts";
