@@ -36,17 +36,15 @@ export const DENO_PERMISSIONS = ["--allow-all"];
 
 /**
  * How the built lisa (`deno task build`: `dist/lisa.js` and its bundles) runs: without a config
- * file (the bundles need no import map, no npm resolution), and with two V8 settings. V8
- * collects source positions as it compiles: by default it does so only when an Error is first
- * created, by compiling the functions on the stack again, and in a bundle one of those is the
- * whole script's top level (the first error of a call, a missing file caught on a status poll,
- * cost ~2 ms). And the young generation starts at 4 MB instead of 1: a call then ends before
- * its first scavenge (~0.5 ms), with no more resident memory (measured: 40 MB either way).
+ * file (the bundles need no import map, no npm resolution), and with V8's young generation
+ * starting at 4 MB instead of 1: a call then ends before its first scavenge (~0.5 ms), with no
+ * more resident memory (measured: 40 MB either way). No other V8 flag: with
+ * `--no-enable-lazy-source-positions` (it spared the first Error of a call ~2 ms), a lisa call
+ * and any other `deno` process that starts a subprocess without it, run in turn, each took ~4 ms
+ * more (by all appearances a cache of Deno's keyed by V8's flag hash, rewritten by each side);
+ * `--min-semi-space-size` does not do this.
  */
-export const BUNDLE_RUN_FLAGS = [
-  "--no-config",
-  "--v8-flags=--no-enable-lazy-source-positions,--min-semi-space-size=4",
-];
+export const BUNDLE_RUN_FLAGS = ["--no-config", "--v8-flags=--min-semi-space-size=4"];
 
 /**
  * The argv that starts this lisa again: the binary itself when compiled; the built entry with
