@@ -23,6 +23,8 @@
  */
 import { DENO_PERMISSIONS } from "../src/base/deps.ts";
 import { openHistory } from "../src/core/history/store.ts";
+import { STATUS_CAPTURE_LINES, statusTmuxCommands } from "../src/core/status/gather.ts";
+import { Tmux } from "../src/tmux/tmux.ts";
 import { build, builtArgv } from "./build.ts";
 
 const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -105,6 +107,7 @@ async function spawnIdle(ctx: BenchContext, name: string, wait: boolean): Promis
     "--json",
   ]);
   if (spawned.code !== 0) throw new Error(`spawn failed: ${spawned.stdout}${spawned.stderr}`);
+  ctx.state[`socket:${name}`] = (JSON.parse(spawned.stdout) as { socketPath: string }).socketPath;
   const deadline = Date.now() + 30_000;
   while (wait) {
     const r = await ctx.lisa(["session", "status", "--session", name, "--json"]);
@@ -196,6 +199,30 @@ export const CASES: BenchCase[] = [
     setup: (ctx) => spawnIdle(ctx, STATUS_SESSION, true),
     teardown: async (ctx) => {
       await ctx.lisa(["session", "kill", "--session", STATUS_SESSION]);
+    },
+  },
+  {
+    // A reference, not lisa: a script whose only work is the one tmux call a status makes
+    // (the same argv, on the status case's live session). What a status does beyond it
+    // (load its code, read the session's files and /proc, classify, print) is the difference
+    // between the two rows.
+    name: "reference: deno run of status's tmux call",
+    argv: (
+      ctx,
+    ) => [Deno.execPath(), "run", "-q", ...DENO_PERMISSIONS, `${ctx.base}/status_tmux.ts`],
+    setup: async (ctx) => {
+      const socket = ctx.state[`socket:${STATUS_SESSION}`];
+      if (typeof socket !== "string") throw new Error("needs the status case's session");
+      const argv = new Tmux(null as never, socket).argv(
+        statusTmuxCommands(STATUS_SESSION, STATUS_CAPTURE_LINES),
+      );
+      await Deno.writeTextFile(
+        `${ctx.base}/status_tmux.ts`,
+        `const argv = ${JSON.stringify(argv)};\n` +
+          'const r = await new Deno.Command(argv[0], { args: argv.slice(1), stdin: "null", ' +
+          'stdout: "piped", stderr: "piped" }).output();\n' +
+          "if (r.code !== 0 || r.stdout.length === 0) Deno.exit(1);\n",
+      );
     },
   },
   { name: "lisa version", argv: lisaArgv("version"), target: 1.7 },

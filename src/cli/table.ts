@@ -86,6 +86,9 @@ export function buildTable(options: TableOptions = {}): RouteMap<LisaContext> {
  * is missing, and the parser says so).
  */
 export function joinDashValues(argv: readonly string[]): string[] {
+  // Most calls have no flag followed by a dash-led word: nothing to join, and the flag table
+  // below (built cold on every call) is not needed.
+  if (!argv.some((w, i) => w.startsWith("--") && argv[i + 1]?.startsWith("-"))) return [...argv];
   const route = routeOf(argv);
   if (route === undefined) return [...argv];
   const flags = VERBS[route].flags as Record<string, { kind: string; inferEmpty?: boolean }>;
