@@ -168,11 +168,16 @@ async function fillHistory(ctx: BenchContext): Promise<void> {
   }
 }
 
+/** argv of `deno run` of a script (the floor and the references). */
+function scriptArgv(path: string): string[] {
+  return [Deno.execPath(), "run", "-q", ...DENO_PERMISSIONS, path];
+}
+
 /** The cases, floor first, each with its DESIGN §7 budget where it has one. */
 export const CASES: BenchCase[] = [
   {
     name: FLOOR,
-    argv: (ctx) => [Deno.execPath(), "run", "-q", ...DENO_PERMISSIONS, `${ctx.base}/empty.ts`],
+    argv: (ctx) => scriptArgv(`${ctx.base}/empty.ts`),
     setup: async (ctx) => {
       await Deno.writeTextFile(`${ctx.base}/empty.ts`, "");
     },
@@ -182,7 +187,7 @@ export const CASES: BenchCase[] = [
     // included). No status can cost less than this; its ratio shows how much of a case's
     // budget the one tmux call already takes.
     name: "reference: deno run of one tmux call",
-    argv: (ctx) => [Deno.execPath(), "run", "-q", ...DENO_PERMISSIONS, `${ctx.base}/one_tmux.ts`],
+    argv: (ctx) => scriptArgv(`${ctx.base}/one_tmux.ts`),
     setup: async (ctx) => {
       await Deno.writeTextFile(
         `${ctx.base}/one_tmux.ts`,
@@ -207,9 +212,7 @@ export const CASES: BenchCase[] = [
     // (load its code, read the session's files and /proc, classify, print) is the difference
     // between the two rows.
     name: "reference: deno run of status's tmux call",
-    argv: (
-      ctx,
-    ) => [Deno.execPath(), "run", "-q", ...DENO_PERMISSIONS, `${ctx.base}/status_tmux.ts`],
+    argv: (ctx) => scriptArgv(`${ctx.base}/status_tmux.ts`),
     setup: async (ctx) => {
       const socket = ctx.state[`socket:${STATUS_SESSION}`];
       if (typeof socket !== "string") throw new Error("needs the status case's session");
