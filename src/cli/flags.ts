@@ -462,7 +462,9 @@ export const enforce = bool("exit 1 when the command is risky (the default)");
 /** `--advice-only` of guard. */
 export const adviceOnly = bool("report the risk but exit 0");
 /** `--report-min` of smoke. */
-export const reportMin = bool("compact JSON: ok, errorCode, finalState, missingMarkers");
+export const reportMin = bool(
+  "compact JSON: ok, errorCode, finalState, missingMarkers (a failure adds error, output)",
+);
 /** `--prompt-style` of smoke. */
 export const promptStyle = {
   kind: "parsed",

@@ -68,7 +68,13 @@ export interface World {
   /** Runs lisa's `main()` in this process (faster; same code path as the binary's full CLI). */
   lisaInProcess(
     args: string[],
-    options?: { cwd?: string; env?: Record<string, string>; runner?: Runner },
+    options?: {
+      cwd?: string;
+      env?: Record<string, string>;
+      runner?: Runner;
+      /** How nested calls run lisa (default: this checkout's lisa). */
+      selfCommand?: string[];
+    },
   ): Promise<LisaResult>;
   /** Runs a tmux command on one of the world's private sockets. */
   tmux(socket: string, args: string[]): Promise<LisaResult>;
@@ -159,7 +165,7 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
         sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
         runner: opts.runner ?? new DenoRunner(config.cmdTimeoutSeconds * 1000),
         io,
-        selfCommand: LISA_ARGV,
+        selfCommand: opts.selfCommand ?? LISA_ARGV,
       });
       const code = await main(args, deps);
       return { code, stdout: io.stdout, stderr: io.stderr, json: parseJson(io.stdout) };

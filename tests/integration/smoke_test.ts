@@ -117,3 +117,45 @@ Deno.test("smoke refuses more than four levels", async () => {
     await world.dispose();
   }
 });
+
+Deno.test("a failed smoke's --report-min still says why: error and L1's last pane lines", async () => {
+  const world = await makeWorld();
+  try {
+    // L1 cannot start L2: its lisa is a program that fails.
+    const r = await world.lisaInProcess(
+      ["session", "smoke", "--levels", "2", "--timeout-seconds", "30", "--report-min", "--json"],
+      { selfCommand: ["false"] },
+    );
+    strictEqual(r.code, 1, r.stdout + r.stderr);
+    const s = r.json!;
+    strictEqual(s.ok, false);
+    strictEqual(s.errorCode, "smoke_failed");
+    deepStrictEqual(s.missingMarkers, ["LISA_SMOKE_L1_DONE", "LISA_SMOKE_L2_DONE"]);
+    ok(typeof s.error === "string" && s.error.startsWith("L1 ended"), String(s.error));
+    const output = s.output as string[];
+    ok(output.some((l) => l.includes("smoke L1: spawn of L2 failed")), output.join("\n"));
+    // Nothing is left behind by the failed run either.
+    deepStrictEqual(await tmuxSessions(world), []);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a passing smoke's --report-min stays compact", async () => {
+  const world = await makeWorld();
+  try {
+    const r = await world.lisaInProcess(
+      ["session", "smoke", "--levels", "1", "--report-min", "--json"],
+    );
+    strictEqual(r.code, 0, r.stdout + r.stderr);
+    deepStrictEqual(Object.keys(r.json!).sort(), [
+      "errorCode",
+      "finalState",
+      "missingMarkers",
+      "ok",
+      "stderrPolicy",
+    ]);
+  } finally {
+    await world.dispose();
+  }
+});

@@ -44,6 +44,9 @@ export default async function smoke(
       finalState: r.finalState,
       missingMarkers: r.missingMarkers,
       ...(r.failedMatrix && r.failedMatrix.length > 0 ? { failedMatrix: r.failedMatrix } : {}),
+      // Compact when it passes; a failure still says why (a CI log is all there is to read).
+      ...(r.ok ? {} : { error: r.error ?? null }),
+      ...(!r.ok && r.output !== undefined ? { output: r.output } : {}),
     });
     return;
   }
