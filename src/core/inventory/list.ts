@@ -10,7 +10,13 @@ import type { Deps } from "../../base/deps.ts";
 import { AGENTS, MODES } from "../../base/types.ts";
 import { baseName, joinPath } from "../../base/paths.ts";
 import { type Project, resolveProject } from "../session/project.ts";
-import { scanMetaFiles, type SessionLocation, shownAgent, tryReadMeta } from "../session/locate.ts";
+import {
+  type MetaFile,
+  scanMetaFiles,
+  type SessionLocation,
+  shownAgent,
+  tryReadMeta,
+} from "../session/locate.ts";
 import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { CoarseStatus, WaitingFor } from "../status/classify.ts";
@@ -89,6 +95,27 @@ const NAME_AGENT_MODE = new RegExp(`-(${AGENTS.join("|")})-(${MODES.join("|")})(
 
 function socketHash(socketPath: string): string | null {
   return SOCKET_RE.exec(baseName(socketPath))?.[2] ?? null;
+}
+
+/**
+ * The meta files worth reading for a list of `sockets`: those filed under one of the sockets'
+ * project hashes (spawn names a session's meta and its server's socket after the same project),
+ * so a list reads its own sessions' metas, not every project's. Every file when a socket's name
+ * carries no hash. A session filed elsewhere that a server still lists is found by name after
+ * the server answered. Pure.
+ */
+export function metaFilesOn(
+  files: readonly MetaFile[],
+  sockets: readonly string[],
+  project: Pick<Project, "hash" | "socketPath">,
+): MetaFile[] {
+  const hashes = new Set<string>();
+  for (const socket of sockets) {
+    const hash = socket === project.socketPath ? project.hash : socketHash(socket);
+    if (hash === null) return [...files];
+    hashes.add(hash);
+  }
+  return files.filter((f) => hashes.has(f.hash));
 }
 
 /** Finds each session's meta: under its socket's hash first, else under any hash. */
@@ -248,7 +275,7 @@ export async function gatherLiveSessions(
   }
   const candidates = new Map<string, SessionLocation>();
   const readCandidates = () => {
-    for (const f of files) {
+    for (const f of metaFilesOn(files, sockets, project)) {
       const meta = tryReadMeta(f.path);
       if (meta === undefined || !socketSet.has(meta.socketPath)) continue;
       if (options.projectOnly && (meta.projectHash ?? f.hash) !== project.hash) continue;
