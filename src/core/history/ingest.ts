@@ -72,26 +72,37 @@ function latestSessionId(h: History, name: string): number | null {
   return r === undefined ? null : Number(r.id);
 }
 
-/** Copies meta facts into the session row (values already known are kept when meta lacks them). */
+/** A meta's text field as SQLite can bind it: null unless it is a string. */
+function textOf(meta: SessionMeta, key: string): string | null {
+  const v = (meta as unknown as Record<string, unknown>)[key];
+  return typeof v === "string" ? v : null;
+}
+
+/**
+ * Copies meta facts into the session row; a fact the meta lacks (an older or foreign meta, a
+ * field of another type) keeps the value already known rather than failing the ingestion.
+ */
 function applyMeta(h: History, id: number, meta: SessionMeta): void {
-  const alias = (meta as unknown as Record<string, unknown>).alias;
+  const agent = meta.commandOnly === true ? "command" : textOf(meta, "agent");
   h.db.prepare(
     `UPDATE sessions SET
-      alias = COALESCE(?, alias), agent = ?, mode = ?, project_root = ?, project_hash = ?,
-      socket_path = ?, parent = ?, agent_session_id = COALESCE(?, agent_session_id),
-      prompt = ?, started_at = COALESCE(started_at, ?)
+      alias = COALESCE(?, alias), agent = COALESCE(?, agent), mode = COALESCE(?, mode),
+      project_root = COALESCE(?, project_root), project_hash = COALESCE(?, project_hash),
+      socket_path = COALESCE(?, socket_path), parent = COALESCE(?, parent),
+      agent_session_id = COALESCE(?, agent_session_id), prompt = COALESCE(?, prompt),
+      started_at = COALESCE(started_at, ?)
     WHERE id = ?`,
   ).run(
-    typeof alias === "string" ? alias : null,
-    meta.commandOnly ? "command" : meta.agent,
-    meta.mode,
-    meta.projectRoot,
-    meta.projectHash,
-    meta.socketPath,
-    meta.parentSession,
-    meta.agentSessionId,
-    meta.prompt,
-    meta.createdAt,
+    textOf(meta, "alias"),
+    agent,
+    textOf(meta, "mode"),
+    textOf(meta, "projectRoot"),
+    textOf(meta, "projectHash"),
+    textOf(meta, "socketPath"),
+    textOf(meta, "parentSession"),
+    textOf(meta, "agentSessionId"),
+    textOf(meta, "prompt"),
+    textOf(meta, "createdAt"),
     id,
   );
 }
@@ -379,7 +390,10 @@ export function ingestSession(h: History, files: SessionFiles): IngestCounts {
       if (typeof runId === "string" && runId !== "") return sessionId(h, files.session, runId);
       return latestSessionId(h, files.session);
     };
-    if (meta !== undefined) applyMeta(h, sessionId(h, files.session, meta.runId), meta);
+    // A meta without a run id names no run: its session's lines still arrive with theirs.
+    if (meta !== undefined && typeof meta.runId === "string" && meta.runId !== "") {
+      applyMeta(h, sessionId(h, files.session, meta.runId), meta);
+    }
     const created = <T extends number | null>(id: T): T => {
       if (id !== null) {
         h.db.prepare("UPDATE sessions SET project_hash = COALESCE(project_hash, ?) WHERE id = ?")

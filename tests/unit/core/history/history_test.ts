@@ -369,3 +369,32 @@ Deno.test("plans: a Write under plans/ captures the file; ExitPlanMode its plan 
     await Deno.remove(f.dir, { recursive: true });
   }
 });
+
+Deno.test("metas lacking facts, with odd types or without a run id never fail ingestion", async () => {
+  const f = await fixture();
+  try {
+    const meta = (session: string, body: Record<string, unknown>) =>
+      Deno.writeTextFileSync(
+        `${f.runtimeDir}/.lisa-${HASH}-session-${session}-meta.json`,
+        JSON.stringify({ session, ...body }),
+      );
+    // An older or foreign meta: a run id and little else.
+    meta("lisa-proj-sparse", { runId: "run-s", createdAt: "2026-01-01T00:01:00.000Z" });
+    // Fields of other types than lisa writes.
+    meta("lisa-proj-odd", { runId: "run-o", agent: 7, projectRoot: ["/p"], prompt: { x: 1 } });
+    // No run id: it names no run.
+    meta("lisa-proj-norun", { agent: "claude", projectRoot: "/p" });
+    await Deno.writeTextFile(f.hooks, TURN.join(""));
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      const names = listSessions(h, {}).map((s) => s.session).sort();
+      deepStrictEqual(names, ["lisa-proj-odd", "lisa-proj-sparse", SESSION].sort());
+      strictEqual(showSession(h, "lisa-proj-sparse").agent, null);
+      strictEqual(showSession(h, "lisa-proj-odd").projectRoot, null);
+      // The well-formed session beside them is ingested in full.
+      strictEqual(showSession(h, SESSION).turnList[0].reply, "Parser fixed; tests pass.");
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
