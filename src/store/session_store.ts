@@ -3,7 +3,7 @@
  * (`…-state.json`, read-modify-written under the state lock). Both are written atomically.
  */
 import { LisaError } from "../base/errors.ts";
-import type { SessionMeta, SessionStateFile } from "../base/types.ts";
+import { AGENTS, MODES, type SessionMeta, type SessionStateFile } from "../base/types.ts";
 import { readJsonIfExists, writeJsonAtomic } from "./atomic.ts";
 import { withLock } from "./lock.ts";
 import { lockPathFor, type SessionPaths } from "./runtime_dir.ts";
@@ -15,9 +15,47 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Meta fields holding text, and those that may also be null. */
+const META_TEXT = [
+  "session",
+  "projectRoot",
+  "projectHash",
+  "socketPath",
+  "startCmd",
+  "createdAt",
+  "runId",
+  "alias",
+] as const;
+const META_TEXT_OR_NULL = ["parentSession", "prompt", "agentSessionId"] as const;
+const WORKTREE_TEXT = ["path", "branch", "base", "baseCommit", "repoRoot"] as const;
+
+/**
+ * `value` with every field lisa knows but of another type than lisa writes left out (an older,
+ * foreign or damaged meta): readers then see the fact as absent, which they all handle, instead
+ * of a number where a path belongs. An agent or mode lisa does not know is left out too.
+ * Unknown fields stay. Pure.
+ */
+export function normalizeMeta(value: Record<string, unknown>): SessionMeta {
+  const out: Record<string, unknown> = { ...value };
+  const drop = (key: string, ok: (v: unknown) => boolean) => {
+    if (key in out && !ok(out[key])) delete out[key];
+  };
+  const text = (v: unknown) => typeof v === "string";
+  for (const key of META_TEXT) drop(key, text);
+  for (const key of META_TEXT_OR_NULL) drop(key, (v) => v === null || text(v));
+  drop("agent", (v) => (AGENTS as readonly unknown[]).includes(v));
+  drop("mode", (v) => (MODES as readonly unknown[]).includes(v));
+  drop("hooks", (v) => typeof v === "boolean");
+  drop("commandOnly", (v) => typeof v === "boolean");
+  drop("nestedBypass", (v) => Array.isArray(v) && v.every(text));
+  drop("worktree", (v) => isPlainObject(v) && WORKTREE_TEXT.every((k) => text(v[k])));
+  return out as unknown as SessionMeta;
+}
+
 /**
  * The session's meta, or undefined when it has none. Throws `meta_unreadable` when the file
- * exists but cannot be read (a symlink, an I/O error) or is not a JSON object.
+ * exists but cannot be read (a symlink, an I/O error) or is not a JSON object. Fields of the
+ * wrong type are left out ({@link normalizeMeta}).
  */
 export function readMeta(paths: Pick<StorePaths, "meta">): SessionMeta | undefined {
   let value: unknown;
@@ -36,7 +74,7 @@ export function readMeta(paths: Pick<StorePaths, "meta">): SessionMeta | undefin
       details: { path: paths.meta },
     });
   }
-  return value as unknown as SessionMeta;
+  return normalizeMeta(value);
 }
 
 /** Writes the session's meta atomically (0600). Throws I/O errors. */

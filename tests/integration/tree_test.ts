@@ -258,3 +258,26 @@ Deno.test("tree shows only this project unless --all-hashes", async () => {
     await world.dispose();
   }
 });
+
+Deno.test("tree --with-state copes with an older or damaged meta: partial, or of wrong types", async () => {
+  const world = await makeWorld();
+  try {
+    await spawn(world, "lisa-live-root", "sleep 60");
+    const hash = hashOf(world);
+    const write = (session: string, meta: Record<string, unknown>) =>
+      Deno.writeTextFileSync(
+        `${world.runtimeDir}/.lisa-${hash}-session-${session}-meta.json`,
+        JSON.stringify({ session, ...meta }),
+        { mode: 0o600 },
+      );
+    write("lisa-partial", {});
+    write("lisa-odd", { runId: 5, agent: ["x"], projectRoot: null, socketPath: 7 });
+    const t = await tree(world, ["--with-state"]);
+    const sessions = (t.roots as Node[]).map((r) => r.session).sort();
+    deepStrictEqual(sessions, ["lisa-live-root", "lisa-odd", "lisa-partial"]);
+    const live = (t.roots as Node[]).find((r) => r.session === "lisa-live-root")!;
+    ok(["in_progress", "just_started"].includes(live.state!), String(live.state));
+  } finally {
+    await world.dispose();
+  }
+});

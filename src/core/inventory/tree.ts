@@ -111,7 +111,8 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
     const candidates: SessionLocation[] = metas.filter((m) => m.socketPath !== "").map((m) => ({
       session: m.session,
       hash: m.projectHash,
-      projectRoot: m.projectRoot,
+      // A meta without its project root (an older or partial one) reads as this project's.
+      projectRoot: typeof m.projectRoot === "string" ? m.projectRoot : project.root,
       runtimeDir: project.runtimeDir,
       socketPath: m.socketPath,
       paths: sessionPaths(project.runtimeDir, m.projectHash, m.session),

@@ -144,3 +144,39 @@ Deno.test("updateState gives up with LockBusyError and leaves the state untouche
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("readMeta leaves out the fields of another type than lisa writes; others stay", async () => {
+  const { dir, paths } = await tempPaths();
+  try {
+    Deno.writeTextFileSync(
+      paths.meta,
+      JSON.stringify({
+        session: "lisa-x",
+        runId: 5,
+        agent: "gemini",
+        mode: ["exec"],
+        projectRoot: null,
+        socketPath: "/s.sock",
+        prompt: null,
+        parentSession: 3,
+        hooks: "yes",
+        commandOnly: true,
+        nestedBypass: ["--a", 1],
+        worktree: { path: "/w" },
+        extra: { kept: true },
+      }),
+    );
+    deepStrictEqual(readMeta(paths), {
+      session: "lisa-x",
+      socketPath: "/s.sock",
+      prompt: null,
+      commandOnly: true,
+      extra: { kept: true },
+    });
+    // What lisa writes comes back as written.
+    writeMeta(paths, META);
+    deepStrictEqual(readMeta(paths), META);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
