@@ -18,6 +18,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import type { SessionMeta } from "../../base/types.ts";
+import { baseName } from "../../base/paths.ts";
 import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
 import { sessionPaths } from "../../store/runtime_dir.ts";
 import { tryReadMeta } from "../session/locate.ts";
@@ -370,15 +371,22 @@ export function forgetCursors(h: History, files: SessionFiles): void {
  * Ingests one session's files (module doc), in one write transaction. Returns what it added.
  * Throws the store's errors (`history_busy`, `history_error`).
  */
-export function ingestSession(h: History, files: SessionFiles): IngestCounts {
+export function ingestSession(
+  h: History,
+  files: SessionFiles,
+  seen?: IngestScan,
+): IngestCounts {
   const paths = sessionPaths(files.runtimeDir, files.hash, files.session);
   const counts: IngestCounts = { sessions: 0, lines: 0, turns: 0, tools: 0 };
   // Nothing changed since the last ingestion (same inode, size and mtime of every file): no
   // write transaction at all, so a read of a large history stays cheap.
-  const fingerprint = [paths.meta, paths.events, paths.hooks, paths.done].map(statKey).join("|");
+  const fingerprint = [paths.meta, paths.events, paths.hooks, paths.done]
+    .map((p) => statKey(p, seen?.present)).join("|");
   const fpKey = `fingerprint:${paths.meta}`;
-  const known = h.db.prepare("SELECT fingerprint FROM cursors WHERE path = ?").get(fpKey);
-  if (known !== undefined && known.fingerprint === fingerprint) return counts;
+  const known = seen !== undefined
+    ? seen.fingerprints.get(fpKey)
+    : h.db.prepare("SELECT fingerprint FROM cursors WHERE path = ?").get(fpKey)?.fingerprint;
+  if (known === fingerprint) return counts;
   h.write(() => {
     h.db.prepare(
       "INSERT INTO cursors (path, offset, fingerprint) VALUES (?, 0, ?) " +
@@ -448,8 +456,13 @@ export function ingestSession(h: History, files: SessionFiles): IngestCounts {
   return counts;
 }
 
-/** "ino:size:mtime" of `path`, "-" when it does not exist. */
-function statKey(path: string): string {
+/**
+ * "ino:size:mtime" of `path`, "-" when it does not exist. `present`: the names a listing of its
+ * directory found just before; a name missing there is taken as absent without a stat (which
+ * would throw). A file that appears after the listing is seen by the next ingestion.
+ */
+function statKey(path: string, present?: ReadonlySet<string>): string {
+  if (present !== undefined && !present.has(baseName(path))) return "-";
   try {
     const i = Deno.lstatSync(path);
     return `${i.ino ?? ""}:${i.size}:${i.mtime?.getTime() ?? ""}`;
@@ -458,8 +471,17 @@ function statKey(path: string): string {
   }
 }
 
+/**
+ * What {@link ingestAll} reads once for all its sessions: the runtime dir's names (one listing)
+ * and the stored fingerprints (one query).
+ */
+export interface IngestScan {
+  present: ReadonlySet<string>;
+  fingerprints: ReadonlyMap<string, unknown>;
+}
+
 /** Every session whose files are in `runtimeDir` (meta, hooks or event log). */
-export function sessionFilesIn(runtimeDir: string): SessionFiles[] {
+export function sessionFilesIn(runtimeDir: string, names?: Set<string>): SessionFiles[] {
   const re =
     /^\.lisa-([0-9a-f]{8})-session-(lisa-[A-Za-z0-9._-]+)-(meta\.json|hooks\.jsonl|events\.jsonl)$/;
   const seen = new Map<string, SessionFiles>();
@@ -470,6 +492,7 @@ export function sessionFilesIn(runtimeDir: string): SessionFiles[] {
     return [];
   }
   for (const entry of entries) {
+    names?.add(entry.name);
     const m = re.exec(entry.name);
     if (m === null) continue;
     seen.set(`${m[1]}/${m[2]}`, { runtimeDir, hash: m[1], session: m[2] });
@@ -484,8 +507,17 @@ export function sessionFilesIn(runtimeDir: string): SessionFiles[] {
 /** Ingests every session of the runtime dir of `deps`; returns the summed counts. */
 export function ingestAll(h: History, deps: Pick<Deps, "config">): IngestCounts {
   const total: IngestCounts = { sessions: 0, lines: 0, turns: 0, tools: 0 };
-  for (const files of sessionFilesIn(deps.config.runtimeDir)) {
-    const c = ingestSession(h, files);
+  const present = new Set<string>();
+  const sessions = sessionFilesIn(deps.config.runtimeDir, present);
+  if (sessions.length === 0) return total;
+  const fingerprints = new Map<string, unknown>();
+  for (
+    const r of h.db.prepare(
+      "SELECT path, fingerprint FROM cursors WHERE path >= 'fingerprint:' AND path < 'fingerprint;'",
+    ).all()
+  ) fingerprints.set(String(r.path), r.fingerprint);
+  for (const files of sessions) {
+    const c = ingestSession(h, files, { present, fingerprints });
     total.sessions += c.sessions;
     total.lines += c.lines;
     total.turns += c.turns;
