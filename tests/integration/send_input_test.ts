@@ -203,3 +203,26 @@ Deno.test("--text with --text-file is conflicting_options, a missing file is fil
     await world.dispose();
   }
 });
+
+Deno.test("a session whose meta names no agent lisa knows takes text without the ready guard", async () => {
+  const world = await makeWorld();
+  try {
+    const { s, record } = await recording(world);
+    // An older, foreign or damaged meta: no agent, then one lisa does not know.
+    const metaPath = `${world.runtimeDir}/.lisa-${s.projectHash}-session-${s.session}-meta.json`;
+    for (const agent of [undefined, "gemini"]) {
+      const meta = JSON.parse(Deno.readTextFileSync(metaPath));
+      meta.agent = agent;
+      Deno.writeTextFileSync(metaPath, JSON.stringify(meta), { mode: 0o600 });
+      const r = await world.lisa(["session", "send", "--session", s.session, "--text", "hi"]);
+      strictEqual(r.code, 0, r.stdout + r.stderr);
+    }
+    strictEqual(
+      await recorded(record, `${START}hi${END}${START}hi${END}`),
+      `${START}hi${END}`.repeat(2),
+    );
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

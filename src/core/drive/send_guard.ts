@@ -8,7 +8,7 @@
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
-import type { SessionStateName } from "../../base/types.ts";
+import { AGENTS, type SessionStateName } from "../../base/types.ts";
 import type { SessionLocation } from "../session/locate.ts";
 
 /** Default of `--ready-timeout`, in seconds. */
@@ -73,7 +73,11 @@ export async function guardTextSend(
 ): Promise<AgentStateAtSend | null> {
   const meta = loc.meta;
   // --force: the caller takes responsibility; lisa does not even look.
-  if (options.force || meta === undefined || meta.commandOnly) return null;
+  // A meta without an agent lisa knows (older, foreign, damaged) has no agent to wait for.
+  if (
+    options.force || meta === undefined || meta.commandOnly ||
+    !(AGENTS as readonly unknown[]).includes(meta.agent)
+  ) return null;
   const { sessionStatus } = await lazyImport<typeof import("../status/status.ts")>(
     new URL("../status/status.ts", import.meta.url),
   );
