@@ -17,8 +17,9 @@ export function renderTable(headers: string[], rows: string[][]): string {
   return [line(headers), ...rows.map(line)].join("\n") + "\n";
 }
 
-/** "just now", "42s ago", "5m ago", "2h ago", "3d ago". */
+/** "just now", "42s ago", "5m ago", "2h ago", "3d ago"; "-" for a time that is not one. */
 export function relativeAge(from: Date, now: Date): string {
+  if (Number.isNaN(from.getTime())) return "-";
   const s = Math.max(0, Math.floor((now.getTime() - from.getTime()) / 1000));
   if (s < 5) return "just now";
   if (s < 60) return `${s}s ago`;

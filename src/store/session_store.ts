@@ -22,7 +22,6 @@ const META_TEXT = [
   "projectHash",
   "socketPath",
   "startCmd",
-  "createdAt",
   "runId",
   "alias",
 ] as const;
@@ -32,7 +31,8 @@ const WORKTREE_TEXT = ["path", "branch", "base", "baseCommit", "repoRoot"] as co
 /**
  * `value` with every field lisa knows but of another type than lisa writes left out (an older,
  * foreign or damaged meta): readers then see the fact as absent, which they all handle, instead
- * of a number where a path belongs. An agent or mode lisa does not know is left out too.
+ * of a number where a path belongs. An agent or mode lisa does not know, and a creation time that
+ * is not one, are left out too.
  * Unknown fields stay. Pure.
  */
 export function normalizeMeta(value: Record<string, unknown>): SessionMeta {
@@ -43,6 +43,7 @@ export function normalizeMeta(value: Record<string, unknown>): SessionMeta {
   const text = (v: unknown) => typeof v === "string";
   for (const key of META_TEXT) drop(key, text);
   for (const key of META_TEXT_OR_NULL) drop(key, (v) => v === null || text(v));
+  drop("createdAt", (v) => text(v) && !Number.isNaN(Date.parse(v as string)));
   drop("agent", (v) => (AGENTS as readonly unknown[]).includes(v));
   drop("mode", (v) => (MODES as readonly unknown[]).includes(v));
   drop("hooks", (v) => typeof v === "boolean");

@@ -147,7 +147,7 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
     session: m.session,
     parentSession: m.parentSession ?? null,
     agent: shownAgent(m),
-    mode: m.mode,
+    mode: m.mode ?? null,
     createdAt: m.createdAt,
     projectHash: m.projectHash,
     ...(typeof m.projectRoot === "string" ? { projectRoot: m.projectRoot } : {}),

@@ -13,8 +13,9 @@ import type { Agent, Mode } from "../../base/types.ts";
 export interface TreeInput {
   session: string;
   parentSession: string | null;
-  agent: Agent | string;
-  mode: Mode | string;
+  /** null: the meta names no agent (or mode) lisa knows. */
+  agent: Agent | string | null;
+  mode: Mode | string | null;
   createdAt: string;
   projectHash?: string;
   projectRoot?: string;
@@ -24,8 +25,8 @@ export interface TreeInput {
 export interface TreeNode {
   session: string;
   parentSession: string | null;
-  agent: string;
-  mode: string;
+  agent: string | null;
+  mode: string | null;
   createdAt: string;
   projectHash?: string;
   projectRoot?: string;

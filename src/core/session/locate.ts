@@ -18,8 +18,11 @@ import { readMeta } from "../../store/session_store.ts";
  * spawned without `--agent` (its meta's `agent` only fills the name's agent word), else the
  * meta's agent.
  */
-export function shownAgent(meta: Pick<SessionMeta, "agent" | "commandOnly">): Agent | "command" {
-  return meta.commandOnly ? "command" : meta.agent;
+export function shownAgent(
+  meta: Pick<SessionMeta, "agent" | "commandOnly">,
+): Agent | "command" | null {
+  // A meta without an agent lisa knows (older, foreign, damaged): null, not a guess.
+  return meta.commandOnly ? "command" : meta.agent ?? null;
 }
 
 /** Where a session's artifacts and tmux server are. */

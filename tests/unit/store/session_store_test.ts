@@ -157,6 +157,7 @@ Deno.test("readMeta leaves out the fields of another type than lisa writes; othe
         mode: ["exec"],
         projectRoot: null,
         socketPath: "/s.sock",
+        createdAt: "yesterday-ish",
         prompt: null,
         parentSession: 3,
         hooks: "yes",

@@ -21,7 +21,7 @@ function stateLabel(n: Omit<TreeNode, "children">): string {
 
 function describe(n: TreeNode, now: Date): string {
   const created = Date.parse(n.createdAt);
-  const parts = [...(n.alias ? [n.alias] : []), `${n.agent}/${n.mode}`];
+  const parts = [...(n.alias ? [n.alias] : []), `${n.agent ?? "-"}/${n.mode ?? "-"}`];
   if (!Number.isNaN(created)) parts.push(relativeAge(new Date(created), now));
   const label = stateLabel(n);
   if (label !== "?") parts.push(label);
@@ -98,7 +98,7 @@ export default async function tree(
     const rows = flattenTree(result.roots).map((r) => [
       `${"  ".repeat(r.depth)}${r.session}`,
       r.parentSession ?? "-",
-      `${r.agent}/${r.mode}`,
+      `${r.agent ?? "-"}/${r.mode ?? "-"}`,
       stateLabel(r),
       Number.isNaN(Date.parse(r.createdAt)) ? "-" : relativeAge(new Date(r.createdAt), now),
     ]);
