@@ -294,25 +294,40 @@ function placeWindow(
   return { reason: "history_trimmed" }; // the anchor repeats: the drop cannot be measured
 }
 
+/** Hash of an empty row. */
+const BLANK = rowHash("");
 /**
- * Matches `old` (hashes) against `cur` (hashes) by a longest common subsequence whose matches
- * lie as late as possible in `cur`. Returns, for each index of `cur`, the index of `old` it
- * matches, or -1.
+ * Weight of a matched row with text against a matched blank row. Blank rows are the commonest
+ * and say nothing about where a row went: an agent that rewrites a row and then inserts it lower
+ * (codex draws the last line of a reply first, then the whole reply below it) would otherwise
+ * have its rows matched for the blanks around them, and a row the reader has been given would
+ * come back. MAX_WINDOW_ROWS × this fits the table's 16 bits.
+ */
+const TEXT_WEIGHT = 64;
+
+/**
+ * Matches `old` (hashes) against `cur` (hashes) by a common subsequence of greatest weight (a
+ * row with text outweighs any number of blank rows it could cost, up to {@link TEXT_WEIGHT})
+ * whose matches lie as late as possible in `cur`. Returns, for each index of `cur`, the index
+ * of `old` it matches, or -1.
  */
 function lateLcs(old: Uint32Array, cur: Uint32Array): Int32Array {
   const a = old.length;
   const b = cur.length;
   const width = b + 1;
-  // f[i][j] = LCS of old[0, i) and cur[0, j); a ≤ MAX_WINDOW_ROWS keeps it bounded by a × b.
+  const weight = (h: number) => (h === BLANK ? 1 : TEXT_WEIGHT);
+  // f[i][j] = best weight of old[0, i) against cur[0, j); a ≤ MAX_WINDOW_ROWS keeps it bounded.
   const f = new Uint16Array((a + 1) * width);
   for (let i = 1; i <= a; i++) {
     const row = i * width;
     const prev = row - width;
     const oi = old[i - 1];
+    const w = weight(oi);
     for (let j = 1; j <= b; j++) {
+      const skip = Math.max(f[prev + j], f[row + j - 1]);
       f[row + j] = oi !== UNRECEIVED && oi === cur[j - 1]
-        ? f[prev + j - 1] + 1
-        : Math.max(f[prev + j], f[row + j - 1]);
+        ? Math.max(f[prev + j - 1] + w, skip)
+        : skip;
     }
   }
   const match = new Int32Array(b).fill(-1);
@@ -321,7 +336,8 @@ function lateLcs(old: Uint32Array, cur: Uint32Array): Int32Array {
   while (i > 0 && j > 0) {
     const oi = old[i - 1];
     if (
-      oi !== UNRECEIVED && oi === cur[j - 1] && f[i * width + j] === f[(i - 1) * width + j - 1] + 1
+      oi !== UNRECEIVED && oi === cur[j - 1] &&
+      f[i * width + j] === f[(i - 1) * width + j - 1] + weight(oi)
     ) {
       match[j - 1] = i - 1;
       i--;

@@ -250,3 +250,35 @@ Deno.test("a delta of a long history costs one pass: 50 000 new lines under a fo
   strictEqual(view.lines.length, 49_990);
   deepStrictEqual(view.live, ["> ", "✻ 2s"]);
 });
+
+Deno.test("codex drawing a reply's last line first, then the whole reply below it: each line once", () => {
+  // Six distinct screens of a real codex 0.169 turn (recorded from the real-agent tier): idle,
+  // working, then for ~70 ms "CHARLIE three" alone on row 7, then the reply on rows 8-12. A
+  // reader polling at any moment must get each reply line once: the row it was given at row 7
+  // is the one now on row 12, not a new one (rows with text outweigh blank rows in the match).
+  const frames = JSON.parse(
+    Deno.readTextFileSync(
+      new URL("../../../fixtures/screens/codex_reply_insert.json", import.meta.url),
+    ),
+  ) as { lines: string[]; geometry: PaneGeometry }[];
+  const reply = ["• ALPHA one", "  BRAVO two", "  CHARLIE three"];
+  // Every order-preserving choice of the screens after the first is a possible polling schedule.
+  for (let mask = 1; mask < 1 << (frames.length - 1); mask++) {
+    const polled = frames.slice(1).filter((_, k) => (mask >> k) & 1);
+    const reader = new Reader(
+      captureResult(frames[0].lines, { geometry: frames[0].geometry }).nextOffset,
+    );
+    for (const f of polled) reader.poll(f.lines, f.geometry);
+    const last = frames[frames.length - 1];
+    reader.poll(last.lines, last.geometry);
+    for (const line of reply) {
+      strictEqual(
+        reader.received.filter((l) => l === line).length,
+        1,
+        `${line} in schedule ${mask.toString(2)}: ${
+          JSON.stringify(reader.received.filter((l) => l))
+        }`,
+      );
+    }
+  }
+});
