@@ -334,7 +334,8 @@ export function readHookSignal(
   nowMs: number,
   config?: Pick<Config, "eventsMaxBytes">,
 ): HookSignal | null {
-  if (runId === null || runId === "") return null;
+  // No run id (a meta without one): no hook line can be told to be this run's.
+  if (typeof runId !== "string" || runId === "") return null;
   let lines: string[];
   try {
     const window = Math.min(READ_WINDOW_BYTES, 2 * (config?.eventsMaxBytes ?? READ_WINDOW_BYTES));

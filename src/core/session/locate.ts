@@ -209,7 +209,8 @@ function locateExact(
     return {
       session: name,
       hash: file.hash,
-      projectRoot: meta.projectRoot,
+      // A meta without its project root (older, damaged) reads as this project's.
+      projectRoot: meta.projectRoot ?? project.root,
       runtimeDir: project.runtimeDir,
       socketPath: meta.socketPath || project.socketPath,
       paths: sessionPaths(project.runtimeDir, file.hash, name),

@@ -40,12 +40,13 @@ export function findWorktree(
       record: {
         session,
         projectRoot: meta.projectRoot,
-        projectHash: meta.projectHash,
+        projectHash: meta.projectHash ?? location.hash,
         socketPath: meta.socketPath,
         createdAt: meta.createdAt,
         worktree: meta.worktree,
       },
-      recordPath: recordPathOf(deps.config.worktreeDir, meta.projectHash, session),
+      // A meta without its project hash (older, damaged) is filed under the one it was found in.
+      recordPath: recordPathOf(deps.config.worktreeDir, meta.projectHash ?? location.hash, session),
       location,
     };
   }
