@@ -25,10 +25,11 @@
  *    {@link ANCHOR_ROWS} rows, which lay in history and cannot have changed. An anchor found
  *    nowhere, or in several places where rows may have been dropped (60 000 identical lines
  *    past the history limit), is a reset with a reason: never a silent loss or repeat;
- * 2. diffs the rest of the window against the rest of the text (longest common subsequence,
- *    matches as late as possible, so rows inserted above a footer are the new ones). A row of
- *    the window that is not matched, followed in the same gap by a new row, was redrawn in
- *    place (pairs are made from the bottom up: footers stay at the bottom);
+ * 2. diffs the rest of the window against the rest of the text (common subsequence of greatest
+ *    weight, a row with text outweighing blank rows; matches as late as possible, so rows
+ *    inserted above a footer are the new ones). A row of the window that is not matched,
+ *    followed in the same gap by a new row, was redrawn in place (pairs are made from the
+ *    bottom up: footers stay at the bottom);
  * 3. the **live region** is the bottom of the text that is still being redrawn: the trailing
  *    run of rows that are not new, once one of them was redrawn (a footer whose spinner
  *    turns is live as a whole), and stays so while it stays at the bottom; and the row the
