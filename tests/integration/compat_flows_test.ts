@@ -4,8 +4,8 @@
  * files, stale metadata, monitor's handoff stream.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { makeWorld } from "../helpers/world.ts";
-import { spawn, waitPane } from "./lifecycle_helpers.ts";
+import { makeWorld, waitFor } from "../helpers/world.ts";
+import { processesOf, spawn, waitPane } from "./lifecycle_helpers.ts";
 
 Deno.test("handoff --cursor-file returns only the output since the previous handoff", async () => {
   const world = await makeWorld();
@@ -89,6 +89,12 @@ Deno.test("list --stale reports metadata whose tmux session is gone; prune previ
     const gone = await spawn(world, ["--command", "sleep 300"]);
     // Ended behind lisa's back: its metadata stays. Aged past cleanup's grace period.
     await world.tmux(gone.socketPath, ["kill-session", "-t", `=${gone.session}`]);
+    // Its heartbeat loop may be between its liveness check and its write: let it end first, or
+    // it rewrites the heartbeat after the files were aged (a race seen under a parallel suite).
+    ok(
+      await waitFor(async () => (await processesOf(gone.runId)).length === 0, 10_000),
+      "the gone session's processes never ended",
+    );
     const old = new Date(Date.now() - 2 * 3_600_000);
     for (const e of Deno.readDirSync(world.runtimeDir)) {
       if (e.name.includes(`-${gone.session}-`)) {
