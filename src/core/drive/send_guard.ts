@@ -8,7 +8,7 @@
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
-import { AGENTS, type SessionStateName } from "../../base/types.ts";
+import type { SessionStateName } from "../../base/types.ts";
 import type { SessionLocation } from "../session/locate.ts";
 
 /** Default of `--ready-timeout`, in seconds. */
@@ -75,8 +75,7 @@ export async function guardTextSend(
   // --force: the caller takes responsibility; lisa does not even look.
   // A meta without an agent lisa knows (older, foreign, damaged) has no agent to wait for.
   if (
-    options.force || meta === undefined || meta.commandOnly ||
-    !(AGENTS as readonly unknown[]).includes(meta.agent)
+    options.force || meta === undefined || meta.commandOnly || meta.agent === undefined
   ) return null;
   const { sessionStatus } = await lazyImport<typeof import("../status/status.ts")>(
     new URL("../status/status.ts", import.meta.url),

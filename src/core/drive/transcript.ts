@@ -26,7 +26,7 @@ export interface Transcript {
 export function transcriptPath(deps: Deps, meta: SessionMeta): string | null {
   if (meta.agent !== "claude" || meta.commandOnly || !meta.agentSessionId) return null;
   // Without its project root (an older or damaged meta) the transcript cannot be placed.
-  if (typeof meta.projectRoot !== "string") return null;
+  if (meta.projectRoot === undefined) return null;
   const config = deps.env.CLAUDE_CONFIG_DIR || `${deps.env.HOME ?? ""}/.claude`;
   // claude keys the transcript by its working directory: a worktree session runs in the
   // worktree (in the same subdirectory as the project root within the repository).

@@ -73,18 +73,12 @@ function latestSessionId(h: History, name: string): number | null {
   return r === undefined ? null : Number(r.id);
 }
 
-/** A meta's text field as SQLite can bind it: null unless it is a string. */
-function textOf(meta: SessionMeta, key: string): string | null {
-  const v = (meta as unknown as Record<string, unknown>)[key];
-  return typeof v === "string" ? v : null;
-}
-
 /**
- * Copies meta facts into the session row; a fact the meta lacks (an older or foreign meta, a
- * field of another type) keeps the value already known rather than failing the ingestion.
+ * Copies meta facts into the session row. A fact the meta lacks (`readMeta` leaves out fields of
+ * another type: an older, foreign or damaged meta) keeps the value already known: SQLite cannot
+ * bind `undefined`, so each is bound as null.
  */
 function applyMeta(h: History, id: number, meta: SessionMeta): void {
-  const agent = meta.commandOnly === true ? "command" : textOf(meta, "agent");
   h.db.prepare(
     `UPDATE sessions SET
       alias = COALESCE(?, alias), agent = COALESCE(?, agent), mode = COALESCE(?, mode),
@@ -94,16 +88,16 @@ function applyMeta(h: History, id: number, meta: SessionMeta): void {
       started_at = COALESCE(started_at, ?)
     WHERE id = ?`,
   ).run(
-    textOf(meta, "alias"),
-    agent,
-    textOf(meta, "mode"),
-    textOf(meta, "projectRoot"),
-    textOf(meta, "projectHash"),
-    textOf(meta, "socketPath"),
-    textOf(meta, "parentSession"),
-    textOf(meta, "agentSessionId"),
-    textOf(meta, "prompt"),
-    textOf(meta, "createdAt"),
+    meta.alias ?? null,
+    meta.commandOnly ? "command" : meta.agent ?? null,
+    meta.mode ?? null,
+    meta.projectRoot ?? null,
+    meta.projectHash ?? null,
+    meta.socketPath ?? null,
+    meta.parentSession ?? null,
+    meta.agentSessionId ?? null,
+    meta.prompt ?? null,
+    meta.createdAt ?? null,
     id,
   );
 }
@@ -399,7 +393,7 @@ export function ingestSession(
       return latestSessionId(h, files.session);
     };
     // A meta without a run id names no run: its session's lines still arrive with theirs.
-    if (meta !== undefined && typeof meta.runId === "string" && meta.runId !== "") {
+    if (meta?.runId) {
       applyMeta(h, sessionId(h, files.session, meta.runId), meta);
     }
     const created = <T extends number | null>(id: T): T => {

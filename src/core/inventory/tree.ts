@@ -112,7 +112,7 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
       session: m.session,
       hash: m.projectHash,
       // A meta without its project root (an older or partial one) reads as this project's.
-      projectRoot: typeof m.projectRoot === "string" ? m.projectRoot : project.root,
+      projectRoot: m.projectRoot ?? project.root,
       runtimeDir: project.runtimeDir,
       socketPath: m.socketPath,
       paths: sessionPaths(project.runtimeDir, m.projectHash, m.session),
