@@ -135,8 +135,15 @@ export interface KillAllOptions extends KillCommon {
   projectOnly?: boolean;
 }
 
-/** Descendants of the given roots from meta parent links, deepest first (post-order). */
-function descendantsOf(runtimeDir: string, roots: readonly string[]): Target[] {
+/**
+ * Descendants of the given roots from meta parent links, deepest first (post-order). A child
+ * whose meta names its parent's run id belongs only to the session of that name with that run
+ * id: another project's session of the same name (or an earlier run) is not its parent.
+ */
+function descendantsOf(
+  runtimeDir: string,
+  roots: readonly { session: string; runId?: string }[],
+): Target[] {
   const children = new Map<string, Target[]>();
   for (const file of scanMetaFiles(runtimeDir)) {
     const meta = tryReadMeta(file.path);
@@ -151,16 +158,18 @@ function descendantsOf(runtimeDir: string, roots: readonly string[]): Target[] {
     }]);
   }
   const out: Target[] = [];
-  const seen = new Set<string>(roots);
-  const visit = (name: string) => {
+  const seen = new Set<string>(roots.map((r) => r.session));
+  const visit = (name: string, runId: string | undefined) => {
     for (const child of children.get(name) ?? []) {
       if (seen.has(child.session)) continue;
+      const parentRunId = child.meta?.parentRunId;
+      if (parentRunId !== undefined && runId !== undefined && parentRunId !== runId) continue;
       seen.add(child.session);
-      visit(child.session);
+      visit(child.session, child.meta?.runId);
       out.push(child);
     }
   };
-  for (const root of roots) visit(root);
+  for (const root of roots) visit(root.session, root.runId);
   return out;
 }
 
@@ -346,7 +355,7 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
     meta: loc.meta,
   };
   const targets = [
-    ...descendantsOf(loc.runtimeDir, [name]).map((target) => ({
+    ...descendantsOf(loc.runtimeDir, [{ session: name, runId: loc.meta?.runId }]).map((target) => ({
       target,
       trigger: "kill_descendant",
     })),
@@ -406,7 +415,12 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
   const placed = new Set<string>();
   for (const root of roots) {
     if (placed.has(root.session)) continue;
-    for (const d of descendantsOf(project.runtimeDir, [root.session])) {
+    for (
+      const d of descendantsOf(project.runtimeDir, [{
+        session: root.session,
+        runId: root.meta?.runId,
+      }])
+    ) {
       if (placed.has(d.session)) continue;
       placed.add(d.session);
       const listedTarget = roots.find((r) => r.session === d.session);
