@@ -47,6 +47,12 @@ export type NestingIntent = typeof NESTING_INTENTS[number];
 export interface SessionMeta {
   session: string;
   parentSession: string | null;
+  /**
+   * The run id of the session that spawned this one (its `LISA_RUN_ID`), telling it apart from
+   * another session of the same name (another project's, or an earlier run); absent without a
+   * parent and in metas written before this field.
+   */
+  parentRunId?: string;
   agent: Agent;
   mode: Mode;
   projectRoot: string;

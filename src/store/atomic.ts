@@ -42,13 +42,16 @@ export function writeJsonAtomic(path: string, value: unknown): void {
 }
 
 /**
- * Reads a text file, refusing symlinks. Returns undefined when it does not exist.
+ * Reads a text file, refusing symlinks and anything but a regular file. Returns undefined when it
+ * does not exist.
  * Throws on other I/O errors.
  */
 export function readTextIfExists(path: string): string | undefined {
   try {
     const info = Deno.lstatSync(path);
     if (info.isSymlink) throw new FileUnsafeError(path, "it is a symlink");
+    // A FIFO (or device) would block the read until some writer came, hanging list and cleanup.
+    if (!info.isFile) throw new FileUnsafeError(path, "it is not a regular file");
     return readTextFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;

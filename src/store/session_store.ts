@@ -24,6 +24,7 @@ const META_TEXT = [
   "startCmd",
   "runId",
   "alias",
+  "parentRunId",
 ] as const;
 const META_TEXT_OR_NULL = ["parentSession", "prompt", "agentSessionId"] as const;
 const WORKTREE_TEXT = ["path", "branch", "base", "baseCommit", "repoRoot"] as const;

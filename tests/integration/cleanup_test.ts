@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { projectHash } from "../../src/core/session/identity.ts";
-import { makeWorld, type World } from "../helpers/world.ts";
+import { LISA_ARGV, makeWorld, type World } from "../helpers/world.ts";
 
 const OLD = new Date(Date.now() - 3 * 3600_000);
 
@@ -123,6 +123,44 @@ Deno.test("cleanup prints a short human summary", async () => {
     const r = await world.lisaInProcess(["cleanup", "--dry-run"]);
     strictEqual(r.code, 0, r.stderr);
     ok(r.stdout.startsWith("would remove: 0 socket(s), 0 artifact(s), 0 script(s)"), r.stdout);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a FIFO named like a session's meta or event log hangs neither cleanup nor the fleet verbs", async () => {
+  const world = await makeWorld();
+  try {
+    const hash = projectHash(Deno.realPathSync(world.projectRoot));
+    for (const kind of ["meta.json", "events.jsonl", "hooks.jsonl", "done.txt"]) {
+      const fifo = `${world.runtimeDir}/.lisa-${hash}-session-lisa-fifo-${kind}`;
+      strictEqual(
+        (await new Deno.Command("mkfifo", { args: ["-m", "600", fifo] }).output()).code,
+        0,
+      );
+    }
+    for (
+      const args of [
+        ["cleanup", "--dry-run", "--json"],
+        ["session", "list", "--stale", "--json"],
+        ["session", "tree", "--with-state", "--json"],
+        ["session", "kill-all", "--json"],
+      ]
+    ) {
+      // A read of a FIFO blocks until a writer comes: the call is ended after 15 s if it hangs.
+      const out = await new Deno.Command(LISA_ARGV[0], {
+        args: [...LISA_ARGV.slice(1), ...args],
+        cwd: world.projectRoot,
+        env: world.env,
+        clearEnv: true,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        signal: AbortSignal.timeout(15_000),
+      }).output();
+      strictEqual(out.signal, null, `lisa ${args.join(" ")} hung on the FIFO`);
+      strictEqual(out.code, 0, `lisa ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+    }
   } finally {
     await world.dispose();
   }

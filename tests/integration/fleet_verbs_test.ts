@@ -497,3 +497,47 @@ Deno.test("tree --session accepts an alias or a unique prefix, as every --sessio
     await world.dispose();
   }
 });
+
+Deno.test("prune never closes a session whose first pane died while another of its panes still runs", async () => {
+  const world = await makeWorld();
+  try {
+    // The agent (or a person attached) opened a second window in its session; then the first
+    // pane's command ended. tmux's active pane is the dead one: the session still runs.
+    const s = await spawn(world, ["--command", `tmux new-window -d "sleep 120"; exit 3`]);
+    await waitDone(world, s);
+    const panes = async () =>
+      (await world.tmux(s.socketPath, [
+        "list-panes",
+        "-s",
+        "-t",
+        `=${s.session}:`,
+        "-F",
+        "#{pane_dead}",
+      ])).stdout.trim().split("\n").sort();
+    deepStrictEqual(
+      await waitFor(async () => {
+        const p = await panes();
+        return p.join() === "0,1" ? p : undefined;
+      }, 30_000),
+      ["0", "1"],
+    );
+    for (const dry of [true, false]) {
+      const r = await world.lisaInProcess([
+        "session",
+        "prune",
+        "--older-than",
+        "0s",
+        "--json",
+        ...(dry ? ["--dry-run"] : []),
+      ]);
+      strictEqual(r.code, 0, r.stdout + r.stderr);
+      deepStrictEqual(r.json!.pruned, []);
+      deepStrictEqual(r.json!.kept, [{ session: s.session, alias: s.alias, reason: "live" }]);
+    }
+    deepStrictEqual(await panes(), ["0", "1"]);
+    ok(readIf(artifact(world, s, "meta.json")) !== undefined);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

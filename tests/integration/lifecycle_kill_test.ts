@@ -146,3 +146,26 @@ Deno.test("kill of a missing session is session_not_found with exit 1", async ()
     await world.dispose();
   }
 });
+
+Deno.test("kill ends a worker that a SIGTERM-deaf supervisor restarted during the grace period", async () => {
+  const world = await makeWorld();
+  try {
+    // A supervisor loop (nodemon, `while :; do server; done`) that ignores SIGTERM and SIGHUP
+    // restarts its worker as soon as SIGTERM ends it: the new worker did not exist when the
+    // session's processes were collected, and outlives the supervisor's SIGKILL.
+    const worker = `perl -e '$SIG{TERM}=$SIG{HUP}=q(DEFAULT); sleep 1000'`;
+    const s = await spawn(world, [
+      "--command",
+      `trap "" TERM HUP; while :; do ${worker}; done`,
+    ]);
+    await waitFor(async () => (await processesOf(s.runId)).some((p) => p.name === "perl"), 30_000);
+    const j = await kill(world, s.session);
+    deepStrictEqual((j.processes as { remaining: unknown[] }).remaining, []);
+    strictEqual(j.ok, true);
+    await new Promise((r) => setTimeout(r, 300));
+    deepStrictEqual(await processesOf(s.runId), []);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

@@ -271,3 +271,57 @@ Deno.test("spawn adds the codex bypass only for an instruction to run lisa, and 
     await world.dispose();
   }
 });
+
+Deno.test("killing a session never takes the children of another project's session of the same name", async () => {
+  const world = await makeWorld();
+  try {
+    const other = `${world.base}/other`;
+    await Deno.mkdir(other);
+    // Project "other" runs lisa-same, which spawns lisa-same-child (a real nested spawn).
+    const childCmd = `${
+      shellJoin([
+        ...LISA_ARGV,
+        "session",
+        "spawn",
+        "--session",
+        "lisa-same-child",
+        "--command",
+        "sleep 60",
+      ])
+    } && sleep 60`;
+    const parent = await world.lisaInProcess(
+      ["session", "spawn", "--session", "lisa-same", "--command", childCmd, "--json"],
+      { cwd: other },
+    );
+    strictEqual(parent.code, 0, parent.stdout + parent.stderr);
+    const otherSocket = parent.json!.socketPath as string;
+    ok(
+      await waitFor(() => hasSession(world, otherSocket, "lisa-same-child"), 30_000),
+      "the nested child never started",
+    );
+    // This project has a session of the same name, with no child: killing it ends it alone.
+    const mine = await world.lisaInProcess([
+      "session",
+      "spawn",
+      "--session",
+      "lisa-same",
+      "--command",
+      "sleep 60",
+      "--json",
+    ]);
+    strictEqual(mine.code, 0, mine.stdout + mine.stderr);
+    const r = await world.lisaInProcess(["session", "kill", "--session", "lisa-same", "--json"]);
+    strictEqual(r.code, 0, r.stdout + r.stderr);
+    deepStrictEqual(r.json!.killed, ["lisa-same"]);
+    ok(await hasSession(world, otherSocket, "lisa-same-child"), "the other project's child died");
+    ok(await hasSession(world, otherSocket, "lisa-same"));
+    // Killing the other project's lisa-same still takes its child first.
+    const k = await world.lisaInProcess(["session", "kill", "--session", "lisa-same", "--json"], {
+      cwd: other,
+    });
+    strictEqual(k.code, 0, k.stdout + k.stderr);
+    deepStrictEqual(k.json!.killed, ["lisa-same-child", "lisa-same"]);
+  } finally {
+    await world.dispose();
+  }
+});

@@ -3,8 +3,8 @@
  *
  * 1. its descendants first (sessions whose meta names it as `parentSession`, deepest first);
  * 2. its processes collected and ended with TERM, then KILL after a grace period
- *    (`terminate.ts`), anything left reported, with what the search could see
- *    (`processes.coverage`, `kill_coverage.ts`);
+ *    (`terminate.ts`), then searched again by run id for what started meanwhile, anything left
+ *    reported, with what the search could see (`processes.coverage`, `kill_coverage.ts`);
  * 3. `kill-session`, checked gone;
  * 4. its runtime artifacts removed — meta, state, heartbeat, done, hooks, the last output
  *    capture, leftover startup scripts — while the event log is kept and gets a `killed`
@@ -48,6 +48,8 @@ import { sessionTarget, Tmux } from "../../tmux/tmux.ts";
 
 /** How long processes get between SIGTERM and SIGKILL. */
 export const DEFAULT_GRACE_MS = 2000;
+/** Searches by run id after the first termination, for processes started meanwhile. */
+const LATE_ROUNDS = 3;
 
 /** A session to end, and where it lives. */
 interface Target {
@@ -133,8 +135,15 @@ export interface KillAllOptions extends KillCommon {
   projectOnly?: boolean;
 }
 
-/** Descendants of the given roots from meta parent links, deepest first (post-order). */
-function descendantsOf(runtimeDir: string, roots: readonly string[]): Target[] {
+/**
+ * Descendants of the given roots from meta parent links, deepest first (post-order). A child
+ * whose meta names its parent's run id belongs only to the session of that name with that run
+ * id: another project's session of the same name (or an earlier run) is not its parent.
+ */
+function descendantsOf(
+  runtimeDir: string,
+  roots: readonly { session: string; runId?: string }[],
+): Target[] {
   const children = new Map<string, Target[]>();
   for (const file of scanMetaFiles(runtimeDir)) {
     const meta = tryReadMeta(file.path);
@@ -149,16 +158,18 @@ function descendantsOf(runtimeDir: string, roots: readonly string[]): Target[] {
     }]);
   }
   const out: Target[] = [];
-  const seen = new Set<string>(roots);
-  const visit = (name: string) => {
+  const seen = new Set<string>(roots.map((r) => r.session));
+  const visit = (name: string, runId: string | undefined) => {
     for (const child of children.get(name) ?? []) {
       if (seen.has(child.session)) continue;
+      const parentRunId = child.meta?.parentRunId;
+      if (parentRunId !== undefined && runId !== undefined && parentRunId !== runId) continue;
       seen.add(child.session);
-      visit(child.session);
+      visit(child.session, child.meta?.runId);
       out.push(child);
     }
   };
-  for (const root of roots) visit(root);
+  for (const root of roots) visit(root.session, root.runId);
   return out;
 }
 
@@ -218,11 +229,31 @@ async function endSession(
     environOf: readEnviron,
     heartbeat: readHeartbeat(paths.heartbeat),
   });
-  const ended = await terminate(victims, {
+  const terminateOptions = {
     runner: deps.runner,
     graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
     sleep: deps.sleep,
-  });
+  };
+  let ended = await terminate(victims, terminateOptions);
+  // What the session started while it was being ended (a SIGTERM-deaf supervisor restarting the
+  // worker SIGTERM just ended, before SIGKILL reached the supervisor) carries its run id too:
+  // search again until a search finds nothing new (a few rounds at most).
+  const seen = new Set(victims.map((v) => `${v.pid}:${v.start}`));
+  for (let round = 0; runId !== null && round < LATE_ROUNDS; round++) {
+    const late = (await collectVictims({
+      panePids: [],
+      runId,
+      exclude: pids?.serverPid ? [pids.serverPid] : [],
+      runner: deps.runner,
+    })).filter((v) => !seen.has(`${v.pid}:${v.start}`));
+    if (late.length === 0) break;
+    late.forEach((v) => seen.add(`${v.pid}:${v.start}`));
+    const more = await terminate(late, terminateOptions);
+    ended = {
+      signalled: ended.signalled + more.signalled,
+      remaining: [...ended.remaining, ...more.remaining],
+    };
+  }
   let close: (() => Promise<void>) | null = null;
   if (pids !== null) {
     const chain = await caller.chain();
@@ -324,7 +355,7 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
     meta: loc.meta,
   };
   const targets = [
-    ...descendantsOf(loc.runtimeDir, [name]).map((target) => ({
+    ...descendantsOf(loc.runtimeDir, [{ session: name, runId: loc.meta?.runId }]).map((target) => ({
       target,
       trigger: "kill_descendant",
     })),
@@ -384,7 +415,12 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
   const placed = new Set<string>();
   for (const root of roots) {
     if (placed.has(root.session)) continue;
-    for (const d of descendantsOf(project.runtimeDir, [root.session])) {
+    for (
+      const d of descendantsOf(project.runtimeDir, [{
+        session: root.session,
+        runId: root.meta?.runId,
+      }])
+    ) {
       if (placed.has(d.session)) continue;
       placed.add(d.session);
       const listedTarget = roots.find((r) => r.session === d.session);

@@ -221,6 +221,7 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
     meta: {
       session,
       parentSession,
+      ...(parentSession !== null && deps.config.runId ? { parentRunId: deps.config.runId } : {}),
       agent,
       mode,
       projectRoot: project.root,

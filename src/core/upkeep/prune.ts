@@ -25,7 +25,12 @@ import { resolveProject } from "../session/project.ts";
 import { tryReadMeta } from "../session/locate.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { SESSION_ARTIFACT_RE } from "../../store/runtime_dir.ts";
-import { killSession, listSessions, type SessionRow } from "../../tmux/sessions.ts";
+import {
+  killSession,
+  listSessions,
+  sessionPanePids,
+  type SessionRow,
+} from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 import { lisaSockets } from "../inventory/list.ts";
 import { pruneWorktrees, type WorktreePruneResult } from "../worktree/prune.ts";
@@ -179,22 +184,37 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
     const meta = metas.get(key);
     const alias = meta?.alias ?? null;
     let row: SessionRow | undefined;
+    let rowSocket: string | undefined;
     let unknown = false;
     if (meta?.socketPath) {
       const rows = servers.get(meta.socketPath);
       if (rows === null) unknown = true;
       else row = rows?.get(s.session);
+      rowSocket = meta.socketPath;
     } else {
       // No meta: any server listing the name keeps it; an unanswered server might.
-      for (const rows of servers.values()) if (rows?.has(s.session)) row = rows.get(s.session);
+      for (const [socket, rows] of servers) {
+        if (rows?.has(s.session)) [row, rowSocket] = [rows.get(s.session), socket];
+      }
       unknown = row === undefined && anyUnknown;
+    }
+    // list-sessions shows the active pane only: with it dead, another pane (a window the agent
+    // or a person opened) may still run, and closing the session would end it.
+    let otherPaneRuns = false;
+    if (!unknown && row?.paneDead && rowSocket !== undefined) {
+      try {
+        const tmux = new Tmux(deps.runner, rowSocket, deps.config.cmdTimeoutSeconds * 1000);
+        otherPaneRuns = ((await sessionPanePids(tmux, s.session))?.panePids.length ?? 0) > 0;
+      } catch {
+        unknown = true;
+      }
     }
     if (unknown) {
       result.kept.push({ session: s.session, alias, reason: "server_unknown" });
       continue;
     }
     // A running pane is live even when the done file is there (the wrapper is finishing).
-    if (row !== undefined && !row.paneDead) {
+    if (row !== undefined && (!row.paneDead || otherPaneRuns)) {
       result.kept.push({ session: s.session, alias, reason: "live" });
       continue;
     }
@@ -220,7 +240,7 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
       pruned.files = [...s.paths.values()].sort();
     } else {
       if (row !== undefined && meta?.socketPath) {
-        // Its pane is dead (or its run wrote the done file): nothing of it runs any more.
+        // Every pane of it is dead (or its run wrote the done file): nothing of it runs any more.
         try {
           pruned.closedTmuxSession = await killSession(
             new Tmux(deps.runner, meta.socketPath, deps.config.cmdTimeoutSeconds * 1000),
