@@ -103,6 +103,30 @@ Deno.test("an unknown --keys name is invalid_key with a suggestion, and nothing 
   }
 });
 
+Deno.test("modified keys tmux types out as text (S-Enter, S-a, C-M-1) are invalid_key; the ones it sends arrive", async () => {
+  const world = await makeWorld();
+  try {
+    const { s, record } = await recording(world);
+    const send = (keys: string) =>
+      world.lisaInProcess(["session", "send", "--session", s.session, "--keys", keys, "--json"]);
+    // tmux 3.3a reads each as a key, cannot send it, and types its name instead ("S-Enter").
+    for (const keys of ["S-Enter", "S-a", "S-Tab", "C-S-a", "C-M-1", "C-M-Enter", "S-Space"]) {
+      const bad = await send(keys);
+      strictEqual(bad.code, 1, `${keys}: ${bad.stdout}`);
+      strictEqual(bad.json?.errorCode, "invalid_key", keys);
+    }
+    strictEqual((await send("Shift+Tab")).json?.suggestion, "BTab");
+    // Shift on a cursor key, Ctrl+Meta on a letter, Meta on Enter: tmux sends them.
+    const good = await send("S-Up C-M-a M-Enter BTab");
+    strictEqual(good.code, 0, good.stdout + good.stderr);
+    const want = "\x1b[1;2A\x1b\x01\x1b\r\x1b[Z";
+    strictEqual(await recorded(record, want), want);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
 Deno.test("a paste terminator and control characters inside --text cannot end the paste", async () => {
   const world = await makeWorld();
   try {
