@@ -19,6 +19,11 @@
  * - Ctrl and Meta together on a key without a control code: only a letter, `Space` and
  *   `@[\]^_?` have one (`C-M-a` is ESC ^A; `C-M-1`, `C-M-Enter` would be typed out).
  *
+ * And Ctrl alone on a key without a control code (`C-Enter`, `C-Tab`, `C-BSpace`, `C-1`,
+ * `C-!`, `C-KP0`) is read and then silently dropped: nothing reaches the pane. Ctrl alone
+ * goes with a letter, `Space`, `@[\]^_?` and `2 6 - /`; a non-ASCII character loses it
+ * (`C-é` arrives as `é`). Refused as well.
+ *
  * Refused although tmux reads them: mouse and wheel names, `Any`, `User0`…, and `0x…` codes
  * (nothing an agent's input needs; a typo there would otherwise type text), and control
  * characters as single characters (use `C-x`, `Enter`, `Tab`, `BSpace`, `Escape`).
@@ -86,6 +91,8 @@ export const MODIFIABLE_KEYS: ReadonlySet<string> = new Set([
 
 /** Keys with a control code, which Ctrl and Meta may modify together (`C-M-a`). */
 const CTRL_META_BASE = /^(?:[A-Za-z@[\\\]^_?]|space)$/i;
+/** Keys tmux 3.3a sends with Ctrl alone: those above, and `2 6 - /` (`C-2` is NUL, `C-/` ^_). */
+const CTRL_BASE = /^(?:[A-Za-z@[\\\]^_?26/-]|space)$/i;
 
 /** Names other tools use, mapped to tmux's (lowercase keys). */
 const ALIASES: Readonly<Record<string, string>> = {
@@ -163,7 +170,8 @@ function hasModifier(prefix: string, m: string): boolean {
 function isSendable(prefix: string, base: string): boolean {
   if (MODIFIABLE_KEYS.has(base.toLowerCase())) return true;
   if (hasModifier(prefix, "S")) return false;
-  return !(hasCtrl(prefix) && hasModifier(prefix, "M") && !CTRL_META_BASE.test(base));
+  if (!hasCtrl(prefix)) return true;
+  return (hasModifier(prefix, "M") ? CTRL_META_BASE : CTRL_BASE).test(base);
 }
 
 /** True when tmux reads `word` as one key lisa may send. */

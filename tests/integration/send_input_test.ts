@@ -127,6 +127,28 @@ Deno.test("modified keys tmux types out as text (S-Enter, S-a, C-M-1) are invali
   }
 });
 
+Deno.test("Ctrl keys tmux reads but sends nothing for (C-Enter, C-Tab, C-1) are invalid_key", async () => {
+  const world = await makeWorld();
+  try {
+    const { s, record } = await recording(world);
+    const send = (keys: string) =>
+      world.lisaInProcess(["session", "send", "--session", s.session, "--keys", keys, "--json"]);
+    // tmux 3.3a has no code for these: it reads the key, then nothing reaches the pane.
+    for (const keys of ["C-Enter", "C-Tab", "C-BSpace", "C-1", "C-!", "C-KP0"]) {
+      const bad = await send(keys);
+      strictEqual(bad.code, 1, `${keys}: ${bad.stdout}`);
+      strictEqual(bad.json?.errorCode, "invalid_key", keys);
+    }
+    const good = await send("C-2 C-/ C-Space C-a");
+    strictEqual(good.code, 0, good.stdout + good.stderr);
+    const want = "\x00\x1f\x00\x01";
+    strictEqual(await recorded(record, want), want);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
 Deno.test("a paste terminator and control characters inside --text cannot end the paste", async () => {
   const world = await makeWorld();
   try {
