@@ -149,6 +149,37 @@ Deno.test("Ctrl keys tmux reads but sends nothing for (C-Enter, C-Tab, C-1) are 
   }
 });
 
+Deno.test("multi-line text that starts with a dash, or given as --text=…, arrives as one paste", async () => {
+  const world = await makeWorld();
+  try {
+    const { s, record } = await recording(world);
+    // A markdown list: the value starts with "-" and holds a newline (was unexpected_argument).
+    const list = await world.lisa([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "- fix tests\n- update docs",
+      "--json",
+    ]);
+    strictEqual(list.code, 0, list.stdout + list.stderr);
+    const inline = await world.lisa([
+      "session",
+      "send",
+      `--session=${s.session}`,
+      "--text=first\nsecond",
+      "--json",
+    ]);
+    strictEqual(inline.code, 0, inline.stdout + inline.stderr);
+    const want = `${START}- fix tests\r- update docs${END}${START}first\rsecond${END}`;
+    strictEqual(await recorded(record, want), want);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
 Deno.test("a paste terminator and control characters inside --text cannot end the paste", async () => {
   const world = await makeWorld();
   try {
