@@ -79,6 +79,20 @@ export function buildTable(options: TableOptions = {}): RouteMap<LisaContext> {
 }
 
 /**
+ * Line ends. stricli matches `--flag=value` with `(.+)$` and flags with `^-…$` patterns, none
+ * of which crosses a line end: a word holding one is never a flag (it is the value of the
+ * flag before it), and `--text=<multi-line text>` is no flag either (stricli reported it as an
+ * unexpected argument), so such a word is split into the flag and its value.
+ */
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/** True for `--name=value` whose value holds a line end (see {@link LINE_END}). */
+function inlineValueHasLineEnd(word: string): boolean {
+  const eq = word.indexOf("=");
+  return word.startsWith("--") && eq > 2 && LINE_END.test(word.slice(eq + 1));
+}
+
+/**
  * Joins a value that starts with `-` to its flag (`--agent-args --verbose` →
  * `--agent-args=--verbose`), as the older Go lisa's flag parser read it, so lines such as
  * `--agent-args '--dangerously-bypass-approvals-and-sandbox'` keep working. Only for flags that
@@ -88,7 +102,11 @@ export function buildTable(options: TableOptions = {}): RouteMap<LisaContext> {
 export function joinDashValues(argv: readonly string[]): string[] {
   // Most calls have no flag followed by a dash-led word: nothing to join, and the flag table
   // below (built cold on every call) is not needed.
-  if (!argv.some((w, i) => w.startsWith("--") && argv[i + 1]?.startsWith("-"))) return [...argv];
+  if (
+    !argv.some((w, i) =>
+      w.startsWith("--") && (argv[i + 1]?.startsWith("-") || inlineValueHasLineEnd(w))
+    )
+  ) return [...argv];
   const route = routeOf(argv);
   if (route === undefined) return [...argv];
   const flags = VERBS[route].flags as Record<string, { kind: string; inferEmpty?: boolean }>;
@@ -108,10 +126,21 @@ export function joinDashValues(argv: readonly string[]): string[] {
       out.push(...argv.slice(i));
       break;
     }
+    if (inlineValueHasLineEnd(word)) {
+      // `--text=a<newline>b`: stricli would not read it as a flag at all (see LINE_END).
+      const eq = word.indexOf("=");
+      out.push(word.slice(0, eq), word.slice(eq + 1));
+      continue;
+    }
     const name = word.startsWith("--") && !word.includes("=") ? word.slice(2) : undefined;
     const camel = name?.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     const spec = camel === undefined ? undefined : flags[camel];
-    if (
+    if (spec?.kind === "parsed" && !spec.inferEmpty && next !== undefined && LINE_END.test(next)) {
+      // A word with a line end is never a flag to stricli, dash-led or not: it is the value as
+      // it stands; joined, it would be no flag either (see LINE_END).
+      out.push(word, next);
+      i++;
+    } else if (
       spec?.kind === "parsed" && !spec.inferEmpty && next !== undefined && next.startsWith("-") &&
       next !== "-" && !known.has(next.split("=")[0]) && !/^-\d/.test(next)
     ) {

@@ -11,6 +11,19 @@
  *   case-sensitive as any character is; with Ctrl, tmux refuses the ASCII characters
  *   `"$%&*{|}~` (it has no control code for them).
  *
+ * tmux also reads some modified keys it then cannot send (extended-keys off, as lisa's servers
+ * run): `send-keys` types their NAME out as text (`S-Enter` arrives as the seven characters
+ * `S-Enter`). Checked key by key against tmux 3.3a, so refused here:
+ * - Shift on anything but the cursor, navigation and function keys ({@link MODIFIABLE_KEYS}):
+ *   `S-Enter`, `S-Tab` (Shift-Tab is `BTab`), `S-Space`, `S-a`, `C-S-a`, `S-KP0`;
+ * - Ctrl and Meta together on a key without a control code: only a letter, `Space` and
+ *   `@[\]^_?` have one (`C-M-a` is ESC ^A; `C-M-1`, `C-M-Enter` would be typed out).
+ *
+ * And Ctrl alone on a key without a control code (`C-Enter`, `C-Tab`, `C-BSpace`, `C-1`,
+ * `C-!`, `C-KP0`) is read and then silently dropped: nothing reaches the pane. Ctrl alone
+ * goes with a letter, `Space`, `@[\]^_?` and `2 6 - /`; a non-ASCII character loses it
+ * (`C-é` arrives as `é`). Refused as well.
+ *
  * Refused although tmux reads them: mouse and wheel names, `Any`, `User0`…, and `0x…` codes
  * (nothing an agent's input needs; a typo there would otherwise type text), and control
  * characters as single characters (use `C-x`, `Enter`, `Tab`, `BSpace`, `Escape`).
@@ -51,6 +64,35 @@ export const NAMED_KEYS: readonly string[] = [
 ];
 
 const NAMED_LOWER = new Set(NAMED_KEYS.map((k) => k.toLowerCase()));
+
+/**
+ * Keys tmux 3.3a sends with any modifiers (xterm's `ESC[1;<m>A` forms): the cursor,
+ * navigation and function keys. Every other key takes Shift nowhere (see the module doc).
+ */
+export const MODIFIABLE_KEYS: ReadonlySet<string> = new Set([
+  "up",
+  "down",
+  "left",
+  "right",
+  "home",
+  "end",
+  "pageup",
+  "pgup",
+  "ppage",
+  "pagedown",
+  "pgdn",
+  "npage",
+  "insert",
+  "ic",
+  "delete",
+  "dc",
+  ...Array.from({ length: 12 }, (_, i) => `f${i + 1}`),
+]);
+
+/** Keys with a control code, which Ctrl and Meta may modify together (`C-M-a`). */
+const CTRL_META_BASE = /^(?:[A-Za-z@[\\\]^_?]|space)$/i;
+/** Keys tmux 3.3a sends with Ctrl alone: those above, and `2 6 - /` (`C-2` is NUL, `C-/` ^_). */
+const CTRL_BASE = /^(?:[A-Za-z@[\\\]^_?26/-]|space)$/i;
 
 /** Names other tools use, mapped to tmux's (lowercase keys). */
 const ALIASES: Readonly<Record<string, string>> = {
@@ -110,17 +152,33 @@ function isKeyBase(base: string, ctrl: boolean): boolean {
 
 /** True when a prefix of {@link splitModifiers} holds Ctrl (`^` or a `C-`). */
 function hasCtrl(prefix: string): boolean {
-  if (prefix.startsWith("^")) return true;
-  for (let i = 0; i < prefix.length; i += 2) {
-    if (prefix[i] === "C" || prefix[i] === "c") return true;
+  return prefix.startsWith("^") || hasModifier(prefix, "C");
+}
+
+/** True when a prefix of {@link splitModifiers} holds the modifier `m` (`C`, `M` or `S`). */
+function hasModifier(prefix: string, m: string): boolean {
+  for (let i = prefix.startsWith("^") ? 1 : 0; i < prefix.length; i += 2) {
+    if (prefix[i].toUpperCase() === m) return true;
   }
   return false;
+}
+
+/**
+ * True when tmux 3.3a can send the key `base` with the modifiers of `prefix`, rather than type
+ * the word out as text (see the module doc).
+ */
+function isSendable(prefix: string, base: string): boolean {
+  if (MODIFIABLE_KEYS.has(base.toLowerCase())) return true;
+  if (hasModifier(prefix, "S")) return false;
+  if (!hasCtrl(prefix)) return true;
+  return (hasModifier(prefix, "M") ? CTRL_META_BASE : CTRL_BASE).test(base);
 }
 
 /** True when tmux reads `word` as one key lisa may send. */
 export function isValidKey(word: string): boolean {
   const parts = splitModifiers(word);
-  return parts !== null && parts.base !== "" && isKeyBase(parts.base, hasCtrl(parts.prefix));
+  return parts !== null && parts.base !== "" &&
+    isKeyBase(parts.base, hasCtrl(parts.prefix)) && isSendable(parts.prefix, parts.base);
 }
 
 /** Edit distance with adjacent transpositions (`Escpe` → `Escape` is 1). */
@@ -173,6 +231,9 @@ export function suggestKey(word: string): string | null {
   prefix += parts.prefix;
   const base = isKeyBase(parts.base, ctrl) ? parts.base : suggestBase(parts.base);
   if (base === null) return null;
-  const suggestion = `${prefix}${base}`;
+  let suggestion = `${prefix}${base}`;
+  if (!isValidKey(suggestion) && base.toLowerCase() === "tab" && hasModifier(prefix, "S")) {
+    suggestion = `${prefix.replace(/s-/gi, "")}BTab`; // Shift-Tab is tmux's BTab
+  }
   return suggestion !== word && isValidKey(suggestion) ? suggestion : null;
 }

@@ -103,6 +103,83 @@ Deno.test("an unknown --keys name is invalid_key with a suggestion, and nothing 
   }
 });
 
+Deno.test("modified keys tmux types out as text (S-Enter, S-a, C-M-1) are invalid_key; the ones it sends arrive", async () => {
+  const world = await makeWorld();
+  try {
+    const { s, record } = await recording(world);
+    const send = (keys: string) =>
+      world.lisaInProcess(["session", "send", "--session", s.session, "--keys", keys, "--json"]);
+    // tmux 3.3a reads each as a key, cannot send it, and types its name instead ("S-Enter").
+    for (const keys of ["S-Enter", "S-a", "S-Tab", "C-S-a", "C-M-1", "C-M-Enter", "S-Space"]) {
+      const bad = await send(keys);
+      strictEqual(bad.code, 1, `${keys}: ${bad.stdout}`);
+      strictEqual(bad.json?.errorCode, "invalid_key", keys);
+    }
+    strictEqual((await send("Shift+Tab")).json?.suggestion, "BTab");
+    // Shift on a cursor key, Ctrl+Meta on a letter, Meta on Enter: tmux sends them.
+    const good = await send("S-Up C-M-a M-Enter BTab");
+    strictEqual(good.code, 0, good.stdout + good.stderr);
+    const want = "\x1b[1;2A\x1b\x01\x1b\r\x1b[Z";
+    strictEqual(await recorded(record, want), want);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("Ctrl keys tmux reads but sends nothing for (C-Enter, C-Tab, C-1) are invalid_key", async () => {
+  const world = await makeWorld();
+  try {
+    const { s, record } = await recording(world);
+    const send = (keys: string) =>
+      world.lisaInProcess(["session", "send", "--session", s.session, "--keys", keys, "--json"]);
+    // tmux 3.3a has no code for these: it reads the key, then nothing reaches the pane.
+    for (const keys of ["C-Enter", "C-Tab", "C-BSpace", "C-1", "C-!", "C-KP0"]) {
+      const bad = await send(keys);
+      strictEqual(bad.code, 1, `${keys}: ${bad.stdout}`);
+      strictEqual(bad.json?.errorCode, "invalid_key", keys);
+    }
+    const good = await send("C-2 C-/ C-Space C-a");
+    strictEqual(good.code, 0, good.stdout + good.stderr);
+    const want = "\x00\x1f\x00\x01";
+    strictEqual(await recorded(record, want), want);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("multi-line text that starts with a dash, or given as --text=…, arrives as one paste", async () => {
+  const world = await makeWorld();
+  try {
+    const { s, record } = await recording(world);
+    // A markdown list: the value starts with "-" and holds a newline (was unexpected_argument).
+    const list = await world.lisa([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "- fix tests\n- update docs",
+      "--json",
+    ]);
+    strictEqual(list.code, 0, list.stdout + list.stderr);
+    const inline = await world.lisa([
+      "session",
+      "send",
+      `--session=${s.session}`,
+      "--text=first\nsecond",
+      "--json",
+    ]);
+    strictEqual(inline.code, 0, inline.stdout + inline.stderr);
+    const want = `${START}- fix tests\r- update docs${END}${START}first\rsecond${END}`;
+    strictEqual(await recorded(record, want), want);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
 Deno.test("a paste terminator and control characters inside --text cannot end the paste", async () => {
   const world = await makeWorld();
   try {
