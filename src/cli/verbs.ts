@@ -152,14 +152,14 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
   },
   "session attach": {
     brief: "attach this terminal to a live session (inside tmux: opens a new window)",
-    fullDescription: "The session is a full name, an alias or an unambiguous prefix, given " +
-      "as an argument or with --session; left out, the one running session of the project " +
-      "(several: asked on a terminal). Detach with the tmux prefix then d.",
+    fullDescription: "The session is a full name, an alias or an unambiguous prefix of an " +
+      "alias, given as an argument or with --session; left out, the one running session of the " +
+      "project (several: asked on a terminal). Detach with the tmux prefix then d.",
     flags: V.attachFlags,
     positional: {
       kind: "tuple",
       parameters: [{
-        brief: "session name, alias or prefix",
+        brief: "session name, alias or alias prefix",
         placeholder: "session",
         parse: F.parseText,
         optional: true,

@@ -15,7 +15,7 @@ import {
   waitPane,
 } from "./lifecycle_helpers.ts";
 
-Deno.test("spawn gives each session a unique alias; every --session verb accepts it or a prefix", async () => {
+Deno.test("spawn gives each session a unique alias; every --session verb accepts it or a prefix of it", async () => {
   const world = await makeWorld();
   try {
     const a = await spawn(world, ["--command", "sleep 120", "--tag", "one"]);
@@ -48,9 +48,17 @@ Deno.test("spawn gives each session a unique alias; every --session verb accepts
       ]);
       strictEqual(byPrefix.json!.session, a.session, byPrefix.stdout);
     }
-    // "lisa-" prefixes both names, "project-" both aliases: ambiguous, exit 1, candidates
-    // listed, nothing killed.
-    for (const [verb, value] of [["status", "lisa-"], ["kill", "project-"]]) {
+    // A full name is never matched by prefix, by any verb: a shortened name names no session
+    // (status says not_found, exists and capture fail), never a's or b's.
+    const shortened = a.session.slice(0, a.session.lastIndexOf("-"));
+    for (const verb of ["status", "exists", "capture"]) {
+      const r = await world.lisaInProcess(["session", verb, "--session", shortened, "--json"]);
+      strictEqual(r.code, verb === "status" ? 0 : 1, `${verb}: ${r.stdout}`);
+      ok(r.json!.session !== a.session && r.json!.session !== b.session, r.stdout);
+      if (verb === "status") strictEqual(r.json!.sessionState, "not_found");
+    }
+    // "project-" prefixes both aliases: ambiguous, exit 1, candidates listed, nothing killed.
+    for (const [verb, value] of [["status", "project-"], ["kill", "project-"]]) {
       const amb = await world.lisaInProcess(["session", verb, "--session", value, "--json"]);
       strictEqual(amb.code, 1, amb.stdout);
       strictEqual(amb.json!.errorCode, "session_ambiguous");

@@ -345,7 +345,7 @@ async function endAll(
 export async function killSessionTree(deps: Deps, options: KillOptions): Promise<KillResult> {
   // An alias (or a prefix of one) is resolved here, once, to a full name; a full name is taken
   // exactly, never as a prefix of another (issue 9); tmux targets stay exact.
-  const loc = locateSession(deps, options.session, options.projectRoot, { exactNames: true });
+  const loc = locateSession(deps, options.session, options.projectRoot);
   const name = validateSessionName(loc.session);
   const root: Target = {
     session: name,

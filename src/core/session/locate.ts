@@ -119,15 +119,14 @@ export function knownSessions(
 /**
  * Resolves what a person typed for `--session` (seed 004's `SessionRegistry.resolve`): a full
  * name any artifact knows (an event log outlives kill) stands for itself; else an alias stands
- * for its session; else an unambiguous prefix of a name or an alias. Returns the session name,
- * or null when nothing matches. Without `namePrefixes` (kill) only aliases match by prefix, so a
- * full name is always exact: `lisa-w-1` never stands for `lisa-w-10`. Throws
- * `session_ambiguous` (exit 1) listing the candidates. Pure over `known`.
+ * for its session; else an unambiguous prefix of an alias. Full names never match by prefix,
+ * for any verb: `lisa-w-1` (whose files were pruned) never stands for a running `lisa-w-10`,
+ * whose state, output or input it is not. Returns the session name, or null when nothing
+ * matches. Throws `session_ambiguous` (exit 1) listing the candidates. Pure over `known`.
  */
 export function resolveIn(
   known: { metas: readonly KnownSession[]; names: ReadonlySet<string> },
   value: string,
-  namePrefixes = true,
 ): string | null {
   if (value === "") return null;
   if (known.names.has(value)) return value;
@@ -136,10 +135,7 @@ export function resolveIn(
   if (unique(byAlias).length === 1) return byAlias[0].session;
   const matches = byAlias.length > 0
     ? byAlias
-    : known.metas.filter((k) =>
-      (namePrefixes && k.session.startsWith(value)) ||
-      (k.alias !== null && k.alias.startsWith(value))
-    );
+    : known.metas.filter((k) => k.alias !== null && k.alias.startsWith(value));
   const names = unique(matches);
   if (names.length === 1) return names[0];
   if (names.length === 0) return null;
@@ -156,8 +152,8 @@ export function resolveIn(
 }
 
 /**
- * Locates session `name`: a full name, an alias, or an unambiguous prefix of either
- * ({@link resolveIn}; with `exactNames`, full names only exactly). Throws `session_ambiguous`, `invalid_session_name` for a value that is
+ * Locates session `name`: a full name (exactly), an alias, or an unambiguous prefix of an alias
+ * ({@link resolveIn}). Throws `session_ambiguous`, `invalid_session_name` for a value that is
  * neither a valid name nor matches a session, and the errors of {@link resolveProject}. A valid
  * name without meta anywhere is placed in the current project (status then says not_found).
  */
@@ -165,7 +161,6 @@ export function locateSession(
   deps: Deps,
   name: string,
   projectRootFlag?: string,
-  options: { exactNames?: boolean } = {},
 ): SessionLocation {
   const project = resolveProject(deps, projectRootFlag);
   if (isValidSessionName(name)) {
@@ -176,7 +171,7 @@ export function locateSession(
   // A full name any artifact knows needs no alias: the metas are read only for the others.
   const names = knownSessions(project.runtimeDir, false);
   if (names.names.has(name)) return locateExact(deps, name, project);
-  const resolved = resolveIn(knownSessions(project.runtimeDir), name, !options.exactNames);
+  const resolved = resolveIn(knownSessions(project.runtimeDir), name);
   if (resolved === null) validateSessionName(name);
   return locateExact(deps, resolved ?? name, project);
 }

@@ -60,8 +60,8 @@ export default async function tree(
     delta: flags.delta === true || flags.deltaJson === true,
     ...(flags.cursorFile ? { deltaPath: resolvePath(deps.cwd, flags.cursorFile) } : {}),
   });
-  // A full name, an alias or an unambiguous prefix (session_ambiguous otherwise); a value that
-  // matches no session keeps the empty answer.
+  // A full name, an alias or an unambiguous prefix of an alias (session_ambiguous otherwise); a
+  // value that matches no session keeps the empty answer.
   const session = flags.session === undefined ? undefined : resolveIn(
     knownSessions(resolveProject(deps, flags.projectRoot).runtimeDir),
     flags.session,

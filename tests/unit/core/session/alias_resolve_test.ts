@@ -50,12 +50,13 @@ const K = known([
   ["lisa-custom-one", null],
 ], ["lisa-gone-1"]);
 
-Deno.test("resolve: an exact name, an alias, a unique prefix of either", () => {
+Deno.test("resolve: an exact name, an alias, a unique prefix of an alias", () => {
   strictEqual(resolveIn(K, "lisa-custom-one"), "lisa-custom-one");
   strictEqual(resolveIn(K, "proj-brave-otter"), "lisa-proj-261125-101010-1-claude-interactive");
   strictEqual(resolveIn(K, "proj-brisk"), "lisa-proj-261125-101011-2-codex-exec");
-  strictEqual(resolveIn(K, "lisa-proj-261125-101010"), K.metas[0].session);
-  strictEqual(resolveIn(K, "lisa-cus"), "lisa-custom-one");
+  // A full name is never matched by prefix: what names no session resolves to nothing.
+  strictEqual(resolveIn(K, "lisa-proj-261125-101010"), null);
+  strictEqual(resolveIn(K, "lisa-cus"), null);
   // A name only an event log still knows (a killed session) stands for itself, never a prefix.
   strictEqual(resolveIn(K, "lisa-gone-1"), "lisa-gone-1");
 });
@@ -75,13 +76,12 @@ Deno.test("resolve: nothing matching gives null; an ambiguous value lists the ca
     return true;
   });
   strictEqual(e, undefined);
-  throws(() => resolveIn(K, "lisa-proj"), /matches 2 sessions/);
+  strictEqual(resolveIn(K, "lisa-proj"), null);
 });
 
-Deno.test("resolve for kill: full names only exactly, aliases still by prefix", () => {
+Deno.test("resolve: a full name only exactly (a pruned lisa-w-1 is not lisa-w-10), aliases by prefix", () => {
   const k = known([["lisa-w-10", "proj-calm-otter"]]);
-  strictEqual(resolveIn(k, "lisa-w-1"), "lisa-w-10");
-  strictEqual(resolveIn(k, "lisa-w-1", false), null);
-  strictEqual(resolveIn(k, "proj-calm", false), "lisa-w-10");
-  strictEqual(resolveIn(k, "lisa-w-10", false), "lisa-w-10");
+  strictEqual(resolveIn(k, "lisa-w-1"), null);
+  strictEqual(resolveIn(k, "proj-calm"), "lisa-w-10");
+  strictEqual(resolveIn(k, "lisa-w-10"), "lisa-w-10");
 });
