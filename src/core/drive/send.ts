@@ -121,6 +121,14 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     fileFlag: "--text-file",
   });
   const { text, removedChars } = sanitizePasteText(input ?? "");
+  if (text === "" && keys.length === 0 && !enter) {
+    // Text of control characters only (`$'\x1b'`): they are removed, and nothing is left.
+    throw new UsageError(
+      `Nothing to send: the text held only control characters (${removedChars} removed); ` +
+        "send keys with --keys (Escape, C-c, Enter)",
+      "missing_argument",
+    );
+  }
   // Typing into the wrong session is the worst mistake: a full name is taken exactly (aliases
   // and their prefixes still resolve), as by every verb.
   const loc = locateSession(deps, options.session, options.projectRoot);

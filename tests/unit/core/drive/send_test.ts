@@ -110,6 +110,11 @@ Deno.test("a missing session is session_not_found and nothing to send is missing
       () => sendToSession(t.deps, { session: "lisa-s" }),
       (e) => e instanceof LisaError && e.code === "missing_argument",
     );
+    // Text that holds only control characters is nothing to send once they are removed.
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s", text: "\x1b\x07" }),
+      (e) => e instanceof LisaError && e.code === "missing_argument" && /--keys/.test(e.message),
+    );
     await rejects(
       () => sendToSession(t.deps, { session: "bad name", text: "x" }),
       (e) => e instanceof LisaError && e.code === "invalid_session_name",
