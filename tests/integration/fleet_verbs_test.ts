@@ -348,12 +348,24 @@ Deno.test("watch reads the servers over one control client: no tmux process per 
   }
 });
 
-/** Runs `lisa session list …` on a pseudo-terminal (script(1)), typing Ctrl-C after `ms`. */
+/** Reads a child's stream into `sink.text` as it comes; resolves when the stream ends. */
+async function collect(stream: ReadableStream<Uint8Array>, sink: { text: string }): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) sink.text += decoder.decode(chunk, { stream: true });
+  sink.text += decoder.decode();
+}
+
+/**
+ * Runs `lisa session list …` on a pseudo-terminal (script(1)). Once its output satisfies `ready`
+ * (within `ms`; a busy machine can take seconds to start lisa), or once `ms` ran out, Ctrl-C is
+ * typed, unless it has ended by itself already.
+ */
 async function listOnTty(
   world: World,
   args: string[],
   env: Record<string, string>,
-  ms: number,
+  ready: (out: string) => boolean,
+  ms = 30_000,
 ): Promise<{ code: number; out: string }> {
   const quote = (w: string) => `'${w.replaceAll("'", `'\\''`)}'`;
   // `exec`: script(1) runs the command through $SHELL -c (or /bin/sh), and dash does not exec a
@@ -369,14 +381,23 @@ async function listOnTty(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  const out = { text: "" };
+  const err = { text: "" };
+  const reading = Promise.all([collect(child.stdout, out), collect(child.stderr, err)]);
+  let ended = false;
+  const status = child.status.then((s) => {
+    ended = true;
+    return s;
+  });
   const writer = child.stdin.getWriter();
-  await new Promise((r) => setTimeout(r, ms));
-  // A call without --watch may have ended already: its stdin is then closed.
-  await writer.write(new Uint8Array([3])).catch(() => {});
-  await new Promise((r) => setTimeout(r, 500));
+  await waitFor(() => ended || ready(out.text), ms);
+  if (!ended) {
+    await writer.write(new Uint8Array([3])).catch(() => {});
+  }
   await writer.close().catch(() => {});
-  const out = await child.output();
-  return { code: out.code, out: new TextDecoder().decode(out.stdout) };
+  const { code } = await status;
+  await reading;
+  return { code, out: out.text };
 }
 
 Deno.test("list --watch redraws on a terminal until Ctrl-C and restores the cursor; colour only without NO_COLOR", async () => {
@@ -385,14 +406,17 @@ Deno.test("list --watch redraws on a terminal until Ctrl-C and restores the curs
     const s = await spawn(world, ["--command", "sleep 120", "--tag", "tty"]);
     const env = { ...world.env, TERM: "xterm" };
     delete (env as Record<string, string | undefined>).NO_COLOR;
-    const r = await listOnTty(world, ["--watch", "0.3"], env, 6_000);
+    // Ctrl-C once three frames are out (each starts with home + clear).
+    const frames = (out: string) => out.split("\x1b[H\x1b[2J").length - 1;
+    const r = await listOnTty(world, ["--watch", "0.3"], env, (out) => frames(out) >= 3);
     strictEqual(r.code, 0, r.out);
     ok(r.out.startsWith("\x1b[?25l"), JSON.stringify(r.out.slice(0, 40)));
     ok(r.out.split("\x1b[H\x1b[2J").length >= 3, "redrawn at least twice");
     ok(r.out.includes(s.alias as string));
     ok(r.out.includes("\x1b[1mALIAS"), "bold header in colour mode");
     ok(r.out.trimEnd().endsWith("\x1b[?25h"), JSON.stringify(r.out.slice(-40)));
-    const plain = await listOnTty(world, [], { ...env, NO_COLOR: "1" }, 3_000);
+    // Without --watch the list ends by itself (Ctrl-C only if it has not within the deadline).
+    const plain = await listOnTty(world, [], { ...env, NO_COLOR: "1" }, () => false);
     strictEqual(plain.code, 0, plain.out);
     ok(plain.out.includes(s.alias as string), plain.out);
     ok(!new RegExp("\x1b\\[\\d*m").test(plain.out), JSON.stringify(plain.out));
@@ -402,7 +426,10 @@ Deno.test("list --watch redraws on a terminal until Ctrl-C and restores the curs
   }
 });
 
-/** Starts `lisa session watch --json …` as a process; `done` gives its exit code and lines. */
+/**
+ * Starts `lisa session watch --json …` as a process; `done` gives its exit code and lines,
+ * `seen(pred)` waits (up to 30 s) until a line printed so far satisfies `pred`.
+ */
 function startWatch(world: World, args: string[]) {
   const child = new Deno.Command(LISA_ARGV[0], {
     args: [...LISA_ARGV.slice(1), "session", "watch", "--json", ...args],
@@ -413,14 +440,17 @@ function startWatch(world: World, args: string[]) {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const done = child.output().then((out) => ({
-    code: out.code,
-    stderr: new TextDecoder().decode(out.stderr),
-    lines: new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map((l) =>
+  const out = { text: "" };
+  const err = { text: "" };
+  const lines = () =>
+    out.text.split("\n").slice(0, -1).filter(Boolean).map((l) =>
       JSON.parse(l) as Record<string, unknown>
-    ),
-  }));
-  return { child, done };
+    );
+  const done = Promise.all([child.status, collect(child.stdout, out), collect(child.stderr, err)])
+    .then(([status]) => ({ code: status.code, stderr: err.text, lines: lines() }));
+  const seen = (pred: (line: Record<string, unknown>) => boolean) =>
+    waitFor(() => lines().some(pred), 30_000);
+  return { child, done, seen };
 }
 
 Deno.test("watch --until terminal --all: a watched session that disappears counts as not_found", async () => {
@@ -431,7 +461,9 @@ Deno.test("watch --until terminal --all: a watched session that disappears count
     const w = startWatch(world, ["--until", "terminal", "--all", "--timeout-seconds", "60"]);
     // Both listed by the watch, then a killed by lisa, b's tmux session closed by hand while
     // its command runs: both disappear from the listing.
-    await new Promise((r) => setTimeout(r, 2500));
+    for (const x of [a, b]) {
+      ok(await w.seen((l) => l.type === "appeared" && l.session === x.session), x.session);
+    }
     const k = await world.lisaInProcess(["session", "kill", "--session", a.session, "--json"]);
     strictEqual(k.code, 0, k.stdout);
     strictEqual((await world.tmux(b.socketPath, ["kill-session", "-t", `=${b.session}`])).code, 0);
@@ -455,7 +487,7 @@ Deno.test("watch --until interrupted by Ctrl-C exits 130, not 0 (the condition w
     await spawn(world, ["--command", "sleep 120", "--tag", "a"]);
     const w = startWatch(world, ["--until", "completed", "--all", "--timeout-seconds", "60"]);
     // The first round printed (the handler is installed before it).
-    await new Promise((r) => setTimeout(r, 3000));
+    ok(await w.seen((l) => l.type === "appeared"));
     w.child.kill("SIGINT");
     const r = await w.done;
     strictEqual(r.code, 130, JSON.stringify(r.lines));

@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld, waitFor } from "../helpers/world.ts";
-import { artifact, readIf, spawn } from "./lifecycle_helpers.ts";
+import { artifact, processesOf, readIf, spawn } from "./lifecycle_helpers.ts";
 import { openHistory } from "../../src/core/history/store.ts";
 
 type Turn = { prompt: string; outcome: string; reply: string | null; tools: { tool: string }[] };
@@ -93,6 +93,9 @@ Deno.test("a spawn sweeps history: a session whose tmux session vanished is clos
     // Gone behind lisa's back: no kill, no recorder; its heartbeat stops.
     const gone = await world.tmux(a.socketPath, ["kill-session", "-t", a.session]);
     strictEqual(gone.code, 0, gone.stderr);
+    // Its processes (the heartbeat loop among them) end on tmux's hangup, which a busy machine
+    // delivers late; then the heartbeat ages past LISA_HEARTBEAT_STALE_SECONDS.
+    ok(await waitFor(async () => (await processesOf(a.runId)).length === 0, 10_000));
     await new Promise((r) => setTimeout(r, 1500));
     await spawn(world, ["--command", "sleep 30"]);
     const h = await openHistory({

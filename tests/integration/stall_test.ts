@@ -72,7 +72,9 @@ Deno.test("an exec agent that hangs with no CPU, output or child is stuck, and m
 });
 
 Deno.test("never stuck: a reply dripping a token every 2 s, a long sleep child, an idle prompt", async () => {
-  const world = await makeWorld({ env: STALL });
+  // A 5 s threshold: a drip every 2 s stays under it even when a busy machine delays a drip by
+  // a second or two (with 3 s, one drip late by a second could read as a stall).
+  const world = await makeWorld({ env: { LISA_STALL_SECONDS: "5" } });
   try {
     const drip = await spawn(world, ["--agent", "claude", "--mode", "exec", "--prompt", "go"], {
       FAKE_BEHAVIOR: "drip:2",
@@ -81,7 +83,7 @@ Deno.test("never stuck: a reply dripping a token every 2 s, a long sleep child, 
       FAKE_BEHAVIOR: "sleep-child:400",
     });
     const idle = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "idle" });
-    // Well past the grace window and four times the stall threshold.
+    // Well past the grace window and twice the stall threshold.
     await new Promise((r) => setTimeout(r, 12_000));
     for (let poll = 0; poll < 3; poll++) {
       const d = await status(world, drip.session);
