@@ -95,6 +95,64 @@ export function readStat(pid: number): Omit<ProcInfo, "argv"> | null {
   return stat === null ? null : parseStat(stat);
 }
 
+/**
+ * System call numbers of the calls a process waiting for keyboard input sleeps in: `read`/`readv`
+ * on its terminal (`cat`, a shell's `read`, Python's `input()` without readline), or
+ * `select`/`pselect6` watching fd 0 alone (readline: an interactive bash, the Python REPL).
+ * `poll` and `epoll` (Node programs) do not say which descriptors they watch, so they are not
+ * read as a wait for input.
+ */
+const INPUT_SYSCALLS: Readonly<Record<string, { read: number[]; select: number[] }>> = {
+  x86_64: { read: [0, 19], select: [23, 270] },
+  aarch64: { read: [63, 65], select: [72] },
+};
+
+/** True when `fd` of process `pid` is a terminal (`/dev/pts/N`, `/dev/ttyN`, `/dev/tty`). */
+function isTerminalFd(pid: number, fd: number): boolean {
+  try {
+    return /^\/dev\/(?:pts\/\d+|tty\w*)$/.test(Deno.readLinkSync(`/proc/${pid}/fd/${fd}`));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Parses `/proc/<pid>/syscall` ("nr arg0 arg1 … sp pc"; "running" while it runs) into whether
+ * the process sleeps waiting for keyboard input on a terminal (see {@link INPUT_SYSCALLS}), given
+ * a test of whether one of its descriptors is a terminal. Pure but for `isTerminal`.
+ */
+export function parseInputWait(
+  text: string,
+  arch: string,
+  isTerminal: (fd: number) => boolean,
+): boolean {
+  const calls = INPUT_SYSCALLS[arch];
+  const words = text.trim().split(" ");
+  if (calls === undefined || words.length < 3) return false;
+  const nr = Number(words[0]);
+  const arg0 = Number.parseInt(words[1], 16);
+  if (!Number.isInteger(nr) || !Number.isInteger(arg0)) return false;
+  if (calls.read.includes(nr)) return isTerminal(arg0);
+  // select's first argument is the highest descriptor + 1: 1 means fd 0 and nothing else.
+  if (calls.select.includes(nr)) return arg0 === 1 && isTerminal(0);
+  return false;
+}
+
+/**
+ * True when process `pid` sleeps waiting for keyboard input on its terminal; false when it
+ * does not, or when that cannot be read (no `/proc/<pid>/syscall`, another user's process, an
+ * architecture not listed).
+ */
+export function waitsForTerminalInput(pid: number): boolean {
+  let text: string;
+  try {
+    text = readTextFile(`/proc/${pid}/syscall`);
+  } catch {
+    return false;
+  }
+  return parseInputWait(text, Deno.build.arch, (fd) => isTerminalFd(pid, fd));
+}
+
 /** Every pid in `/proc`. */
 export function listPids(): number[] {
   const pids: number[] = [];

@@ -40,7 +40,13 @@ Deno.test("live sessions past the grace window", async (t) => {
         FAKE_BEHAVIOR: "idle",
       },
     );
-    const stuck = await spawn(world, ["--command", "read line"]);
+    // Blocked opening a FIFO nobody writes: no process, no terminal read, nothing to type.
+    const stuck = await spawn(world, ["--command", "mkfifo hold.fifo && read line < hold.fifo"]);
+    const prompt = await spawn(world, [
+      "--command",
+      `read -p "Continue? [y/N] " answer; echo "answered:$answer"; exit 0`,
+    ]);
+    const cat = await spawn(world, ["--command", "cat"]);
     const running = await spawn(world, ["--command", "sleep 60"]);
     // Let the grace window pass for all of them (counted from each spawn).
     await new Promise((r) => setTimeout(r, SESSION_GRACE_SECONDS * 1000 + 500));
@@ -69,6 +75,38 @@ Deno.test("live sessions past the grace window", async (t) => {
         strictEqual(r.agent, "claude");
       },
     );
+
+    await t.step(
+      "a command at a read prompt waits for input, and a line sent ends it",
+      async () => {
+        const r = await statusUntil(world, prompt.session, pastGrace);
+        strictEqual(r.sessionState, "waiting_input", JSON.stringify(r.signals));
+        strictEqual(r.waitingFor, "input");
+        strictEqual(r.classificationReason, "command_reading_terminal");
+        strictEqual(r.signals.readingTerminal, true);
+        const sent = await world.lisaInProcess([
+          "session",
+          "send",
+          "--session",
+          prompt.session,
+          "--text",
+          "y",
+          "--enter",
+          "--json",
+        ]);
+        strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+        await waitDone(world, prompt);
+        const end = await status(world, prompt.session);
+        strictEqual(end.sessionState, "completed", JSON.stringify(end));
+        await waitPane(world, prompt, "answered:y");
+      },
+    );
+
+    await t.step("cat reading its terminal waits for input rather than working", async () => {
+      const r = await statusUntil(world, cat.session, pastGrace);
+      strictEqual(r.sessionState, "waiting_input", JSON.stringify(r.signals));
+      strictEqual(r.classificationReason, "command_reading_terminal");
+    });
 
     await t.step("a pane with neither an agent nor any process after grace is stuck", async () => {
       const r = await statusUntil(world, stuck.session, pastGrace);

@@ -152,8 +152,11 @@ export interface Signals {
   /** Seconds since spawn (meta.createdAt, else tmux session_created); null when unknown. */
   sessionAgeSeconds: number | null;
   agent: AgentSignals | null;
-  /** Without an agent: non-shell processes in the pane (heartbeat excluded) and shells' CPU. */
-  command: { processes: string[]; cpu: CpuReading | null };
+  /**
+   * Without an agent: non-shell processes in the pane (heartbeat excluded), their CPU, and
+   * whether they all sleep with one waiting for keyboard input on the terminal.
+   */
+  command: { processes: string[]; cpu: CpuReading | null; readingTerminal?: boolean };
   screen: {
     title: string;
     /** The visible rows of the pane. */
@@ -191,6 +194,8 @@ export interface SignalSummary {
   cpuWindowMs: number | null;
   busyChildren: string[];
   commandProcesses: string[];
+  /** Without an agent: the command sleeps waiting for keyboard input on its terminal. */
+  readingTerminal?: boolean;
   screenRules: string[];
   outputQuietSeconds: number | null;
   heartbeatAgeSeconds: number | null;
@@ -278,6 +283,7 @@ function summarize(
     cpuWindowMs: cpu ? Math.round(cpu.windowMs) : null,
     busyChildren: s.agent?.busyChildren ?? [],
     commandProcesses: s.agent ? [] : s.command.processes,
+    readingTerminal: s.agent === null && s.command.readingTerminal === true,
     screenRules: screenRules.map((m) => m.name),
     outputQuietSeconds: s.screen.quietSeconds === null ? null : Math.round(s.screen.quietSeconds),
     heartbeatAgeSeconds: s.heartbeatAgeSeconds === null
@@ -541,9 +547,19 @@ export function classify(s: Signals): Classification {
   }
 
   // Step 6: no agent process.
+  const commandCpuBusy = isCpuBusy(s.command.cpu, COMMAND_CPU.busyMinPercent);
+  // Blocked reading the terminal (a `read` prompt, `cat`, a REPL), nothing else at work and the
+  // screen settled: the command waits for a person, it is neither working nor stuck.
+  if (s.command.readingTerminal === true && !commandCpuBusy && !changing) {
+    return done(
+      inGrace
+        ? answer("just_started", "grace_period")
+        : answer("waiting_input", "command_reading_terminal", "input"),
+    );
+  }
   const proc = s.command.processes[0];
   if (proc !== undefined) return done(answer("in_progress", `command_running:${proc}`));
-  if (isCpuBusy(s.command.cpu, COMMAND_CPU.busyMinPercent)) {
+  if (commandCpuBusy) {
     return done(answer("in_progress", "command_cpu_busy"));
   }
   // A command of shell builtins only (an echo loop) still shows its work on the screen.

@@ -108,6 +108,15 @@ export function decisionOf(report: StatusReport): Consideration[] {
       is("command_running", "no_active_process"),
     ],
     [
+      "terminal input",
+      sig.agentPid !== null
+        ? "not read (an agent runs)"
+        : sig.readingTerminal
+        ? "the command waits for keyboard input"
+        : "not awaited",
+      is("command_reading_terminal"),
+    ],
+    [
       "grace window",
       `session ${sig.sessionAgeSeconds ?? "?"}s old${sig.inGrace ? ", in grace" : ""}`,
       is("grace_period"),

@@ -54,7 +54,7 @@ import {
 import { readHookSignal } from "../../agents/hooks.ts";
 import { extraMatchNames } from "../../agents/match.ts";
 import { COMMAND_CPU, rulesFor } from "../../agents/rules/index.ts";
-import { CLK_TCK, hasProcFs, type ProcInfo } from "../../proc/table.ts";
+import { CLK_TCK, hasProcFs, type ProcInfo, waitsForTerminalInput } from "../../proc/table.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import { readState } from "../../store/session_store.ts";
 import { recordPoll } from "./record.ts";
@@ -185,6 +185,11 @@ export interface ProcessFacts {
   cpu: CpuReading | null;
   /** Readings to merge into the stored samples, oldest first. */
   readings: { samples: CpuSample[]; atMs: number }[];
+  /**
+   * Without an agent: the pane's processes all sleep and one of them waits for keyboard input
+   * on the terminal (a `read` prompt, `cat`, a REPL; `/proc` only, else false).
+   */
+  readingTerminal: boolean;
 }
 
 /** Processes read before the tmux answer arrived (the previous poll's agent, still alive). */
@@ -201,7 +206,7 @@ async function gatherProcesses(
   early: EarlyProcs | null,
   failures: string[],
 ): Promise<ProcessFacts> {
-  const facts: ProcessFacts = { view: null, cpu: null, readings: [] };
+  const facts: ProcessFacts = { view: null, cpu: null, readings: [], readingTerminal: false };
   if (!probe.exists || probe.dead || probe.panePid === null) return facts;
   let firstAt: number;
   try {
@@ -225,6 +230,11 @@ async function gatherProcesses(
     failures.push("proc");
     return facts;
   }
+  if (facts.view.found === null && procFs()) {
+    const procs = facts.view.sampled;
+    facts.readingTerminal = procs.length > 0 && procs.every((p) => p.state === "S") &&
+      procs.some((p) => waitsForTerminalInput(p.pid));
+  }
   const first = sampleCpu(facts.view.sampled, firstAt, false);
   facts.readings.push({ samples: first, atMs: firstAt });
   facts.cpu = combinedReading(prev.cpuSamples, first, CLK_TCK);
@@ -237,6 +247,7 @@ async function gatherProcesses(
  * terminal facts decide without it, so such polls never wait.
  */
 const CPU_DEPENDENT_REASONS = new Set([
+  "command_reading_terminal",
   "agent_quiet",
   "agent_alive_quiet",
   "no_active_process",
@@ -378,7 +389,11 @@ export async function evaluateSession(
         busyChildren: facts.view?.busyChildren ?? [],
       }
       : null,
-    command: { processes: facts.view?.commandProcesses ?? [], cpu: found ? null : facts.cpu },
+    command: {
+      processes: facts.view?.commandProcesses ?? [],
+      cpu: found ? null : facts.cpu,
+      readingTerminal: !found && facts.readingTerminal,
+    },
     screen: {
       title: probe.title,
       text: visible,

@@ -1,5 +1,11 @@
-import { deepStrictEqual, ok } from "node:assert/strict";
-import { childPids, hasProcFs, subtree } from "../../../src/proc/table.ts";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import {
+  childPids,
+  hasProcFs,
+  parseInputWait,
+  subtree,
+  waitsForTerminalInput,
+} from "../../../src/proc/table.ts";
 
 const linux = hasProcFs();
 
@@ -54,4 +60,53 @@ Deno.test({
       ok(tree.some((p) => p.pid === pid), `the spawned shell ${pid} is in this process's tree`);
       ok(childPids(Deno.pid).includes(pid));
     }),
+});
+
+Deno.test("a wait for keyboard input is read from /proc/<pid>/syscall (read on a tty, select on fd 0)", () => {
+  const tty = (fd: number) => fd === 0;
+  // read(0, …) on the terminal: `cat`, a shell's `read`.
+  strictEqual(
+    parseInputWait("0 0x0 0x55695e322f40 0x1000 0x0 0x0 0x0 0x7ffe 0x7f44", "x86_64", tty),
+    true,
+  );
+  // read on a pipe or file is no wait for a person.
+  strictEqual(
+    parseInputWait("0 0x3 0x5569 0x1000 0x0 0x0 0x0 0x7ffe 0x7f44", "x86_64", tty),
+    false,
+  );
+  // pselect6(1, …): readline watching fd 0 alone (interactive bash, the Python REPL).
+  strictEqual(
+    parseInputWait("270 0x1 0x7ffe 0x0 0x0 0x0 0x7ffe 0x7ffe 0x7f44", "x86_64", tty),
+    true,
+  );
+  // select over more descriptors says nothing about which one it waits for.
+  strictEqual(
+    parseInputWait("270 0x5 0x7ffe 0x0 0x0 0x0 0x7ffe 0x7ffe 0x7f44", "x86_64", tty),
+    false,
+  );
+  // nanosleep, epoll (node), a running process, an arch not listed: no.
+  strictEqual(parseInputWait("230 0x0 0x0 0x7ffe 0x0 0x0 0x0 0x7ffe 0x7f44", "x86_64", tty), false);
+  strictEqual(
+    parseInputWait("281 0xd 0x7ffe 0x400 0xffffffff 0x0 0x8 0x7ffe 0x7f44", "x86_64", tty),
+    false,
+  );
+  strictEqual(parseInputWait("running", "x86_64", tty), false);
+  strictEqual(
+    parseInputWait("0 0x0 0x5569 0x1000 0x0 0x0 0x0 0x7ffe 0x7f44", "riscv64", tty),
+    false,
+  );
+  // aarch64 numbers: read is 63.
+  strictEqual(
+    parseInputWait("63 0x0 0x5569 0x1000 0x0 0x0 0x0 0x7ffe 0x7f44", "aarch64", tty),
+    true,
+  );
+  strictEqual(
+    parseInputWait("0 0x0 0x5569 0x1000 0x0 0x0 0x0 0x7ffe 0x7f44", "aarch64", tty),
+    false,
+  );
+});
+
+Deno.test("waitsForTerminalInput: false for this process, and for a pid that does not exist", () => {
+  strictEqual(waitsForTerminalInput(Deno.pid), false);
+  strictEqual(waitsForTerminalInput(2 ** 22 + 7), false);
 });
