@@ -3,7 +3,7 @@
  * whole-file read. Lines are split on the newline byte, which never occurs inside a UTF-8
  * multi-byte sequence, so byte windows can be decoded line by line safely.
  */
-import { LisaError } from "../base/errors.ts";
+import { FileUnsafeError, LisaError } from "../base/errors.ts";
 
 const decoder = new TextDecoder();
 /** The newline byte. */
@@ -85,11 +85,13 @@ export function readTail(
  * The last `windowBytes` of the file at `path` (following symlinks), as {@link readTail} reads
  * them. A regular file that fits in the window is read in one call (a poll reads small sidecars
  * constantly); one that grew past it meanwhile is read as a tail. Throws I/O errors (NotFound
- * for a missing file).
+ * for a missing file) and `file_unsafe` for anything but a regular file: opening a FIFO would
+ * block until some writer came, hanging every status and list.
  */
 export function readTailOf(path: string, windowBytes: number): TailWindow {
-  const info = Deno.lstatSync(path);
-  if (info.isFile && info.size <= windowBytes) {
+  const info = Deno.statSync(path);
+  if (!info.isFile) throw new FileUnsafeError(path, "it is not a regular file");
+  if (info.size <= windowBytes) {
     const bytes = Deno.readFileSync(path);
     if (bytes.length <= windowBytes) return { bytes, start: 0, newlines: countNewlines(bytes) };
   }

@@ -4,7 +4,8 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { projectHash } from "../../src/core/session/identity.ts";
-import { LISA_ARGV, makeWorld, type World } from "../helpers/world.ts";
+import { LISA_ARGV, makeWorld, waitFor, type World } from "../helpers/world.ts";
+import { artifact, endStray, readIf, spawn } from "./lifecycle_helpers.ts";
 
 const OLD = new Date(Date.now() - 3 * 3600_000);
 
@@ -162,6 +163,42 @@ Deno.test("a FIFO named like a session's meta or event log hangs neither cleanup
       strictEqual(out.code, 0, `lisa ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
     }
   } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a live agent's hooks log replaced by a FIFO hangs neither status nor list", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "idle" });
+    const hooks = artifact(world, s, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
+    Deno.removeSync(hooks);
+    strictEqual(
+      (await new Deno.Command("mkfifo", { args: ["-m", "600", hooks] }).output()).code,
+      0,
+    );
+    for (
+      const args of [
+        ["session", "status", "--session", s.session, "--json"],
+        ["session", "list", "--json"],
+      ]
+    ) {
+      const out = await new Deno.Command(LISA_ARGV[0], {
+        args: [...LISA_ARGV.slice(1), ...args],
+        cwd: world.projectRoot,
+        env: world.env,
+        clearEnv: true,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        signal: AbortSignal.timeout(15_000),
+      }).output();
+      strictEqual(out.signal, null, `lisa ${args.join(" ")} hung on the FIFO`);
+      strictEqual(out.code, 0, `lisa ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+    }
+  } finally {
+    await endStray();
     await world.dispose();
   }
 });
