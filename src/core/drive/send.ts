@@ -122,10 +122,12 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
   });
   const { text, removedChars } = sanitizePasteText(input ?? "");
   if (text === "" && keys.length === 0 && !enter) {
-    // Text of control characters only (`$'\x1b'`): they are removed, and nothing is left.
+    // An empty file (or stdin), or text of control characters only (`$'\x1b'`, removed).
     throw new UsageError(
-      `Nothing to send: the text held only control characters (${removedChars} removed); ` +
-        "send keys with --keys (Escape, C-c, Enter)",
+      removedChars === 0
+        ? "Nothing to send: the text is empty"
+        : `Nothing to send: the text held only control characters (${removedChars} removed); ` +
+          "send keys with --keys (Escape, C-c, Enter)",
       "missing_argument",
     );
   }

@@ -115,6 +115,13 @@ Deno.test("a missing session is session_not_found and nothing to send is missing
       () => sendToSession(t.deps, { session: "lisa-s", text: "\x1b\x07" }),
       (e) => e instanceof LisaError && e.code === "missing_argument" && /--keys/.test(e.message),
     );
+    // An empty --text-file is nothing to send either, and says so.
+    const empty = `${t.base}/empty.txt`;
+    Deno.writeTextFileSync(empty, "");
+    await rejects(
+      () => sendToSession(t.deps, { session: "lisa-s", textFile: empty }),
+      (e) => e instanceof LisaError && e.code === "missing_argument" && /is empty/.test(e.message),
+    );
     await rejects(
       () => sendToSession(t.deps, { session: "bad name", text: "x" }),
       (e) => e instanceof LisaError && e.code === "invalid_session_name",
