@@ -315,6 +315,23 @@ Deno.test("killing a session never takes the children of another project's sessi
     deepStrictEqual(r.json!.killed, ["lisa-same"]);
     ok(await hasSession(world, otherSocket, "lisa-same-child"), "the other project's child died");
     ok(await hasSession(world, otherSocket, "lisa-same"));
+    // Without its meta (removed, unreadable) the run id comes from its tmux session: the same.
+    const again = await world.lisaInProcess([
+      "session",
+      "spawn",
+      "--session",
+      "lisa-same",
+      "--command",
+      "sleep 60",
+      "--json",
+    ]);
+    strictEqual(again.code, 0, again.stdout + again.stderr);
+    const hash = again.json!.projectHash as string;
+    Deno.removeSync(`${world.runtimeDir}/.lisa-${hash}-session-lisa-same-meta.json`);
+    const r2 = await world.lisaInProcess(["session", "kill", "--session", "lisa-same", "--json"]);
+    strictEqual(r2.code, 0, r2.stdout + r2.stderr);
+    deepStrictEqual(r2.json!.killed, ["lisa-same"]);
+    ok(await hasSession(world, otherSocket, "lisa-same-child"), "the other project's child died");
     // Killing the other project's lisa-same still takes its child first.
     const k = await world.lisaInProcess(["session", "kill", "--session", "lisa-same", "--json"], {
       cwd: other,

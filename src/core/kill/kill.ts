@@ -183,6 +183,21 @@ export async function sessionRunId(tmux: Tmux, session: string): Promise<string 
   return m ? m[1] : null;
 }
 
+/**
+ * The run id of a session to end: its meta's, else (no meta, or an unreadable one) the one its
+ * tmux session carries, so that only that run's children are taken as descendants; undefined
+ * when neither says.
+ */
+async function runIdOf(deps: Deps, target: Target): Promise<string | undefined> {
+  if (target.meta?.runId) return target.meta.runId;
+  try {
+    return await sessionRunId(new Tmux(deps.runner, target.socketPath), target.session) ??
+      undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 interface EndResult {
   found: boolean;
   signalled: number;
@@ -354,8 +369,9 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
     runtimeDir: loc.runtimeDir,
     meta: loc.meta,
   };
+  const runId = await runIdOf(deps, root);
   const targets = [
-    ...descendantsOf(loc.runtimeDir, [{ session: name, runId: loc.meta?.runId }]).map((target) => ({
+    ...descendantsOf(loc.runtimeDir, [{ session: name, runId }]).map((target) => ({
       target,
       trigger: "kill_descendant",
     })),
@@ -418,7 +434,7 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
     for (
       const d of descendantsOf(project.runtimeDir, [{
         session: root.session,
-        runId: root.meta?.runId,
+        runId: await runIdOf(deps, root),
       }])
     ) {
       if (placed.has(d.session)) continue;

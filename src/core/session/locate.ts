@@ -176,6 +176,19 @@ export function locateSession(
   return locateExact(deps, resolved ?? name, project);
 }
 
+/** True when `runtimeDir` holds any artifact of session `name` under project `hash`. */
+function hasLocalArtifact(runtimeDir: string, hash: string, name: string): boolean {
+  const prefix = `.lisa-${hash}-session-${name}-`;
+  try {
+    for (const entry of Deno.readDirSync(runtimeDir)) {
+      if (!entry.name.startsWith(prefix)) continue;
+      const m = SESSION_ARTIFACT_RE.exec(entry.name);
+      if (m !== null && m[1] === hash && m[2] === name) return true;
+    }
+  } catch { /* unreadable: nothing known here */ }
+  return false;
+}
+
 function locateExact(
   _deps: Deps,
   name: string,
@@ -197,6 +210,9 @@ function locateExact(
     project,
   });
   if (localMeta !== undefined) return here(localMeta);
+  // This project's own files for the name (its meta gone or unreadable, its event log kept by
+  // kill) keep it here: another project's session of the same name is another session.
+  if (hasLocalArtifact(project.runtimeDir, project.hash, name)) return here(undefined);
   for (const file of scanMetaFiles(project.runtimeDir)) {
     if (file.session !== name || file.hash === project.hash) continue;
     const meta = tryReadMeta(file.path);
