@@ -7,7 +7,7 @@ import { ok, strictEqual } from "node:assert/strict";
 import { SESSION_GRACE_SECONDS } from "../../src/core/status/classify.ts";
 import type { SessionMeta } from "../../src/base/types.ts";
 import { makeWorld } from "../helpers/world.ts";
-import { artifact, endStray, readIf, spawn, waitPane } from "./lifecycle_helpers.ts";
+import { artifact, endStray, readIf, spawn, waitDone, waitPane } from "./lifecycle_helpers.ts";
 import { status, statusUntil } from "./status_helpers.ts";
 
 // Two leading spaces: claude's footer row, which its `claude_esc_to_interrupt` rule matches.
@@ -84,6 +84,39 @@ Deno.test("list, list --json, status --json and tree show a --command session as
     const drawn = await world.lisaInProcess(["session", "tree"]);
     ok(drawn.stdout.includes(`${plain.session} (command/exec,`), drawn.stdout);
   } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("the done file comes only once tmux has the command's last output on its screen", async () => {
+  const world = await makeWorld();
+  let serverPid: number | null = null;
+  try {
+    const s = await spawn(world, [
+      "--command",
+      "while [ ! -e go ]; do sleep 0.1; done; echo the-last-words; exit 3",
+    ]);
+    await waitPane(world, s, "__LISA_SESSION_START__");
+    const pid = await world.tmux(s.socketPath, ["display-message", "-p", "#{pid}"]);
+    serverPid = Number(pid.stdout.trim());
+    ok(serverPid > 0, pid.stdout);
+    // A tmux that lags behind the pty (stopped here; on a busy machine, slow): the command prints
+    // and exits, but tmux has not read it yet. The done file must wait for it.
+    Deno.kill(serverPid, "SIGSTOP");
+    Deno.writeTextFileSync(`${world.projectRoot}/go`, "");
+    await new Promise((r) => setTimeout(r, 1200));
+    const early = readIf(artifact(world, s, "done.txt"));
+    Deno.kill(serverPid, "SIGCONT");
+    serverPid = null;
+    strictEqual(early, undefined, "the done file was written before tmux read the output");
+    await waitDone(world, s);
+    const r = await status(world, s.session);
+    strictEqual(r.sessionState, "crashed");
+    strictEqual(r.exitCode, 3);
+    ok(Deno.readTextFileSync(r.outputFile as string).includes("the-last-words"));
+  } finally {
+    if (serverPid !== null) Deno.kill(serverPid, "SIGCONT");
     await endStray();
     await world.dispose();
   }

@@ -15,7 +15,9 @@
  *    takes its real status: `exit N` and `set -e` inside `--command` (run by `bash -c`), and a
  *    death by signal n as 128+n. SIGINT is caught by the script (not ignored, so the child
  *    still gets the default action) so Ctrl-C in the pane ends the command, not the wrapper.
- * 5. Writes `{runId}:{exit}` to the done file through a temp file and `mv` (0600 by umask),
+ * 5. Waits until tmux has parsed all the command printed (it answers a cursor-position query
+ *    only after that: the answer is read silently, 2 s at most), then writes `{runId}:{exit}`
+ *    to the done file through a temp file and `mv` (0600 by umask),
  *    stops the heartbeat, prints `__LISA_SESSION_DONE__:{runId}:{exit}`, exits with the status.
  *
  * There is no EXIT trap: a TERM/HUP/KILL from `lisa session kill` ends the script on the spot,
@@ -241,6 +243,11 @@ export function buildStartupScript(input: StartupScriptInput): string {
     "else",
     "__lisa_exit=1",
     "fi",
+    // A barrier: tmux answers a cursor-position query (DSR) only once it has parsed everything
+    // printed before it, so when the done file appears the command's last output is on tmux's
+    // screen (a busy tmux can lag the pty by a second: a status or capture at the done file
+    // would miss the last lines). Silent (-s, the answer is read, never shown); 2 s at most.
+    "if [ -t 0 ] && [ -t 1 ]; then printf '\\033[6n'; IFS= read -rs -d R -t 2 _ 2>/dev/null; fi",
     `__lisa_done=${shellQuote(input.doneFile)}`,
     `printf '%s:%s\\n' ${runId} "$__lisa_exit" > "$__lisa_done.tmp.$$" && ` +
     `mv -f -- "$__lisa_done.tmp.$$" "$__lisa_done"`,
