@@ -119,7 +119,8 @@ export function knownSessions(
 /**
  * Resolves what a person typed for `--session` (seed 004's `SessionRegistry.resolve`): a full
  * name any artifact knows (an event log outlives kill) stands for itself; else an alias stands
- * for its session; else an unambiguous prefix of an alias. Full names never match by prefix,
+ * for its session; else an unambiguous prefix of an alias (a value shaped as a full name, `lisa-…`,
+ * is never taken as a prefix). Full names never match by prefix,
  * for any verb: `lisa-w-1` (whose files were pruned) never stands for a running `lisa-w-10`,
  * whose state, output or input it is not. Returns the session name, or null when nothing
  * matches. Throws `session_ambiguous` (exit 1) listing the candidates. Pure over `known`.
@@ -135,6 +136,10 @@ export function resolveIn(
   if (unique(byAlias).length === 1) return byAlias[0].session;
   const matches = byAlias.length > 0
     ? byAlias
+    // A value shaped as a full name is never a prefix, not even of an alias: in a project whose
+    // slug is `lisa` the aliases read `lisa-calm-otter`, and a gone `lisa-calm` is not that one.
+    : isValidSessionName(value)
+    ? []
     : known.metas.filter((k) => k.alias !== null && k.alias.startsWith(value));
   const names = unique(matches);
   if (names.length === 1) return names[0];

@@ -84,4 +84,8 @@ Deno.test("resolve: a full name only exactly (a pruned lisa-w-1 is not lisa-w-10
   strictEqual(resolveIn(k, "lisa-w-1"), null);
   strictEqual(resolveIn(k, "proj-calm"), "lisa-w-10");
   strictEqual(resolveIn(k, "lisa-w-10"), "lisa-w-10");
+  // A project slugged "lisa" has aliases shaped like names: a gone lisa-calm is not lisa-calm-otter.
+  const l = known([["lisa-lisa-261125-101010-1-claude-interactive", "lisa-calm-otter"]]);
+  strictEqual(resolveIn(l, "lisa-calm"), null);
+  strictEqual(resolveIn(l, "lisa-calm-otter"), l.metas[0].session);
 });
