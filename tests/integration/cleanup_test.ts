@@ -129,16 +129,35 @@ Deno.test("cleanup prints a short human summary", async () => {
   }
 });
 
+async function mkfifo(path: string): Promise<void> {
+  strictEqual((await new Deno.Command("mkfifo", { args: ["-m", "600", path] }).output()).code, 0);
+}
+
+/**
+ * Runs lisa with `args` and checks that it ends, with exit 0: a read of a FIFO blocks until a
+ * writer comes, so a call that hangs is ended after 15 s and fails the test.
+ */
+async function endsDespiteFifo(world: World, args: string[]): Promise<void> {
+  const out = await new Deno.Command(LISA_ARGV[0], {
+    args: [...LISA_ARGV.slice(1), ...args],
+    cwd: world.projectRoot,
+    env: world.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(15_000),
+  }).output();
+  strictEqual(out.signal, null, `lisa ${args.join(" ")} hung on the FIFO`);
+  strictEqual(out.code, 0, `lisa ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+}
+
 Deno.test("a FIFO named like a session's meta or event log hangs neither cleanup nor the fleet verbs", async () => {
   const world = await makeWorld();
   try {
     const hash = projectHash(Deno.realPathSync(world.projectRoot));
     for (const kind of ["meta.json", "events.jsonl", "hooks.jsonl", "done.txt"]) {
-      const fifo = `${world.runtimeDir}/.lisa-${hash}-session-lisa-fifo-${kind}`;
-      strictEqual(
-        (await new Deno.Command("mkfifo", { args: ["-m", "600", fifo] }).output()).code,
-        0,
-      );
+      await mkfifo(`${world.runtimeDir}/.lisa-${hash}-session-lisa-fifo-${kind}`);
     }
     for (
       const args of [
@@ -148,19 +167,7 @@ Deno.test("a FIFO named like a session's meta or event log hangs neither cleanup
         ["session", "kill-all", "--json"],
       ]
     ) {
-      // A read of a FIFO blocks until a writer comes: the call is ended after 15 s if it hangs.
-      const out = await new Deno.Command(LISA_ARGV[0], {
-        args: [...LISA_ARGV.slice(1), ...args],
-        cwd: world.projectRoot,
-        env: world.env,
-        clearEnv: true,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        signal: AbortSignal.timeout(15_000),
-      }).output();
-      strictEqual(out.signal, null, `lisa ${args.join(" ")} hung on the FIFO`);
-      strictEqual(out.code, 0, `lisa ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+      await endsDespiteFifo(world, args);
     }
   } finally {
     await world.dispose();
@@ -174,28 +181,14 @@ Deno.test("a live agent's hooks log replaced by a FIFO hangs neither status nor 
     const hooks = artifact(world, s, "hooks.jsonl");
     ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
     Deno.removeSync(hooks);
-    strictEqual(
-      (await new Deno.Command("mkfifo", { args: ["-m", "600", hooks] }).output()).code,
-      0,
-    );
+    await mkfifo(hooks);
     for (
       const args of [
         ["session", "status", "--session", s.session, "--json"],
         ["session", "list", "--json"],
       ]
     ) {
-      const out = await new Deno.Command(LISA_ARGV[0], {
-        args: [...LISA_ARGV.slice(1), ...args],
-        cwd: world.projectRoot,
-        env: world.env,
-        clearEnv: true,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        signal: AbortSignal.timeout(15_000),
-      }).output();
-      strictEqual(out.signal, null, `lisa ${args.join(" ")} hung on the FIFO`);
-      strictEqual(out.code, 0, `lisa ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+      await endsDespiteFifo(world, args);
     }
   } finally {
     await endStray();
