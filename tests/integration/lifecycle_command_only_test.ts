@@ -121,3 +121,33 @@ Deno.test("the done file comes only once tmux has the command's last output on i
     await world.dispose();
   }
 });
+
+Deno.test("the done-file barrier: Ctrl-S delays it 3 s at most; typed-ahead text never shows the answer", async () => {
+  const world = await makeWorld();
+  try {
+    const wait = "while [ ! -e go-$N ]; do sleep 0.1; done";
+    const held = await spawn(world, ["--command", `${wait.replaceAll("$N", "a")}; exit 0`]);
+    const typed = await spawn(world, [
+      "--command",
+      `${wait.replaceAll("$N", "b")}; echo the-last-line; exit 0`,
+    ]);
+    for (const s of [held, typed]) await waitPane(world, s, "__LISA_SESSION_START__");
+    const send = async (session: string, args: string[]) => {
+      const r = await world.lisaInProcess(["session", "send", "--session", session, ...args]);
+      strictEqual(r.code, 0, r.stdout + r.stderr);
+    };
+    // Output stopped (XOFF): the query cannot be written; the done file still comes.
+    await send(held.session, ["--keys", "C-s"]);
+    // Text the command never reads, with an R in it (the answer's last byte).
+    await send(typed.session, ["--text", "Run it", "--enter"]);
+    Deno.writeTextFileSync(`${world.projectRoot}/go-a`, "");
+    Deno.writeTextFileSync(`${world.projectRoot}/go-b`, "");
+    strictEqual(await waitDone(world, held, 10_000), `${held.runId}:0`);
+    await waitDone(world, typed);
+    const text = await waitPane(world, typed, "the-last-line");
+    ok(!/\[\d+;\d+R/.test(text), `the cursor-position answer showed:\n${text}`);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

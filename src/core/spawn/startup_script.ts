@@ -16,8 +16,8 @@
  *    death by signal n as 128+n. SIGINT is caught by the script (not ignored, so the child
  *    still gets the default action) so Ctrl-C in the pane ends the command, not the wrapper.
  * 5. Waits until tmux has parsed all the command printed (it answers a cursor-position query
- *    only after that: the answer is read silently, 2 s at most), then writes `{runId}:{exit}`
- *    to the done file through a temp file and `mv` (0600 by umask),
+ *    only after that; {@link BARRIER_LINES}), then writes `{runId}:{exit}` to the done file
+ *    through a temp file and `mv` (0600 by umask),
  *    stops the heartbeat, prints `__LISA_SESSION_DONE__:{runId}:{exit}`, exits with the status.
  *
  * There is no EXIT trap: a TERM/HUP/KILL from `lisa session kill` ends the script on the spot,
@@ -202,6 +202,38 @@ const LINGER_LINES = [
   "fi",
 ];
 
+/**
+ * Script lines between the command's end and the done file: a barrier. tmux answers a
+ * cursor-position query (`ESC[6n`) only once it has parsed everything printed before it, so
+ * when the done file appears the command's last output is on tmux's screen (a busy tmux can
+ * lag the pty by a second, and a status or capture at the done file would miss the last lines).
+ * - `read -s -p` sends the query itself, after turning echo off, so the answer never shows;
+ * - text typed ahead and never read may hold an `R` (the answer's last byte): reading goes on
+ *   until what was read ends like an answer (`ESC[row;col`), eight reads at most;
+ * - a query held by Ctrl-S (XOFF) would block its write forever, and an unfinished escape
+ *   sequence swallows it unanswered: the barrier runs apart (a process substitution), the
+ *   wrapper waits 3 s at most for it to end, then ends it (`$!` is its pid from bash 4.4; an
+ *   older bash leaves it alone, and that only where the barrier is blocked).
+ * Plain bash 3.2 syntax (fd 9, no `{fd}`, integer timeouts).
+ */
+const BARRIER_LINES = [
+  "__lisa_barrier() {",
+  "  local a n=0",
+  "  IFS= read -rs -d R -t 2 -p $'\\033[6n' a || return 0",
+  "  while :; do",
+  "    case $a in *$'\\033['*';'*) return 0 ;; esac",
+  '    n=$((n + 1)); [ "$n" -ge 8 ] && return 0',
+  "    IFS= read -rs -d R -t 2 a || return 0",
+  "  done",
+  "}",
+  "if [ -t 0 ] && [ -t 1 ] && exec 9< <(__lisa_barrier </dev/tty 2>/dev/tty); then",
+  "  __lisa_bp=$!",
+  "  IFS= read -r -t 3 -u 9 _",
+  '  [ $? -gt 128 ] && [ "$__lisa_bp" != "$__lisa_hb" ] && kill -9 "$__lisa_bp" 2>/dev/null',
+  "  exec 9<&-",
+  "fi",
+];
+
 /** Builds the startup script text (see the module doc). */
 export function buildStartupScript(input: StartupScriptInput): string {
   const caller = forwardedEnv(input.callerEnv);
@@ -243,11 +275,7 @@ export function buildStartupScript(input: StartupScriptInput): string {
     "else",
     "__lisa_exit=1",
     "fi",
-    // A barrier: tmux answers a cursor-position query (DSR) only once it has parsed everything
-    // printed before it, so when the done file appears the command's last output is on tmux's
-    // screen (a busy tmux can lag the pty by a second: a status or capture at the done file
-    // would miss the last lines). Silent (-s, the answer is read, never shown); 2 s at most.
-    "if [ -t 0 ] && [ -t 1 ]; then printf '\\033[6n'; IFS= read -rs -d R -t 2 _ 2>/dev/null; fi",
+    ...BARRIER_LINES,
     `__lisa_done=${shellQuote(input.doneFile)}`,
     `printf '%s:%s\\n' ${runId} "$__lisa_exit" > "$__lisa_done.tmp.$$" && ` +
     `mv -f -- "$__lisa_done.tmp.$$" "$__lisa_done"`,
