@@ -139,16 +139,30 @@ export function parseInputWait(
 }
 
 /**
+ * The stand-in for `/proc/<pid>/syscall` (see {@link waitsForTerminalInput}): the process
+ * sleeps in the terminal read (`n_tty_read`, or `wait_woken` where that sleeps) and its fd 0 is
+ * a terminal. Pure but for `fd0IsTerminal`.
+ */
+export function wchanWaitsForInput(wchan: string | null, fd0IsTerminal: () => boolean): boolean {
+  const fn = wchan?.trim();
+  return (fn === "n_tty_read" || fn === "wait_woken") && fd0IsTerminal();
+}
+
+/**
  * True when process `pid` sleeps waiting for keyboard input on its terminal; false when it
- * does not, or when that cannot be read (no `/proc/<pid>/syscall`, another user's process, an
- * architecture not listed).
+ * does not, or when that cannot be read (another user's process, an architecture not listed).
+ * `/proc/<pid>/syscall` needs the right to trace the process, which Yama (`ptrace_scope` 1,
+ * Ubuntu's default) grants only for descendants, and a pane's processes descend from tmux:
+ * then the kernel function it sleeps in (`wchan`, readable to its owner) stands in, the
+ * terminal read (`n_tty_read`, or `wait_woken` where that sleeps) on fd 0 being a terminal.
+ * That cannot see readline's `select`, and may take a blocking socket read for it.
  */
 export function waitsForTerminalInput(pid: number): boolean {
   let text: string;
   try {
     text = readTextFile(`/proc/${pid}/syscall`);
   } catch {
-    return false;
+    return wchanWaitsForInput(readText(`/proc/${pid}/wchan`), () => isTerminalFd(pid, 0));
   }
   return parseInputWait(text, Deno.build.arch, (fd) => isTerminalFd(pid, fd));
 }

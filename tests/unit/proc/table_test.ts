@@ -5,6 +5,7 @@ import {
   parseInputWait,
   subtree,
   waitsForTerminalInput,
+  wchanWaitsForInput,
 } from "../../../src/proc/table.ts";
 
 const linux = hasProcFs();
@@ -109,4 +110,15 @@ Deno.test("a wait for keyboard input is read from /proc/<pid>/syscall (read on a
 Deno.test("waitsForTerminalInput: false for this process, and for a pid that does not exist", () => {
   strictEqual(waitsForTerminalInput(Deno.pid), false);
   strictEqual(waitsForTerminalInput(2 ** 22 + 7), false);
+});
+
+Deno.test("without /proc/<pid>/syscall (Yama), the terminal read is told by wchan and fd 0", () => {
+  strictEqual(wchanWaitsForInput("wait_woken", () => true), true);
+  strictEqual(wchanWaitsForInput("n_tty_read\n", () => true), true);
+  // fd 0 not a terminal (a pipe, a file): no.
+  strictEqual(wchanWaitsForInput("wait_woken", () => false), false);
+  // Sleeping, polling, unreadable: no.
+  strictEqual(wchanWaitsForInput("hrtimer_nanosleep", () => true), false);
+  strictEqual(wchanWaitsForInput("poll_schedule_timeout.constprop.0", () => true), false);
+  strictEqual(wchanWaitsForInput(null, () => true), false);
 });
