@@ -180,3 +180,29 @@ Deno.test("kill-all ends every lisa session on every server and cleans the names
     await world.dispose();
   }
 });
+
+Deno.test("kill-all ends two projects' sessions of the same name, each on its own server", async () => {
+  const world = await makeWorld();
+  try {
+    const other = `${world.base}/other`;
+    Deno.mkdirSync(other);
+    const mine = await spawn(world, ["--command", "sleep 300", "--session", "lisa-twin"]);
+    const theirs = await spawn(world, [
+      "--command",
+      "sleep 300",
+      "--session",
+      "lisa-twin",
+      "--project-root",
+      other,
+    ]);
+    ok(mine.socketPath !== theirs.socketPath);
+    const r = await world.lisa(["session", "kill-all", "--json"]);
+    strictEqual(r.code, 0, r.stdout + r.stderr);
+    deepStrictEqual(r.json!.killed, ["lisa-twin", "lisa-twin"]);
+    for (const s of [mine, theirs]) deepStrictEqual(await processesOf(s.runId), [], s.socketPath);
+    strictEqual((await list(world, ["--all-sockets"])).count, 0);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

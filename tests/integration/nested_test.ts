@@ -342,3 +342,37 @@ Deno.test("killing a session never takes the children of another project's sessi
     await world.dispose();
   }
 });
+
+Deno.test("kill-all ends a parent and its nested child once each, the child first", async () => {
+  const world = await makeWorld();
+  try {
+    const childCmd = `${
+      shellJoin([
+        ...LISA_ARGV,
+        "session",
+        "spawn",
+        "--session",
+        "lisa-nest-child",
+        "--command",
+        "sleep 60",
+      ])
+    } && sleep 60`;
+    const parent = await world.lisaInProcess([
+      "session",
+      "spawn",
+      "--session",
+      "lisa-nest",
+      "--command",
+      childCmd,
+      "--json",
+    ]);
+    strictEqual(parent.code, 0, parent.stdout + parent.stderr);
+    const socket = parent.json!.socketPath as string;
+    ok(await waitFor(() => hasSession(world, socket, "lisa-nest-child"), 30_000));
+    const r = await world.lisaInProcess(["session", "kill-all", "--json"]);
+    strictEqual(r.code, 0, r.stdout + r.stderr);
+    deepStrictEqual(r.json!.killed, ["lisa-nest-child", "lisa-nest"]);
+  } finally {
+    await world.dispose();
+  }
+});

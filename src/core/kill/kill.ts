@@ -424,28 +424,38 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
         .meta,
     ),
   }));
-  const rootNames = new Set(roots.map((r) => r.session));
+  // A session is its server and its name: two projects may each run a `lisa-x`.
+  // The socket path as the listing and as a meta spell it may differ (a symlinked directory).
+  const canonical = (path: string) => {
+    try {
+      return Deno.realPathSync(path);
+    } catch {
+      return path;
+    }
+  };
+  const keyOf = (t: Target) => `${canonical(t.socketPath)}\n${t.session}`;
+  const rootKeys = new Set(roots.map(keyOf));
   // Order: every descendant before its ancestors; listed sessions that are descendants of other
   // listed sessions come out of the walk already, in the right place.
   const ordered: Ordered[] = [];
   const placed = new Set<string>();
   for (const root of roots) {
-    if (placed.has(root.session)) continue;
+    if (placed.has(keyOf(root))) continue;
     for (
       const d of descendantsOf(project.runtimeDir, [{
         session: root.session,
         runId: await runIdOf(deps, root),
       }])
     ) {
-      if (placed.has(d.session)) continue;
-      placed.add(d.session);
-      const listedTarget = roots.find((r) => r.session === d.session);
+      const key = keyOf(d);
+      if (placed.has(key)) continue;
+      placed.add(key);
       ordered.push({
-        target: listedTarget ?? d,
-        trigger: rootNames.has(d.session) ? "kill_all" : "kill_descendant",
+        target: roots.find((r) => keyOf(r) === key) ?? d,
+        trigger: rootKeys.has(key) ? "kill_all" : "kill_descendant",
       });
     }
-    placed.add(root.session);
+    placed.add(keyOf(root));
     ordered.push({ target: root, trigger: "kill_all" });
   }
   return await deafToHangup(async (ownClosed) => {
