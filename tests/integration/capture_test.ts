@@ -374,3 +374,45 @@ Deno.test("offsets of capture, snapshot and monitor place a delta exactly in rep
     await world.dispose();
   }
 });
+
+Deno.test("capture deltas across a pager: back from the alternate screen, nothing of the normal screen again", async () => {
+  const world = await makeWorld();
+  try {
+    // Two triggers: $T opens the pager (the alternate screen, fewer rows than the normal one),
+    // $T.2 closes it; then one more line.
+    const pane = await startPane(
+      world,
+      "lisa-cap-pager",
+      "printf 'start\\na 1\\na 2\\na 3\\na 4\\na 5\\n'; " +
+        'while [ ! -e "$T" ]; do sleep 0.05; done; ' +
+        "printf '\\033[?1049h\\033[Hpager row 1\\npager row 2\\n'; " +
+        'while [ ! -e "$T.2" ]; do sleep 0.05; done; ' +
+        "printf '\\033[?1049l'; echo after-pager; exec sleep 600",
+    );
+    await waitForText(world, pane, /^a 5$/m);
+    const first = await captureJson(world, ["--session", pane.session]);
+    Deno.writeTextFileSync(pane.trigger, "");
+    await waitForText(world, pane, /^pager row 2$/m);
+    const inPager = await captureJson(world, [
+      "--session",
+      pane.session,
+      "--delta-from",
+      String(first.nextOffset),
+    ]);
+    ok(String(inPager.nextOffset).includes("~"), String(inPager.nextOffset));
+    Deno.writeTextFileSync(`${pane.trigger}.2`, "");
+    await waitForText(world, pane, /^after-pager$/m);
+    const back = await captureJson(world, [
+      "--session",
+      pane.session,
+      "--delta-from",
+      String(inPager.nextOffset),
+    ]);
+    strictEqual((back.delta as { reset: boolean }).reset, false);
+    const got = [...String(back.capture).split("\n"), ...(back.live as string[] ?? [])];
+    ok(!got.some((l) => /^(start|a \d)$/.test(l)), `repeated: ${JSON.stringify(back)}`);
+    ok(got.includes("after-pager"), JSON.stringify(back));
+  } finally {
+    await world.dispose();
+  }
+});

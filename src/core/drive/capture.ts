@@ -44,6 +44,7 @@ export const PANE_INFO_FIELDS = [
   "pane_dead_status",
   "history_size",
   "history_limit",
+  "alternate_on",
   "pane_height",
   "cursor_y",
   "session_name",
@@ -109,6 +110,7 @@ export function parsePaneRead(stdout: string): PaneRead {
       cursorY: count(info?.cursor_y),
       historySize: count(info?.history_size),
       historyLimit: count(info?.history_limit),
+      alternateOn: info?.alternate_on === "1",
     },
     session: info?.session_name ?? "",
   };

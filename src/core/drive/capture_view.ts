@@ -10,7 +10,9 @@
 import { filterNoise, hideLisaMarkers } from "./noise.ts";
 import { findMarkers, type MarkerSummary } from "./markers.ts";
 import {
+  carryFor,
   computeDelta,
+  type Offset,
   type OffsetMode,
   offsetOf,
   type PaneGeometry,
@@ -90,6 +92,8 @@ export interface PaneFacts {
   cursorY: number;
   historySize: number;
   historyLimit: number;
+  /** The pane shows its alternate screen; undefined when tmux was not asked. */
+  alternateOn?: boolean;
 }
 
 /** The geometry offsets use, from the pane's facts, its raw capture and the cleaned lines. */
@@ -103,6 +107,7 @@ export function paneGeometry(
     height: facts.height,
     historySize: facts.historySize,
     historyLimit: facts.historyLimit,
+    ...(facts.alternateOn !== undefined ? { alternateOn: facts.alternateOn } : {}),
     cursorOnLastLine: !facts.dead &&
       cursorOnLastLine(rawText, cleaned, facts.cursorY, facts.height),
   };
@@ -171,8 +176,9 @@ export function captureResult(all: readonly string[], request: CaptureRequest = 
   let live: string[] | undefined;
   let nextOffset: string | undefined;
   let limit = request.lines;
+  let parsedOffset: Offset | undefined;
   if (request.deltaFrom !== undefined) {
-    const offset = parseOffset(request.deltaFrom);
+    const offset = parsedOffset = parseOffset(request.deltaFrom);
     const d = offset === undefined
       ? { reset: true as const, reason: "invalid_offset" as const }
       : computeDelta(all, offset, geometry, mode);
@@ -195,7 +201,8 @@ export function captureResult(all: readonly string[], request: CaptureRequest = 
     text: selected.join("\n"),
     lines: selected,
     truncated,
-    nextOffset: nextOffset ?? offsetOf(all, geometry, mode),
+    nextOffset: nextOffset ??
+      offsetOf(all, geometry, mode, undefined, carryFor(parsedOffset, geometry)),
   };
   if (delta !== undefined) view.delta = delta;
   if (live !== undefined) view.live = live;

@@ -16,7 +16,11 @@
  * - `live`: how many of the last lines were the live region (step 3 below);
  * - `rows`: for the last rows of the text (the visible screen plus {@link ANCHOR_ROWS} rows of
  *   history above it), a 32-bit hash of each row AS THE READER LAST RECEIVED IT, or 0 for a row
- *   the reader has not received yet (base64url, 4 bytes a row).
+ *   the reader has not received yet (base64url, 4 bytes a row);
+ * - and, for a token issued while the pane showed its alternate screen (a pager, an editor),
+ *   `~` followed by the normal screen's window as the reader last had it
+ *   (`<lines>.<historySize>.<live>.<rows>`, empty when it had none): a delta taken once the
+ *   normal screen is back continues from that window, so the normal screen is not new again.
  *
  * A delta from a token:
  * 1. places the token's window in the current text: at its old position when tmux cannot have
@@ -70,6 +74,11 @@ export interface PaneGeometry {
   historyLimit: number;
   /** The cursor stands on the last non-blank line of the text, which is still being written. */
   cursorOnLastLine: boolean;
+  /**
+   * The pane shows its alternate screen (a pager, an editor, a full-screen programme); undefined
+   * when tmux was not asked.
+   */
+  alternateOn?: boolean;
 }
 
 /** A geometry that says nothing (tests, panes read without their facts). */
@@ -96,7 +105,16 @@ export type Offset =
     cursorLine: boolean;
     /** Row hashes as received (0: not received), the last `rows.length` lines. */
     rows: Uint32Array;
+    /**
+     * Issued while the pane showed its alternate screen: `carry` is the normal screen's window
+     * as the reader last had it (null when it never had one), which a delta taken once the
+     * normal screen is back continues from (see {@link computeDelta}).
+     */
+    alt?: { carry: WindowOffset | null };
   };
+
+/** An offset that remembers rows. */
+export type WindowOffset = Extract<Offset, { kind: "window" }>;
 
 /** 32-bit FNV-1a of a row, never {@link UNRECEIVED}. */
 export function rowHash(row: string): number {
@@ -147,9 +165,13 @@ function decodeRows(text: string): Uint32Array | undefined {
 /** Serialises an offset (a count offset as its plain number). */
 export function formatOffset(offset: Offset): string {
   if (offset.kind === "count") return String(offset.lineCount);
-  const { lineCount, historySize, mode, liveRows, cursorLine, rows } = offset;
+  const body = (o: WindowOffset) =>
+    `${o.lineCount}.${o.historySize}.${o.liveRows}${o.cursorLine ? "c" : ""}.${encodeRows(o.rows)}`;
+  const { lineCount, historySize, mode, liveRows, cursorLine, rows, alt } = offset;
   const live = `${liveRows}${cursorLine ? "c" : ""}`;
-  return `o2.${lineCount}.${historySize}.${mode}.${live}.${encodeRows(rows)}`;
+  // `~` marks a token of the alternate screen, followed by the normal screen's window if any.
+  const tail = alt === undefined ? "" : `~${alt.carry === null ? "" : body(alt.carry)}`;
+  return `o2.${lineCount}.${historySize}.${mode}.${live}.${encodeRows(rows)}${tail}`;
 }
 
 /** Parses an offset token or a plain line count; undefined when it is neither. */
@@ -159,26 +181,47 @@ export function parseOffset(token: string): Offset | undefined {
     const lineCount = Number(t);
     return Number.isSafeInteger(lineCount) ? { kind: "count", lineCount } : undefined;
   }
-  const m = /^o2\.(\d+)\.(\d+)\.([cnr])\.(\d+)(c?)\.([A-Za-z0-9_-]*)$/.exec(t);
+  const m =
+    /^o2\.(\d+)\.(\d+)\.([cnr])\.(\d+c?\.[A-Za-z0-9_-]*)(?:~((?:\d+\.\d+\.\d+c?\.[A-Za-z0-9_-]*)?))?$/
+      .exec(t);
+  if (m === null) return undefined;
+  const mode = m[3] as OffsetMode;
+  const main = parseWindow(`${m[1]}.${m[2]}.${m[4]}`, mode);
+  if (main === undefined) return undefined;
+  if (m[5] === undefined) return main;
+  if (m[5] === "") return { ...main, alt: { carry: null } };
+  const carry = parseWindow(m[5], mode);
+  return carry === undefined ? undefined : { ...main, alt: { carry } };
+}
+
+/** Parses `lines.history.live[c].rows` of a token; undefined when it is not sound. */
+function parseWindow(text: string, mode: OffsetMode): WindowOffset | undefined {
+  const m = /^(\d+)\.(\d+)\.(\d+)(c?)\.([A-Za-z0-9_-]*)$/.exec(text);
   if (m === null) return undefined;
   const lineCount = Number(m[1]);
   const historySize = Number(m[2]);
-  const liveRows = Number(m[4]);
-  const rows = decodeRows(m[6]);
+  const liveRows = Number(m[3]);
+  const rows = decodeRows(m[5]);
   if (
     rows === undefined || !Number.isSafeInteger(lineCount) || !Number.isSafeInteger(historySize) ||
     rows.length > lineCount || rows.length > MAX_WINDOW_ROWS || liveRows > rows.length
   ) return undefined;
-  const cursorLine = m[5] === "c";
-  return {
-    kind: "window",
-    lineCount,
-    historySize,
-    mode: m[3] as OffsetMode,
-    liveRows,
-    cursorLine,
-    rows,
-  };
+  return { kind: "window", lineCount, historySize, mode, liveRows, cursorLine: m[4] === "c", rows };
+}
+
+/**
+ * The normal screen's window a token issued now should carry: none on the normal screen (or
+ * when tmux was not asked); on the alternate screen, the one `previous` carried, or `previous`
+ * itself when it was taken on the normal screen.
+ */
+export function carryFor(
+  previous: Offset | undefined,
+  geometry: PaneGeometry,
+): WindowOffset | null | undefined {
+  if (geometry.alternateOn !== true) return undefined;
+  if (previous === undefined || previous.kind !== "window") return null;
+  if (previous.alt !== undefined) return previous.alt.carry;
+  return previous;
 }
 
 /** How many bottom lines a token keeps for a pane of `height` rows. */
@@ -200,6 +243,7 @@ export function offsetOf(
     pending: new Map(),
     liveRows: 0,
   },
+  carry?: WindowOffset | null,
 ): string {
   const w = windowSize(lines.length, geometry.height);
   const rows = new Uint32Array(w);
@@ -215,6 +259,7 @@ export function offsetOf(
     liveRows: Math.min(live.liveRows, w),
     cursorLine: geometry.cursorOnLastLine && !geometry.dead && w > 0,
     rows,
+    ...(geometry.alternateOn === true ? { alt: { carry: carry ?? null } } : {}),
   });
 }
 
@@ -363,9 +408,21 @@ export function computeDelta(
   if (offset.kind === "count") {
     if (offset.lineCount > n) return { reset: true, reason: "offset_beyond_end" };
     const returned = Array.from({ length: n - offset.lineCount }, (_, k) => offset.lineCount + k);
-    return { reset: false, returned, liveStart: n, nextOffset: offsetOf(lines, geometry, mode) };
+    return {
+      reset: false,
+      returned,
+      liveStart: n,
+      nextOffset: offsetOf(lines, geometry, mode, undefined, carryFor(offset, geometry)),
+    };
   }
   if (offset.mode !== mode) return { reset: true, reason: "mode_changed" };
+  // Back from the alternate screen (a pager or an editor closed): the normal screen is as it
+  // was, and the reader continues from the normal window it had then, not from the rows the
+  // alternate screen showed (which would make every row above them read as new).
+  if (offset.alt?.carry && geometry.alternateOn === false) {
+    return computeDelta(lines, offset.alt.carry, geometry, mode);
+  }
+  const carry = carryFor(offset, geometry);
   const cache = new Map<number, number>();
   const hash = (i: number) => {
     let h = cache.get(i);
@@ -455,6 +512,6 @@ export function computeDelta(
     reset: false,
     returned,
     liveStart,
-    nextOffset: offsetOf(lines, geometry, mode, { pending, liveRows: n - liveStart }),
+    nextOffset: offsetOf(lines, geometry, mode, { pending, liveRows: n - liveStart }, carry),
   };
 }

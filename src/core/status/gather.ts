@@ -41,6 +41,8 @@ export const STATUS_PANE_FIELDS = [
   "cursor_y",
   "history_size",
   "history_limit",
+  // The alternate screen (a pager, an editor) is on: capture offsets keep the normal screen.
+  "alternate_on",
   "pane_current_command",
   // Checked against the session asked for: `display-message` answers a missing target with
   // empty fields instead of failing (tmux 3.3a), so a row naming no session is no pane.
@@ -91,6 +93,8 @@ export interface PaneProbe {
   cursorY: number;
   historySize: number;
   historyLimit: number;
+  /** The pane shows its alternate screen. */
+  alternateOn: boolean;
   currentCommand: string;
   title: string;
   /** Raw `capture-pane -p -J` output (history rows then the screen). */
@@ -129,6 +133,7 @@ export function missingProbe(serverGone = false): PaneProbe {
     cursorY: 0,
     historySize: 0,
     historyLimit: 0,
+    alternateOn: false,
     currentCommand: "",
     title: "",
     rawCapture: "",
@@ -167,6 +172,7 @@ export function parseProbe(
     cursorY: intOrNull(row.cursor_y) ?? 0,
     historySize: intOrNull(row.history_size) ?? 0,
     historyLimit: intOrNull(row.history_limit) ?? 0,
+    alternateOn: row.alternate_on === "1",
     currentCommand: row.pane_current_command,
     title: row.pane_title,
     rawCapture: cut < 0 ? "" : body.slice(0, cut + 1),

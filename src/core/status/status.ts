@@ -519,6 +519,7 @@ export async function finishEvaluation(
           cursorY: probe.cursorY,
           historySize: probe.historySize,
           historyLimit: probe.historyLimit,
+          alternateOn: probe.alternateOn,
         },
       }
       : null,

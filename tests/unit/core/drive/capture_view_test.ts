@@ -164,15 +164,24 @@ Deno.test("capture-pane argv joins lines and starts in history", () => {
 });
 
 Deno.test("parsePaneRead splits the pane text from the chained display-message line", () => {
-  const read = parsePaneRead("hello\nworld\n\n1\x1f3\x1f12\x1f2000\x1f10\x1f4\x1flisa-x\n");
+  const read = parsePaneRead(
+    "hello\nworld\n\n1\x1f3\x1f12\x1f2000\x1f1\x1f10\x1f4\x1flisa-x\n",
+  );
   deepStrictEqual(read, {
     text: "hello\nworld\n\n",
     paneDead: true,
     deadStatus: 3,
-    facts: { dead: true, height: 10, cursorY: 4, historySize: 12, historyLimit: 2000 },
+    facts: {
+      dead: true,
+      height: 10,
+      cursorY: 4,
+      historySize: 12,
+      historyLimit: 2000,
+      alternateOn: true,
+    },
     session: "lisa-x",
   });
-  const alive = parsePaneRead("x\n0\x1f\x1f0\x1f0\x1f10\x1f0\x1flisa-x\n");
+  const alive = parsePaneRead("x\n0\x1f\x1f0\x1f0\x1f0\x1f10\x1f0\x1flisa-x\n");
   strictEqual(alive.paneDead, false);
   strictEqual(alive.deadStatus, null);
 });

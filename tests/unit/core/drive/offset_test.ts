@@ -282,3 +282,58 @@ Deno.test("codex drawing a reply's last line first, then the whole reply below i
     }
   }
 });
+
+Deno.test("back from the alternate screen (a pager closed), a delta repeats nothing of the normal screen", () => {
+  const normal = ["$ run", "start", ...numbered(1, 5, "a"), "$"];
+  const onAlt = geometry({ alternateOn: true });
+  const onNormal = geometry({ alternateOn: false });
+  const reader = new Reader(captureResult(normal, { geometry: onNormal }).nextOffset);
+  // The pager's rows are read as any screen's (live while redrawn in place).
+  reader.poll(["x 1", "x 2"], onAlt);
+  ok(reader.token.includes("~"), reader.token);
+  reader.poll(["x 1", "x 2", "x 3"], onAlt);
+  // Back: the normal screen as the reader had it; nothing again.
+  const back = reader.poll(normal, onNormal);
+  deepStrictEqual(back.lines, []);
+  ok(!reader.token.includes("~"), reader.token);
+  // What comes after is new, once.
+  reader.poll([...normal.slice(0, -1), "after 1", "$"], onNormal);
+  deepStrictEqual(reader.received.filter((l) => !l.startsWith("x ")), ["after 1"]);
+});
+
+Deno.test("an alternate-screen token keeps the normal window it carries; without tmux's word, none", () => {
+  const normal = ["one", "two", "three"];
+  const t = captureResult(normal, { geometry: geometry({ alternateOn: false }) }).nextOffset;
+  // A plain capture on the alternate screen, with no token before it: nothing to carry.
+  const plainAlt = captureResult(["x"], { geometry: geometry({ alternateOn: true }) }).nextOffset;
+  ok(plainAlt.endsWith("~"), plainAlt);
+  deepStrictEqual(parseOffset(plainAlt), {
+    ...parseOffset(plainAlt.slice(0, -1))!,
+    alt: { carry: null },
+  });
+  // A delta into the alternate screen carries the normal token; the next carries it on.
+  const a1 = captureResult(["x"], { deltaFrom: t, geometry: geometry({ alternateOn: true }) });
+  const a2 = captureResult(["y"], {
+    deltaFrom: a1.nextOffset,
+    geometry: geometry({ alternateOn: true }),
+  });
+  for (const token of [a1.nextOffset, a2.nextOffset]) {
+    const parsed = parseOffset(token)!;
+    ok(parsed.kind === "window" && parsed.alt?.carry, token);
+    strictEqual(formatOffset(parsed.alt!.carry!), t);
+    strictEqual(formatOffset(parsed), token, "round trip");
+  }
+  // A reset on the alternate screen (an unplaceable token) still carries the normal window.
+  const reset = captureResult(["z"], {
+    deltaFrom: "o2.99.0.c.0.",
+    geometry: geometry({ alternateOn: true }),
+  });
+  strictEqual(reset.delta?.reset, true);
+  // Geometry that does not say (status of an older lisa, unit callers): tokens as before.
+  const plain = captureResult(["x"], { deltaFrom: t, geometry: geometry() }).nextOffset;
+  ok(!plain.includes("~"), plain);
+  // Malformed carried windows are invalid tokens, not half-read ones.
+  for (const bad of [`${t}~1.2`, `${t}~~`, `${t}~1.0.5.AAAAAA`]) {
+    strictEqual(parseOffset(bad), undefined, bad);
+  }
+});

@@ -44,7 +44,7 @@ Deno.test("status chains the capture and the pane facts in one tmux invocation",
 
 Deno.test("the probe splits the capture from the facts line, title last", () => {
   const facts = [
-    ...["0", "", "", "4242", "4000", "1700000000", "1700000042", "3", "2", "120", "50000"],
+    ...["0", "", "", "4242", "4000", "1700000000", "1700000042", "3", "2", "120", "50000", "1"],
     ...["claude", "lisa-a", "⠐ Claude Code"],
   ].join(SEP);
   const p = parseProbe({
@@ -62,13 +62,16 @@ Deno.test("the probe splits the capture from the facts line, title last", () => 
   strictEqual(p.lastOutputSeconds, 1700000042);
   strictEqual(p.height, 3);
   deepStrictEqual([p.cursorY, p.historySize, p.historyLimit], [2, 120, 50000]);
+  strictEqual(p.alternateOn, true);
   strictEqual(p.title, "⠐ Claude Code");
   strictEqual(p.rawCapture, "line one\nline two\n\n");
 });
 
 Deno.test("a dead pane's status and signal are parsed, empty ones are null", () => {
   const line = (st: string, sig: string) =>
-    ["1", st, sig, "1", "2", "3", "3", "24", "0", "0", "2000", "bash", "lisa-a", "t"].join(SEP) +
+    ["1", st, sig, "1", "2", "3", "3", "24", "0", "0", "2000", "0", "bash", "lisa-a", "t"].join(
+      SEP,
+    ) +
     "\n";
   const p = parseProbe({ success: true, code: 0, stdout: line("3", ""), stderr: "" }, "lisa-a");
   strictEqual(p.dead, true);
@@ -96,7 +99,7 @@ Deno.test("a missing session or server is exists=false; other tmux failures thro
 
 Deno.test("a facts row that names no session or another one is no pane", () => {
   const row = (name: string) =>
-    ["0", "", "", "7", "2", "3", "3", "24", "0", "0", "2000", "bash", name, "t"].join(SEP);
+    ["0", "", "", "7", "2", "3", "3", "24", "0", "0", "2000", "0", "bash", name, "t"].join(SEP);
   const probe = (stdout: string, session: string) =>
     parseProbe({ success: true, code: 0, stdout, stderr: "" }, session);
   // What tmux 3.3a's display-message prints for a target it cannot find: empty fields, exit 0.

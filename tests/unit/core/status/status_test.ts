@@ -30,7 +30,7 @@ class ScriptedTmux implements Runner {
 function deadPane(status: string, serverPid: number): RunResult {
   const facts = [
     ...["1", status, "", "999999", String(serverPid), "1700000000", "1700000000", "24"],
-    ...["0", "0", "2000", "bash", "lisa-unit", "vm"],
+    ...["0", "0", "2000", "0", "bash", "lisa-unit", "vm"],
   ];
   return { code: 0, success: true, stdout: `last words\n${facts.join(SEP)}\n`, stderr: "" };
 }
