@@ -581,3 +581,46 @@ Deno.test("prune never closes a session whose first pane died while another of i
     await world.dispose();
   }
 });
+
+Deno.test("capture and send --wait accept an alias: they read that session's pane and report its full name", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--command", "echo CAP_$((40 + 2)); sleep 120"]);
+    await waitPane(world, s, "CAP_42");
+    for (const extra of [[], ["--raw"], ["--markers", "CAP_42"], ["--delta-from", "@1"]]) {
+      const r = await world.lisaInProcess([
+        "session",
+        "capture",
+        "--session",
+        s.alias as string,
+        ...extra,
+        "--json",
+      ]);
+      strictEqual(r.code, 0, `${extra.join(" ")}: ${r.stdout}${r.stderr}`);
+      strictEqual(r.json!.session, s.session, r.stdout);
+      if (extra[0] === "--markers") deepStrictEqual(r.json!.foundMarkers, ["CAP_42"], r.stdout);
+      else ok(String(r.json!.capture).includes("CAP_42"), r.stdout);
+    }
+    // send --wait reads a screen session's reply through capture: by alias as well.
+    const echo = await spawn(world, ["--command", 'while read l; do echo "got:$l"; done']);
+    const sent = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      echo.alias as string,
+      "--text",
+      "hello",
+      "--wait",
+      "--timeout-seconds",
+      "30",
+      "--json",
+    ]);
+    strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+    strictEqual(sent.json!.session, echo.session, sent.stdout);
+    strictEqual(sent.json!.outcome, "completed", sent.stdout);
+    strictEqual(sent.json!.reply, "got:hello", sent.stdout);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

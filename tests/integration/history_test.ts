@@ -194,3 +194,32 @@ Deno.test("a session respawned under the same name after a kill has every turn i
     await world.dispose();
   }
 });
+
+Deno.test("session turns accepts an alias or a unique prefix of one, as every --session verb", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_REPLY_ECHO: "1" });
+    const hooks = artifact(world, s, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
+    const sent = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "hello",
+      "--wait",
+      "--json",
+    ]);
+    strictEqual((sent.json as { outcome: string }).outcome, "completed", sent.stdout);
+    const alias = s.alias as string;
+    for (const value of [s.session, alias, alias.slice(0, alias.length - 2)]) {
+      const r = await world.lisaInProcess(["session", "turns", "--session", value, "--json"]);
+      strictEqual(r.code, 0, `${value}: ${r.stdout}${r.stderr}`);
+      strictEqual(r.json!.session, s.session, r.stdout);
+      deepStrictEqual((r.json!.turns as Turn[]).map((t) => t.prompt), ["hello"]);
+    }
+  } finally {
+    await world.dispose();
+  }
+});

@@ -3,7 +3,7 @@
  * seed 003 (0 success, 2 non-success, 1 errors).
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { makeWorld, type World } from "../helpers/world.ts";
+import { LISA_ARGV, makeWorld, type World } from "../helpers/world.ts";
 import { endStray, spawn, waitDone } from "./lifecycle_helpers.ts";
 
 interface Final {
@@ -266,6 +266,49 @@ Deno.test("monitor errors exit 1; degraded polls end as degraded_max_polls_excee
       } catch { /* gone */ }
       await holder.stdout.cancel().catch(() => {});
       await holder.status;
+    }
+    endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("a poll interval past the 24.8-day timer limit waits, never polls in a tight loop", async () => {
+  const world = await makeWorld();
+  let child: Deno.ChildProcess | undefined;
+  try {
+    const s = await spawn(world, ["--command", "sleep 120"]);
+    // 3,000,000 s does not fit a 32-bit timer: setTimeout alone would fire at once.
+    child = new Deno.Command(LISA_ARGV[0], {
+      args: [
+        ...LISA_ARGV.slice(1),
+        "session",
+        "monitor",
+        "--session",
+        s.session,
+        "--poll-interval",
+        "3000000",
+        "--max-polls",
+        "3",
+        "--stream-json",
+      ],
+      cwd: world.projectRoot,
+      env: world.env,
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const ended = await Promise.race([
+      child.status.then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), 4000)),
+    ]);
+    strictEqual(ended, false, "monitor ended instead of waiting for its next poll");
+  } finally {
+    if (child) {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone */ }
+      await child.output().catch(() => {});
     }
     endStray();
     await world.dispose();

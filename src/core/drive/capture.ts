@@ -277,13 +277,15 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
     );
   }
   const located = locateSession(deps, options.session, options.projectRoot);
+  // An alias or a prefix of one stands for the full name, which tmux and the payload need.
+  const session = located.session;
   if (!options.raw && options.deltaFrom === undefined && options.cursorFile === undefined) {
     const transcript = readTranscript(deps, located.meta);
     if (transcript !== null) {
       // The session must still exist, like a pane capture.
       await readPane(
         new Tmux(deps.runner, located.socketPath, deps.config.cmdTimeoutSeconds * 1000),
-        options.session,
+        session,
         0,
       );
       const messages = options.lines === undefined
@@ -291,7 +293,7 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
         : transcript.messages.slice(-options.lines);
       const text = transcriptText(messages);
       const out: CaptureOutcome = {
-        session: options.session,
+        session,
         source: "transcript",
         capture: text,
         lines: text === "" ? 0 : text.split("\n").length,
@@ -329,7 +331,7 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
     deps.config.cmdTimeoutSeconds * 1000,
   );
   // The whole history: nextOffset must count the lines a later delta reads (module doc).
-  const read = await readPane(tmux, options.session, "all");
+  const read = await readPane(tmux, session, "all");
   const all = cleanCapture(read.text, {
     raw: options.verbatim,
     keepNoise: options.keepNoise,
@@ -339,7 +341,7 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
   const since = deltaFrom === undefined ? undefined : deltaTime(deltaFrom);
   const changedAfter = since === undefined
     ? undefined
-    : (await paneActivityMs(tmux, options.session)) > since;
+    : (await paneActivityMs(tmux, session)) > since;
 
   const view = captureResult(all, {
     lines: options.lines,
@@ -356,7 +358,7 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
   }
   if (cursorPath !== undefined) writeCursor(cursorPath, view.nextOffset);
   const outcome: CaptureOutcome = {
-    session: options.session,
+    session,
     source: "pane",
     capture: view.text,
     lines: view.lines.length,

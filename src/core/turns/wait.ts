@@ -285,8 +285,9 @@ async function waitTurn(
   const useHooks = hooksInjected(loc);
   const runId = loc.meta?.runId ?? "";
   let cursor = useHooks ? cursorNow(loc.paths.hooks) : null;
+  // The full name from here on: an alias prefix another spawn makes ambiguous stays this one.
   const before = useHooks ? null : await capture(deps, {
-    session: options.session,
+    session: loc.session,
     projectRoot: options.projectRoot,
     raw: true,
   });
@@ -371,7 +372,7 @@ async function waitTurn(
     if (polls % STATUS_EVERY === STATUS_EVERY - 1 || (!useHooks && polls % 2 === 1)) {
       let status: StatusRead | null = null;
       try {
-        status = await readStatus(deps, options);
+        status = await readStatus(deps, { ...options, session: loc.session });
       } catch {
         status = null;
       }
@@ -396,7 +397,7 @@ async function waitTurn(
         }
         if (!useHooks && before !== null) {
           const after = await capture(deps, {
-            session: options.session,
+            session: loc.session,
             projectRoot: options.projectRoot,
             deltaFrom: before.nextOffset,
             raw: true,
