@@ -416,3 +416,53 @@ Deno.test("capture deltas across a pager: back from the alternate screen, nothin
     await world.dispose();
   }
 });
+
+Deno.test("capture deltas across a pager: lines that scrolled up just before it come once", async () => {
+  const world = await makeWorld();
+  try {
+    const pane = await startPane(
+      world,
+      "lisa-cap-pager2",
+      'seq 1 30; while [ ! -e "$T" ]; do sleep 0.05; done; seq 101 120; ' +
+        "printf '\\033[?1049h\\033[Hpager row 1\\npager row 2\\n'; " +
+        'while [ ! -e "$T.2" ]; do sleep 0.05; done; ' +
+        "printf '\\033[?1049l'; echo after-pager; exec sleep 600",
+    );
+    await waitForText(world, pane, /^30$/m);
+    const first = await captureJson(world, ["--session", pane.session]);
+    Deno.writeTextFileSync(pane.trigger, "");
+    await waitForText(world, pane, /^pager row 2$/m);
+    const got: string[] = [];
+    const take = (view: Record<string, unknown>) => {
+      const text = String(view.capture);
+      if (text !== "") got.push(...text.split("\n"));
+      return view;
+    };
+    const inPager = take(
+      await captureJson(world, [
+        "--session",
+        pane.session,
+        "--delta-from",
+        String(first.nextOffset),
+      ]),
+    );
+    Deno.writeTextFileSync(`${pane.trigger}.2`, "");
+    await waitForText(world, pane, /^after-pager$/m);
+    const back = take(
+      await captureJson(world, [
+        "--session",
+        pane.session,
+        "--delta-from",
+        String(inPager.nextOffset),
+      ]),
+    );
+    got.push(...(back.live as string[] ?? []));
+    // 101..120 scrolled into history as the pager opened: each comes exactly once; nothing of
+    // 1..30 comes again.
+    const numbers = got.filter((l) => /^\d+$/.test(l));
+    deepStrictEqual(numbers, range(101, 120), JSON.stringify({ inPager, back }));
+    ok(got.includes("after-pager"), JSON.stringify(back));
+  } finally {
+    await world.dispose();
+  }
+});

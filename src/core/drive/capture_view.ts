@@ -10,9 +10,7 @@
 import { filterNoise, hideLisaMarkers } from "./noise.ts";
 import { findMarkers, type MarkerSummary } from "./markers.ts";
 import {
-  carryFor,
   computeDelta,
-  type Offset,
   type OffsetMode,
   offsetOf,
   type PaneGeometry,
@@ -108,9 +106,26 @@ export function paneGeometry(
     historySize: facts.historySize,
     historyLimit: facts.historyLimit,
     ...(facts.alternateOn !== undefined ? { alternateOn: facts.alternateOn } : {}),
+    ...(facts.alternateOn === true && facts.height > 0
+      ? { alternateLines: alternateLines(rawText, cleaned, facts.height) }
+      : {}),
     cursorOnLastLine: !facts.dead &&
       cursorOnLastLine(rawText, cleaned, facts.cursorY, facts.height),
   };
+}
+
+/**
+ * How many of the cleaned lines are the visible screen's rows: the screen's `height` raw rows
+ * without its trailing blank ones (cleaning trims those), at most all the cleaned lines.
+ * (Lisa's markers or start-up noise on the screen itself would be counted too: a pager shows
+ * neither.)
+ */
+function alternateLines(rawText: string, cleaned: readonly string[], height: number): number {
+  const rows = (rawText.endsWith("\n") ? rawText.slice(0, -1) : rawText).split("\n");
+  const screen = rows.slice(-height);
+  let k = screen.length;
+  while (k > 0 && screen[k - 1].trim() === "") k--;
+  return Math.min(k, cleaned.length);
 }
 
 /** The offset mode of a cleaning (a token of one mode does not place in another's text). */
@@ -176,9 +191,8 @@ export function captureResult(all: readonly string[], request: CaptureRequest = 
   let live: string[] | undefined;
   let nextOffset: string | undefined;
   let limit = request.lines;
-  let parsedOffset: Offset | undefined;
   if (request.deltaFrom !== undefined) {
-    const offset = parsedOffset = parseOffset(request.deltaFrom);
+    const offset = parseOffset(request.deltaFrom);
     const d = offset === undefined
       ? { reset: true as const, reason: "invalid_offset" as const }
       : computeDelta(all, offset, geometry, mode);
@@ -201,8 +215,10 @@ export function captureResult(all: readonly string[], request: CaptureRequest = 
     text: selected.join("\n"),
     lines: selected,
     truncated,
+    // After a reset the reader has the whole text, history included: no window is carried
+    // (returning to it would repeat that history).
     nextOffset: nextOffset ??
-      offsetOf(all, geometry, mode, undefined, carryFor(parsedOffset, geometry)),
+      offsetOf(all, geometry, mode, undefined, geometry.alternateOn === true ? null : undefined),
   };
   if (delta !== undefined) view.delta = delta;
   if (live !== undefined) view.live = live;

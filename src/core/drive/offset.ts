@@ -21,6 +21,9 @@
  *   `~` followed by the normal screen's window as the reader last had it
  *   (`<lines>.<historySize>.<live>.<rows>`, empty when it had none): a delta taken once the
  *   normal screen is back continues from that window, so the normal screen is not new again.
+ *   While the alternate screen shows, the normal screen's history above it (frozen meanwhile)
+ *   is held back for that return, where it comes once. After a reset, or when the number of
+ *   alternate rows is unknown, nothing is carried.
  *
  * A delta from a token:
  * 1. places the token's window in the current text: at its old position when tmux cannot have
@@ -79,6 +82,11 @@ export interface PaneGeometry {
    * when tmux was not asked.
    */
   alternateOn?: boolean;
+  /**
+   * On the alternate screen: how many of the last lines are its rows (the rest is the normal
+   * screen's history, frozen while the alternate screen shows); undefined when unknown.
+   */
+  alternateLines?: number;
 }
 
 /** A geometry that says nothing (tests, panes read without their facts). */
@@ -219,6 +227,9 @@ export function carryFor(
   geometry: PaneGeometry,
 ): WindowOffset | null | undefined {
   if (geometry.alternateOn !== true) return undefined;
+  // Without the number of alternate rows, the history above them cannot be held back for the
+  // return (see computeDelta), so no window is carried (as before carrying existed).
+  if (geometry.alternateLines === undefined) return null;
   if (previous === undefined || previous.kind !== "window") return null;
   if (previous.alt !== undefined) return previous.alt.carry;
   return previous;
@@ -499,8 +510,14 @@ export function computeDelta(
     if (geometry.cursorOnLastLine && n > 0) liveStart = Math.min(liveStart, n - 1);
   }
 
+  // On the alternate screen with a normal window to return to, the normal screen's history
+  // above the alternate rows is not returned here: the delta taken once the normal screen is
+  // back returns it, from the carried window (else it would come twice).
+  const firstReturned = carry && geometry.alternateLines !== undefined
+    ? Math.max(from, n - geometry.alternateLines)
+    : from;
   const returned: number[] = [];
-  for (let i = from; i < liveStart; i++) if (kind[i - start] !== SAME) returned.push(i);
+  for (let i = firstReturned; i < liveStart; i++) if (kind[i - start] !== SAME) returned.push(i);
   // Live lines the reader has not received as they are now keep the hash it has (0: none).
   const pending = new Map<number, number>();
   for (let i = Math.max(liveStart, start); i < n; i++) {

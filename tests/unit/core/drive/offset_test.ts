@@ -285,7 +285,7 @@ Deno.test("codex drawing a reply's last line first, then the whole reply below i
 
 Deno.test("back from the alternate screen (a pager closed), a delta repeats nothing of the normal screen", () => {
   const normal = ["$ run", "start", ...numbered(1, 5, "a"), "$"];
-  const onAlt = geometry({ alternateOn: true });
+  const onAlt = geometry({ alternateOn: true, alternateLines: 3 });
   const onNormal = geometry({ alternateOn: false });
   const reader = new Reader(captureResult(normal, { geometry: onNormal }).nextOffset);
   // The pager's rows are read as any screen's (live while redrawn in place).
@@ -305,35 +305,57 @@ Deno.test("an alternate-screen token keeps the normal window it carries; without
   const normal = ["one", "two", "three"];
   const t = captureResult(normal, { geometry: geometry({ alternateOn: false }) }).nextOffset;
   // A plain capture on the alternate screen, with no token before it: nothing to carry.
-  const plainAlt = captureResult(["x"], { geometry: geometry({ alternateOn: true }) }).nextOffset;
+  const alt1 = geometry({ alternateOn: true, alternateLines: 1 });
+  const plainAlt = captureResult(["x"], { geometry: alt1 }).nextOffset;
   ok(plainAlt.endsWith("~"), plainAlt);
   deepStrictEqual(parseOffset(plainAlt), {
     ...parseOffset(plainAlt.slice(0, -1))!,
     alt: { carry: null },
   });
   // A delta into the alternate screen carries the normal token; the next carries it on.
-  const a1 = captureResult(["x"], { deltaFrom: t, geometry: geometry({ alternateOn: true }) });
-  const a2 = captureResult(["y"], {
-    deltaFrom: a1.nextOffset,
-    geometry: geometry({ alternateOn: true }),
-  });
+  const a1 = captureResult(["x"], { deltaFrom: t, geometry: alt1 });
+  const a2 = captureResult(["y"], { deltaFrom: a1.nextOffset, geometry: alt1 });
   for (const token of [a1.nextOffset, a2.nextOffset]) {
     const parsed = parseOffset(token)!;
     ok(parsed.kind === "window" && parsed.alt?.carry, token);
     strictEqual(formatOffset(parsed.alt!.carry!), t);
     strictEqual(formatOffset(parsed), token, "round trip");
   }
-  // A reset on the alternate screen (an unplaceable token) still carries the normal window.
+  // A reset on the alternate screen returns the whole text, history included: nothing is
+  // carried (returning to the old window would repeat that history).
   const reset = captureResult(["z"], {
-    deltaFrom: "o2.99.0.c.0.",
-    geometry: geometry({ alternateOn: true }),
+    deltaFrom: `${t}~`.replace("o2.3.", "o2.99."),
+    geometry: alt1,
   });
   strictEqual(reset.delta?.reset, true);
-  // Geometry that does not say (status of an older lisa, unit callers): tokens as before.
+  ok(reset.nextOffset.endsWith("~"), reset.nextOffset);
+  // Geometry that does not say (unit callers): tokens as before; without the number of
+  // alternate rows nothing can be carried.
   const plain = captureResult(["x"], { deltaFrom: t, geometry: geometry() }).nextOffset;
   ok(!plain.includes("~"), plain);
+  const unknownRows = captureResult(["x"], {
+    deltaFrom: t,
+    geometry: geometry({ alternateOn: true }),
+  }).nextOffset;
+  ok(unknownRows.endsWith("~"), unknownRows);
   // Malformed carried windows are invalid tokens, not half-read ones.
   for (const bad of [`${t}~1.2`, `${t}~~`, `${t}~1.0.5.AAAAAA`]) {
     strictEqual(parseOffset(bad), undefined, bad);
   }
+});
+
+Deno.test("lines that scrolled into history before a pager opened come once, after it closed", () => {
+  const g = (alt: boolean, over: Partial<PaneGeometry> = {}) =>
+    geometry({ height: 5, alternateOn: alt, ...over });
+  const before = numbered(0, 19);
+  const reader = new Reader(captureResult(before, { geometry: g(false) }).nextOffset);
+  // new 20..27 printed (20..22 scroll into history), then a pager over the screen, twice
+  // polled; the history above it is the normal screen's: held back while the pager shows.
+  const history = [...before, ...numbered(20, 22, "new")];
+  reader.poll([...history, ...numbered(1, 5, "p")], g(true, { alternateLines: 5 }));
+  reader.poll([...history, ...numbered(2, 6, "p")], g(true, { alternateLines: 5 }));
+  // Closed: the normal screen shows new 23..27 under its history.
+  const back = reader.poll([...before, ...numbered(20, 27, "new")], g(false));
+  deepStrictEqual(back.lines, numbered(20, 27, "new"));
+  deepStrictEqual(reader.received.filter((l) => !l.startsWith("p ")), numbered(20, 27, "new"));
 });
