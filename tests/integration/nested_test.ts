@@ -272,23 +272,20 @@ Deno.test("spawn adds the codex bypass only for an instruction to run lisa, and 
   }
 });
 
+/** A parent's command: spawns `child` (a `sleep 60` session) through lisa, then sleeps. */
+function spawnsChild(child: string): string {
+  return `${
+    shellJoin([...LISA_ARGV, "session", "spawn", "--session", child, "--command", "sleep 60"])
+  } && sleep 60`;
+}
+
 Deno.test("killing a session never takes the children of another project's session of the same name", async () => {
   const world = await makeWorld();
   try {
     const other = `${world.base}/other`;
     await Deno.mkdir(other);
     // Project "other" runs lisa-same, which spawns lisa-same-child (a real nested spawn).
-    const childCmd = `${
-      shellJoin([
-        ...LISA_ARGV,
-        "session",
-        "spawn",
-        "--session",
-        "lisa-same-child",
-        "--command",
-        "sleep 60",
-      ])
-    } && sleep 60`;
+    const childCmd = spawnsChild("lisa-same-child");
     const parent = await world.lisaInProcess(
       ["session", "spawn", "--session", "lisa-same", "--command", childCmd, "--json"],
       { cwd: other },
@@ -346,17 +343,7 @@ Deno.test("killing a session never takes the children of another project's sessi
 Deno.test("kill-all ends a parent and its nested child once each, the child first", async () => {
   const world = await makeWorld();
   try {
-    const childCmd = `${
-      shellJoin([
-        ...LISA_ARGV,
-        "session",
-        "spawn",
-        "--session",
-        "lisa-nest-child",
-        "--command",
-        "sleep 60",
-      ])
-    } && sleep 60`;
+    const childCmd = spawnsChild("lisa-nest-child");
     const parent = await world.lisaInProcess([
       "session",
       "spawn",

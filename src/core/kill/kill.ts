@@ -426,21 +426,26 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
   }));
   // A session is its server and its name: two projects may each run a `lisa-x`.
   // The socket path as the listing and as a meta spell it may differ (a symlinked directory).
-  const canonical = (path: string) => {
-    try {
-      return Deno.realPathSync(path);
-    } catch {
-      return path;
+  const canonical = new Map<string, string>();
+  const keyOf = (t: Target) => {
+    let socket = canonical.get(t.socketPath);
+    if (socket === undefined) {
+      try {
+        socket = Deno.realPathSync(t.socketPath);
+      } catch {
+        socket = t.socketPath;
+      }
+      canonical.set(t.socketPath, socket);
     }
+    return `${socket}\n${t.session}`;
   };
-  const keyOf = (t: Target) => `${canonical(t.socketPath)}\n${t.session}`;
-  const rootKeys = new Set(roots.map(keyOf));
+  const rootByKey = new Map(roots.map((r) => [keyOf(r), r]));
   // Order: every descendant before its ancestors; listed sessions that are descendants of other
   // listed sessions come out of the walk already, in the right place.
   const ordered: Ordered[] = [];
   const placed = new Set<string>();
-  for (const root of roots) {
-    if (placed.has(keyOf(root))) continue;
+  for (const [rootKey, root] of rootByKey) {
+    if (placed.has(rootKey)) continue;
     for (
       const d of descendantsOf(project.runtimeDir, [{
         session: root.session,
@@ -450,12 +455,10 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
       const key = keyOf(d);
       if (placed.has(key)) continue;
       placed.add(key);
-      ordered.push({
-        target: roots.find((r) => keyOf(r) === key) ?? d,
-        trigger: rootKeys.has(key) ? "kill_all" : "kill_descendant",
-      });
+      const listed = rootByKey.get(key);
+      ordered.push({ target: listed ?? d, trigger: listed ? "kill_all" : "kill_descendant" });
     }
-    placed.add(keyOf(root));
+    placed.add(rootKey);
     ordered.push({ target: root, trigger: "kill_all" });
   }
   return await deafToHangup(async (ownClosed) => {

@@ -181,17 +181,27 @@ export function locateSession(
   return locateExact(deps, resolved ?? name, project);
 }
 
-/** True when `runtimeDir` holds any artifact of session `name` under project `hash`. */
-function hasLocalArtifact(runtimeDir: string, hash: string, name: string): boolean {
-  const prefix = `.lisa-${hash}-session-${name}-`;
+/**
+ * One listing of `runtimeDir` for session `name`: whether project `hash` has any artifact of it,
+ * and the meta files other projects have of it.
+ */
+function filesOfName(
+  runtimeDir: string,
+  hash: string,
+  name: string,
+): { local: boolean; otherMetas: MetaFile[] } {
+  const otherMetas: MetaFile[] = [];
   try {
     for (const entry of Deno.readDirSync(runtimeDir)) {
-      if (!entry.name.startsWith(prefix)) continue;
       const m = SESSION_ARTIFACT_RE.exec(entry.name);
-      if (m !== null && m[1] === hash && m[2] === name) return true;
+      if (m === null || m[2] !== name) continue;
+      if (m[1] === hash) return { local: true, otherMetas: [] };
+      if (m[3] === "meta.json" && m[4] === undefined) {
+        otherMetas.push({ hash: m[1], session: name, path: joinPath(runtimeDir, entry.name) });
+      }
     }
-  } catch { /* unreadable: nothing known here */ }
-  return false;
+  } catch { /* unreadable: nothing known */ }
+  return { local: false, otherMetas };
 }
 
 function locateExact(
@@ -217,9 +227,9 @@ function locateExact(
   if (localMeta !== undefined) return here(localMeta);
   // This project's own files for the name (its meta gone or unreadable, its event log kept by
   // kill) keep it here: another project's session of the same name is another session.
-  if (hasLocalArtifact(project.runtimeDir, project.hash, name)) return here(undefined);
-  for (const file of scanMetaFiles(project.runtimeDir)) {
-    if (file.session !== name || file.hash === project.hash) continue;
+  const { local: hasLocal, otherMetas } = filesOfName(project.runtimeDir, project.hash, name);
+  if (hasLocal) return here(undefined);
+  for (const file of otherMetas) {
     const meta = tryReadMeta(file.path);
     if (meta === undefined) continue;
     return {

@@ -392,7 +392,7 @@ export async function evaluateSession(
     command: {
       processes: facts.view?.commandProcesses ?? [],
       cpu: found ? null : facts.cpu,
-      readingTerminal: !found && facts.readingTerminal,
+      readingTerminal: facts.readingTerminal,
     },
     screen: {
       title: probe.title,
