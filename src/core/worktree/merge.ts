@@ -15,7 +15,7 @@
  *    squash commit that fails otherwise (a hook refused it: `merge_failed`) or times out is
  *    undone the same way. The commit of step 3 stays on the session's branch.
  * 5. The record notes what was merged (a squash leaves the branch's commits unreachable, yet
- *    merged: the prune rule reads this note), and the session's event log gets a
+ *    merged: the prune rule reads this note while the squash commit is on a branch), and the session's event log gets a
  *    `worktree_merged` (or `worktree_merge_conflict`) lifecycle event.
  */
 import type { Deps } from "../../base/deps.ts";

@@ -6,13 +6,16 @@
  * - nothing would be lost: no uncommitted or untracked files in the worktree, and no commit of
  *   its branch, or of its worktree's HEAD (an agent may have left the branch), that no other
  *   branch (local or remote-tracking) has — unless `merge --squash` recorded that very tip as
- *   merged.
+ *   merged and the squash's result is still on a branch (see {@link squashStillMerged}).
+ * "Merged" is a fact about the repository when prune runs, never a record of the past: a merge
+ * a person undid (`git reset --hard HEAD~1`) leaves the branch's commits unmerged again.
  * Otherwise it is kept, with the reasons and what would be lost (files, commits). `force`
  * removes it anyway (not while its session runs) and lists what was discarded.
  *
  * Removal: `git worktree remove`, `git worktree prune` (git's own bookkeeping stays
- * consistent), the branch (`git branch -D`, after the checks above proved it merged, or under
- * `force`), then the record. All under lisa's lock of the repository.
+ * consistent), the branch (only while it still points at the tip the checks saw), then the
+ * record. The checks and the removal run under lisa's lock of the repository, so a merge of the
+ * same session (or a second prune) never interleaves with them.
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
@@ -20,7 +23,14 @@ import type { WorktreeInfo } from "../../base/types.ts";
 import { resolveProject } from "../session/project.ts";
 import { type BranchCommit, pendingChanges, worktreePresent } from "./describe.ts";
 import { git, gitMessage, withRepoLock } from "./git.ts";
-import { type FoundRecord, listRecords, removeRecord, type WorktreeRecord } from "./record.ts";
+import {
+  type FoundRecord,
+  listRecords,
+  type MergedMark,
+  readRecord,
+  removeRecord,
+  type WorktreeRecord,
+} from "./record.ts";
 import { sessionPanePids } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -67,14 +77,50 @@ async function sessionRunning(deps: Deps, record: WorktreeRecord): Promise<boole
 }
 
 /**
+ * True when `merged` records a `merge --squash` of `tip` whose result is still on a branch now:
+ * its squash commit is on a branch other than the session's (local or remote-tracking), or,
+ * when the squash had nothing to commit, merging `tip` into the branch it went into still
+ * changes nothing. A squash a person undid (or a branch gone) is not merged.
+ */
+async function squashStillMerged(
+  deps: Deps,
+  info: WorktreeInfo,
+  merged: MergedMark | undefined,
+  tip: string,
+): Promise<boolean> {
+  if (merged === undefined || !merged.squash || merged.tip !== tip) return false;
+  const repo = info.repoRoot;
+  if (merged.commit !== null) {
+    const on = await git(deps, repo, [
+      "for-each-ref",
+      "--format=%(refname)",
+      `--contains=${merged.commit}`,
+      "refs/heads",
+      "refs/remotes",
+    ], { allowFailure: true });
+    return on.success &&
+      on.stdout.split("\n").some((r) => r !== "" && r !== `refs/heads/${info.branch}`);
+  }
+  const into = `refs/heads/${merged.into}`;
+  const tree = await git(deps, repo, ["rev-parse", "--verify", "--quiet", `${into}^{tree}`], {
+    allowFailure: true,
+  });
+  if (!tree.success) return false;
+  const result = await git(deps, repo, ["merge-tree", "--write-tree", "--no-messages", into, tip], {
+    allowFailure: true,
+  });
+  return result.success && result.stdout.trim() === tree.stdout.trim();
+}
+
+/**
  * Commits of `branch` — and of the worktree's HEAD, which an agent may have moved off the
  * branch (a detached HEAD's commits go with the worktree) — that no other branch has. A tip
- * that `merge --squash` recorded as merged counts as merged.
+ * whose squash merge is still on a branch ({@link squashStillMerged}) counts as merged.
  */
 async function unmergedCommits(
   deps: Deps,
   info: WorktreeInfo,
-  mergedTip: string | undefined,
+  merged: MergedMark | undefined,
   present: boolean,
 ): Promise<{ tip: string | null; commits: BranchCommit[] }> {
   const tip = await git(deps, info.repoRoot, [
@@ -92,7 +138,9 @@ async function unmergedCommits(
   const heads = new Set<string>();
   if (sha !== null) heads.add(sha);
   if (head?.success) heads.add(head.stdout.trim());
-  if (mergedTip !== undefined) heads.delete(mergedTip);
+  for (const h of [...heads]) {
+    if (await squashStillMerged(deps, info, merged, h)) heads.delete(h);
+  }
   if (heads.size === 0) return { tip: sha, commits: [] };
   const r = await git(deps, info.repoRoot, [
     "log",
@@ -111,6 +159,60 @@ async function unmergedCommits(
     },
   );
   return { tip: sha, commits };
+}
+
+/** What the prune rule found for one worktree: the reasons to keep it, and its branch's tip. */
+interface Verdict {
+  reasons: KeepReason[];
+  present: boolean;
+  /** The branch's tip the checks saw (null when the branch is gone). */
+  tip: string | null;
+}
+
+/**
+ * The checks of the prune rule (module doc). Without its repository (`repoThere` false) only
+ * the worktree's files can be judged.
+ */
+async function judge(deps: Deps, record: WorktreeRecord, repoThere: boolean): Promise<Verdict> {
+  const info = record.worktree;
+  const reasons: KeepReason[] = [];
+  const present = worktreePresent(info);
+  if (present) {
+    let pending;
+    try {
+      pending = await pendingChanges(deps, info.path);
+    } catch (error) {
+      if (!(error instanceof LisaError && error.code === "git_failed")) throw error;
+      // Its repository is gone or moved: git cannot say what is pending, and its files may be
+      // the only copy left. Kept (a worktree of its own, not a reason to stop pruning others).
+      pending = { uncommitted: [], untracked: [] };
+      reasons.push({
+        kind: "git_refused",
+        detail: `git cannot read the worktree ${info.path} (${error.message}); its files may be ` +
+          "the only copy of the work",
+      });
+    }
+    const files = [...pending.uncommitted, ...pending.untracked];
+    if (files.length > 0) {
+      reasons.push({
+        kind: "uncommitted_changes",
+        detail: `${files.length} uncommitted or untracked file(s) in ${info.path}`,
+        files,
+      });
+    }
+  }
+  const unmerged = repoThere
+    ? await unmergedCommits(deps, info, record.merged, present)
+    : { tip: null, commits: [] };
+  if (unmerged.commits.length > 0) {
+    reasons.push({
+      kind: "unmerged_commits",
+      detail: `${unmerged.commits.length} commit(s) of branch ${info.branch} are on no other ` +
+        "branch (merge them with session merge)",
+      commits: unmerged.commits,
+    });
+  }
+  return { reasons, present, tip: unmerged.tip };
 }
 
 /**
@@ -143,63 +245,34 @@ export async function pruneWorktree(
       detail: `session ${record.session} is still running; kill it first`,
     }]);
   }
-  const reasons: KeepReason[] = [];
-  const present = worktreePresent(info);
-  if (present) {
-    let pending;
-    try {
-      pending = await pendingChanges(deps, info.path);
-    } catch (error) {
-      if (!(error instanceof LisaError && error.code === "git_failed")) throw error;
-      // Its repository is gone or moved: git cannot say what is pending, and its files may be
-      // the only copy left. Kept (a worktree of its own, not a reason to stop pruning others).
-      pending = { uncommitted: [], untracked: [] };
-      reasons.push({
-        kind: "git_refused",
-        detail: `git cannot read the worktree ${info.path} (${error.message}); its files may be ` +
-          "the only copy of the work",
-      });
-    }
-    const files = [...pending.uncommitted, ...pending.untracked];
-    if (files.length > 0) {
-      reasons.push({
-        kind: "uncommitted_changes",
-        detail: `${files.length} uncommitted or untracked file(s) in ${info.path}`,
-        files,
-      });
-    }
-  }
-  const repoThere = await git(deps, info.repoRoot, ["rev-parse", "--git-common-dir"], {
-    allowFailure: true,
-  });
-  const unmerged = repoThere.success
-    ? await unmergedCommits(deps, info, record.merged?.tip, present)
-    : { tip: null, commits: [] };
-  if (unmerged.commits.length > 0) {
-    reasons.push({
-      kind: "unmerged_commits",
-      detail: `${unmerged.commits.length} commit(s) of branch ${info.branch} are on no other ` +
-        "branch (merge them with session merge)",
-      commits: unmerged.commits,
-    });
-  }
-  if (reasons.length > 0 && !options.force) return out("kept", reasons);
-  if (options.dryRun) return out("would_remove", reasons);
-  if (!repoThere.success) {
-    // The repository is gone: only lisa's own record and directory are left to remove.
+  const common = await git(deps, info.repoRoot, [
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-common-dir",
+  ], { allowFailure: true });
+  if (!common.success) {
+    // The repository is gone: its branch went with it; the worktree's files may be all that is
+    // left.
+    const { reasons } = await judge(deps, record, false);
+    if (reasons.length > 0 && !options.force) return out("kept", reasons);
+    if (options.dryRun) return out("would_remove", reasons);
+    // Only lisa's own record and directory are left to remove.
     try {
       Deno.removeSync(info.path, { recursive: true });
     } catch { /* not there */ }
     removeRecord(found.path);
     return out("removed", reasons);
   }
-
-  const commonDir = (await git(deps, info.repoRoot, [
-    "rev-parse",
-    "--path-format=absolute",
-    "--git-common-dir",
-  ])).stdout.trim();
-  return await withRepoLock(options.runtimeDir, commonDir, async () => {
+  if (options.dryRun) {
+    const { reasons } = await judge(deps, record, true);
+    return out(reasons.length > 0 && !options.force ? "kept" : "would_remove", reasons);
+  }
+  return await withRepoLock(options.runtimeDir, common.stdout.trim(), async () => {
+    // Judged under the lock, from the record as it is now: a merge of the same session that
+    // ran meanwhile is seen, and nothing changes between the checks and the removal.
+    const now = readRecord(found.path) ?? record;
+    const { reasons, present, tip } = await judge(deps, now, true);
+    if (reasons.length > 0 && !options.force) return out("kept", reasons);
     if (present) {
       const removed = await git(
         deps,
@@ -213,12 +286,13 @@ export async function pruneWorktree(
     }
     await git(deps, info.repoRoot, ["worktree", "prune"]);
     let branchDeleted = false;
-    if (unmerged.tip !== null) {
+    if (tip !== null) {
+      // Only the tip the checks saw: a branch that moved since holds commits nobody judged.
       const deleted = await git(deps, info.repoRoot, [
-        "branch",
-        "-D",
-        "--end-of-options",
-        info.branch,
+        "update-ref",
+        "-d",
+        `refs/heads/${info.branch}`,
+        tip,
       ], { allowFailure: true });
       branchDeleted = deleted.success;
     }

@@ -13,7 +13,10 @@ import { readJsonIfExists, writeJsonAtomic } from "../../store/atomic.ts";
 /** Suffix of a record file. */
 const RECORD_SUFFIX = ".lisa.json";
 
-/** What `merge` merged (so a squash-merged branch counts as merged). */
+/**
+ * What `merge` merged. Prune reads it for squashes only (a squash leaves the branch's commits on
+ * no other branch), and only while the squash's result is still on a branch.
+ */
 export interface MergedMark {
   /** The branch tip that was merged. */
   tip: string;

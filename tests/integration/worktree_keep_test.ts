@@ -1,0 +1,90 @@
+/**
+ * Nothing of an agent's work is lost by prune: "merged" is a fact about the repository when
+ * prune runs, not a record of a past merge a person may have undone. Real git and tmux in temp
+ * dirs.
+ */
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { branches, gitIn, makeGitWorld, spawnWt, waitCompleted } from "./worktree_helpers.ts";
+
+/** One row of `session prune --json`'s `worktrees`. */
+interface PrunedRow {
+  session: string;
+  action: string;
+  branchDeleted: boolean;
+  reasons: { kind: string; commits?: { subject: string }[] }[];
+}
+
+Deno.test("prune keeps an agent's commits after a person undid their merge or squash (git reset --hard HEAD~1), and removes them once merged again", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    const plain = await spawnWt(world, "echo x > p.txt; git add p.txt; git commit -qm 'precious'");
+    const squashed = await spawnWt(world, "echo y > q.txt; git add q.txt; git commit -qm 'dear'");
+    await waitCompleted(world, plain.session);
+    await waitCompleted(world, squashed.session);
+    for (const s of [plain, squashed]) {
+      await world.lisaInProcess(["session", "kill", "--session", s.session]);
+    }
+    const prune = async () => {
+      const r = await world.lisaInProcess(["session", "prune", "--json"]);
+      strictEqual(r.code, 0, r.stdout + r.stderr);
+      return new Map((r.json?.worktrees as PrunedRow[]).map((row) => [row.session, row]));
+    };
+    for (const [s, extra] of [[plain, []], [squashed, ["--squash"]]] as const) {
+      const m = await world.lisaInProcess(["session", "merge", s.session, ...extra, "--json"]);
+      strictEqual(m.code, 0, m.stdout);
+      await gitIn(world, main, ["reset", "-q", "--hard", "HEAD~1"]);
+    }
+    const rows = await prune();
+    for (const [s, subject] of [[plain, "precious"], [squashed, "dear"]] as const) {
+      const row = rows.get(s.session);
+      strictEqual(row?.action, "kept", JSON.stringify(row));
+      strictEqual(row?.branchDeleted, false);
+      deepStrictEqual(row?.reasons.map((r) => r.kind), ["unmerged_commits"]);
+      deepStrictEqual(row?.reasons[0].commits?.map((c) => c.subject), [subject]);
+      ok((await gitIn(world, main, ["log", "--all", "--format=%s"])).includes(subject));
+    }
+    deepStrictEqual(
+      await branches(world),
+      ["main", plain.worktree.branch, squashed.worktree.branch].sort(),
+    );
+
+    // Merged again (and kept so), both go.
+    for (const [s, extra] of [[plain, []], [squashed, ["--squash"]]] as const) {
+      const m = await world.lisaInProcess(["session", "merge", s.session, ...extra, "--json"]);
+      strictEqual(m.code, 0, m.stdout);
+    }
+    const again = await prune();
+    strictEqual(again.get(plain.session)?.action, "removed");
+    strictEqual(again.get(squashed.session)?.action, "removed");
+    deepStrictEqual(await branches(world), ["main"]);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a squash that had nothing to commit (its change already in main) counts as merged only while main still has that change", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    const s = await spawnWt(world, "echo z > z.txt; git add z.txt; git commit -qm 'same change'");
+    await waitCompleted(world, s.session);
+    await world.lisaInProcess(["session", "kill", "--session", s.session]);
+    // The person takes the change by hand; the squash then has nothing to commit.
+    await gitIn(world, main, ["cherry-pick", s.worktree.branch]);
+    const m = await world.lisaInProcess(["session", "merge", s.session, "--squash", "--json"]);
+    strictEqual(m.code, 0, m.stdout);
+    strictEqual(m.json?.mergeCommit, null, m.stdout);
+    await gitIn(world, main, ["reset", "-q", "--hard", "HEAD~1"]);
+    const kept = await world.lisaInProcess(["session", "prune", "--json"]);
+    const [row] = kept.json?.worktrees as PrunedRow[];
+    strictEqual(row.action, "kept", kept.stdout);
+    deepStrictEqual(row.reasons[0].commits?.map((c) => c.subject), ["same change"]);
+    await gitIn(world, main, ["cherry-pick", s.worktree.branch]);
+    const removed = await world.lisaInProcess(["session", "prune", "--json"]);
+    strictEqual((removed.json?.worktrees as PrunedRow[])[0].action, "removed", removed.stdout);
+    deepStrictEqual(await branches(world), ["main"]);
+  } finally {
+    await world.dispose();
+  }
+});
