@@ -70,6 +70,11 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "a subprocess failed or timed out",
   },
   {
+    codes: ["interrupted"],
+    when: "a signal (SIGINT/SIGTERM/SIGHUP) stopped a merge or worktree spawn, undone; exit 128 " +
+      "+ its number",
+  },
+  {
     codes: ["spawn_script_error", "spawn_tmux_error", "spawn_meta_error"],
     when: "spawn failed at that step; everything it created was removed",
   },

@@ -8,12 +8,19 @@
  * "Unable to create '….lock': File exists" or "cannot lock ref". lisa's own git calls that
  * write to a repository run under one lisa lock per repository ({@link withRepoLock}), and a
  * call that still meets a git lock (a person's git, an IDE) is retried a few times.
+ *
+ * Every git call runs in a process group of its own (the runner's `group`): at its time limit
+ * (`LISA_GIT_TIMEOUT_SECONDS`, not the tmux one: a checkout of a large repository takes
+ * minutes) and on a signal to lisa, git and all it started (hooks, filters, the
+ * `git reset --hard` of `git worktree add`) are ended before lisa goes on. A step that runs
+ * long says so on stderr.
  */
 import type { Deps } from "../../base/deps.ts";
-import { LisaError } from "../../base/errors.ts";
+import { InterruptedError, LisaError } from "../../base/errors.ts";
 import { md5Hex } from "../../base/md5.ts";
 import { joinPath } from "../../base/paths.ts";
 import type { RunResult } from "../../base/runner.ts";
+import { interruption, SIGNAL_NUMBERS } from "../../proc/interrupt.ts";
 import { withLock } from "../../store/lock.ts";
 import { withoutGitContext } from "./git_context.ts";
 
@@ -28,7 +35,15 @@ export interface GitOptions {
   allowFailure?: boolean;
   /** Extra environment (e.g. `GIT_INDEX_FILE` of a scratch index). */
   env?: Record<string, string>;
+  /** Called with git's process group once it runs (recorded, to end it after a SIGKILL). */
+  onStart?: (pgid: number) => void;
+  /** Undoing interrupted work: runs even after a signal interrupted lisa. */
+  cleanup?: boolean;
 }
+
+/** When a git step that runs long first says so, and how often again. */
+const PROGRESS_AFTER_MS = 3000;
+const PROGRESS_EVERY_MS = 15_000;
 
 /** The environment git runs in: the caller's, without repository context, in the C locale. */
 export function gitEnv(
@@ -60,10 +75,19 @@ export function gitMessage(result: RunResult): string {
   return (fatal ?? lines[0] ?? `exit ${result.code}`).replace(/^(fatal|error):\s*/, "");
 }
 
+/** git's subcommand in `args` (past `-c name=value` options), for messages. */
+function stepName(args: readonly string[]): string {
+  let i = 0;
+  while (args[i] === "-c") i += 2;
+  return args.slice(i, args[i] === "worktree" ? i + 2 : i + 1).join(" ");
+}
+
 /**
  * Runs `git -C dir …args`. Retries (with a short back-off) while git reports one of its own
- * lock files as taken. Throws `program_not_found` without git, and `git_failed` (naming the
- * command and git's message) on a non-zero exit unless `allowFailure`.
+ * lock files as taken. Throws `program_not_found` without git, `command_timeout` past
+ * `LISA_GIT_TIMEOUT_SECONDS`, `interrupted` once a signal interrupted lisa (unless `cleanup`),
+ * and `git_failed` (naming the command and git's message) on a non-zero exit unless
+ * `allowFailure`.
  */
 export async function git(
   deps: Deps,
@@ -73,9 +97,32 @@ export async function git(
 ): Promise<RunResult> {
   const argv = ["git", "-C", dir, ...args];
   const env = gitEnv(deps.env, options.env);
+  const limit = deps.config.gitTimeoutSeconds;
+  const step = stepName(args);
+  const progress = {
+    afterMs: PROGRESS_AFTER_MS,
+    everyMs: PROGRESS_EVERY_MS,
+    report: (ms: number) =>
+      deps.io.err(
+        `lisa: git ${step} in ${dir} still running after ${Math.round(ms / 1000)} s ` +
+          `(limit ${limit} s, LISA_GIT_TIMEOUT_SECONDS)\n`,
+      ),
+  };
   let result: RunResult | undefined;
   for (let attempt = 1; attempt <= LOCK_RETRIES; attempt++) {
-    result = await deps.runner.run(argv, { env, clearEnv: true, allowFailure: true });
+    const signal = interruption();
+    if (signal !== null && !options.cleanup) {
+      throw new InterruptedError(signal, SIGNAL_NUMBERS[signal] ?? 15, `about to run git ${step}`);
+    }
+    result = await deps.runner.run(argv, {
+      env,
+      clearEnv: true,
+      allowFailure: true,
+      group: true,
+      timeoutMs: limit * 1000,
+      onStart: options.onStart,
+      progress,
+    });
     if (result.success || !isGitLockError(result.stderr)) break;
     if (attempt < LOCK_RETRIES) await deps.sleep(50 * 2 ** (attempt - 1));
   }

@@ -14,7 +14,9 @@ import { baseName, dirName, joinPath } from "../../base/paths.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import type { Project } from "../session/project.ts";
 import { git, gitMessage } from "./git.ts";
-import { recordPathOf, worktreePathOf } from "./record.ts";
+import { spawnerAlive } from "./leftover.ts";
+import { pruneWorktree } from "./prune.ts";
+import { readRecord, recordPathOf, worktreePathOf } from "./record.ts";
 
 /** Prefix of the default branch names. */
 export const BRANCH_PREFIX = "lisa/";
@@ -95,6 +97,8 @@ export interface WorktreeRequest {
   branch?: string;
   /** `--base` (default `HEAD`). */
   base?: string;
+  /** `--dry-run`: what an interrupted spawn left is not cleared, only judged. */
+  dryRun?: boolean;
 }
 
 /** A worktree, decided and checked. */
@@ -109,7 +113,8 @@ export interface WorktreePlan {
 }
 
 /**
- * Checks a `spawn --worktree` request and decides the worktree. Creates nothing. Throws
+ * Checks a `spawn --worktree` request and decides the worktree. Creates nothing (but clears
+ * what an interrupted spawn of the same name left, when it holds no one's work). Throws
  * `not_a_git_repo`, `base_not_found`, `invalid_branch_name`, `branch_exists`,
  * `worktree_exists` (its directory is already there) and `worktree_dir_inside_repo`.
  */
@@ -132,6 +137,19 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
     );
   }
   const [repoRoot, commonDir, prefix] = lines;
+  const recordPath = recordPathOf(deps.config.worktreeDir, project.hash, session);
+  // What an interrupted spawn of this name left (its worktree, its branch, a git still
+  // running) goes first, by the prune rule: the name spawns again after any interruption.
+  // (A dry run only asks whether it would go.)
+  const leftover = readRecord(recordPath);
+  let cleared = false;
+  if (leftover?.spawning !== undefined && !spawnerAlive(leftover.spawning)) {
+    const pruned = await pruneWorktree(deps, { path: recordPath, record: leftover }, {
+      runtimeDir: project.runtimeDir,
+      dryRun: request.dryRun,
+    });
+    cleared = pruned.action !== "kept";
+  }
 
   const base = request.base ?? "HEAD";
   const resolved = await git(deps, repoRoot, [
@@ -183,7 +201,7 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
       { details: { path, repoRoot } },
     );
   }
-  if (pathTaken(path)) throw worktreeExistsError(path);
+  if (!cleared && pathTaken(path)) throw worktreeExistsError(path);
   // The agent starts in the same subdirectory the project root is in, when the base has it.
   const sub = prefix.replace(/\/+$/, "");
   const hasSub = sub !== "" &&
@@ -193,6 +211,6 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
     info: { path, branch, base, baseCommit, repoRoot },
     cwd: hasSub ? joinPath(path, sub) : path,
     commonDir,
-    recordPath: recordPathOf(deps.config.worktreeDir, project.hash, session),
+    recordPath,
   };
 }

@@ -23,6 +23,7 @@ import type { WorktreeInfo } from "../../base/types.ts";
 import { resolveProject } from "../session/project.ts";
 import { type BranchCommit, pendingChanges, worktreePresent } from "./describe.ts";
 import { git, gitMessage, withRepoLock } from "./git.ts";
+import { clearUnstarted, spawnerAlive } from "./leftover.ts";
 import {
   type FoundRecord,
   listRecords,
@@ -239,6 +240,13 @@ export async function pruneWorktree(
     branchDeleted,
   });
 
+  const intent = record.spawning;
+  if (intent !== undefined && spawnerAlive(intent)) {
+    return out("kept", [{
+      kind: "session_running",
+      detail: `lisa (pid ${intent.pid}) is still spawning session ${record.session}`,
+    }]);
+  }
   if (await sessionRunning(deps, record)) {
     return out("kept", [{
       kind: "session_running",
@@ -250,6 +258,21 @@ export async function pruneWorktree(
     "--path-format=absolute",
     "--git-common-dir",
   ], { allowFailure: true });
+  if (intent?.phase === "worktree" && common.success) {
+    // A spawn interrupted while it made the worktree: only the base commit's files are in it.
+    if (options.dryRun) return out("would_remove", []);
+    const cleared = await clearUnstarted(
+      deps,
+      options.runtimeDir,
+      common.stdout.trim(),
+      found.path,
+    );
+    if (cleared?.removed) return out("removed", [], cleared.branchDeleted);
+    return out("kept", [{
+      kind: "git_refused",
+      detail: `the worktree ${info.path} of an interrupted spawn could not be removed`,
+    }]);
+  }
   if (!common.success) {
     // The repository is gone: its branch went with it; the worktree's files may be all that is
     // left.

@@ -5,8 +5,14 @@
  * <session>.lisa.json` next to the worktree directory `<…>/<project-hash>/<session>`. `diff`,
  * `merge` and the prune rule read it; `merge` adds what it merged; pruning removes it with the
  * worktree.
+ *
+ * Intent first: `spawn` writes the record (with `spawning`) before `git worktree add` makes
+ * anything, and drops the mark once the session runs. A spawn that was interrupted — even by
+ * SIGKILL, which nothing can catch — leaves a record that says so, so prune and the next spawn of
+ * the name find what it left and clear it.
  */
 import type { WorktreeInfo } from "../../base/types.ts";
+import type { RecordedGroup } from "../../proc/group.ts";
 import { joinPath } from "../../base/paths.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../../store/atomic.ts";
 
@@ -28,6 +34,20 @@ export interface MergedMark {
   at: string;
 }
 
+/** The mark of a spawn still under way (see the module doc). */
+export interface SpawnIntent {
+  /** The spawning lisa process, and its start time (clock ticks since boot; null: unknown). */
+  pid: number;
+  startTime: number | null;
+  /**
+   * `worktree`: the worktree is being made (only the base commit's files are in it); `session`:
+   * it is made and the session is being started (an agent may have run in it).
+   */
+  phase: "worktree" | "session";
+  /** The process group of `git worktree add` while it runs (ended if it outlived its lisa). */
+  gitGroup?: RecordedGroup | null;
+}
+
 /** A worktree session, as recorded at spawn (and updated by merge). */
 export interface WorktreeRecord {
   session: string;
@@ -37,6 +57,8 @@ export interface WorktreeRecord {
   createdAt: string;
   worktree: WorktreeInfo;
   merged?: MergedMark;
+  /** Present while the spawn that creates the worktree has not finished. */
+  spawning?: SpawnIntent;
 }
 
 /** The directory of a project's worktrees and records. */
