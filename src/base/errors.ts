@@ -100,10 +100,15 @@ export class CommandTimeoutError extends LisaError {
  */
 export class InterruptedError extends LisaError {
   readonly signal: string;
-  constructor(signal: string, signalNumber: number, what: string) {
+  constructor(
+    signal: string,
+    signalNumber: number,
+    what: string,
+    details: Record<string, unknown> = {},
+  ) {
     super("interrupted", `Interrupted by ${signal} while ${what}`, {
       exitCode: 128 + signalNumber,
-      details: { signal },
+      details: { signal, ...details },
     });
     this.name = "InterruptedError";
     this.signal = signal;

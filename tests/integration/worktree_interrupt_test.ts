@@ -11,41 +11,50 @@ import {
   gitIn,
   gitWorktrees,
   makeGitWorld,
+  spawnWt,
+  waitCompleted,
   worktreeEntries,
 } from "./worktree_helpers.ts";
 
-/** A checkout that blocks: the pids of the filter's processes are written to the returned file. */
+/** A git step that blocks once armed: its processes' pids are written to `pidFile`. */
 interface SlowCheckout {
   pidFile: string;
-  /** Lets later checkouts through (the filter is unset). */
-  release(): Promise<void>;
+  /** Makes the next run block (once). */
+  arm(): void;
 }
 
 /**
- * Commits `slow.txt` under a smudge filter that writes its shell's pid, its parent's (the git
- * that checks out) and a child's to a file, then blocks for 30 s.
+ * A script that, when armed (once), writes its shell's pid, its parent's (the git that runs it)
+ * and a child's to a file, then blocks for 30 s; then copies stdin to stdout (a smudge filter's
+ * work) unless `hook`.
  */
-async function slowCheckout(world: World): Promise<SlowCheckout> {
-  const main = world.projectRoot;
-  const pidFile = `${world.base}/filter.pids`;
-  const script = `${world.base}/slow-smudge.sh`;
+function blockingScript(world: World, name: string, hook = false): SlowCheckout {
+  const pidFile = `${world.base}/${name}.pids`;
+  const armFile = `${world.base}/${name}.armed`;
+  const script = `${world.base}/${name}.sh`;
   Deno.writeTextFileSync(
     script,
-    `#!/bin/sh\necho "$$ $PPID" >> '${pidFile}'\nsleep 30 &\necho "$!" >> '${pidFile}'\n` +
-      "wait\ncat\n",
+    `#!/bin/sh\nif rm '${armFile}' 2>/dev/null; then\n  echo "$$ $PPID" >> '${pidFile}'\n` +
+      `  sleep 30 &\n  echo "$!" >> '${pidFile}'\n  wait\nfi\n${hook ? "exit 0" : "cat"}\n`,
   );
   Deno.chmodSync(script, 0o755);
+  return { pidFile, arm: () => Deno.writeTextFileSync(armFile, "") };
+}
+
+/**
+ * Commits `slow.txt` under a smudge filter (`blockingScript`): a checkout that writes it blocks
+ * once armed (here: armed).
+ */
+async function slowCheckout(world: World, armed = true): Promise<SlowCheckout> {
+  const main = world.projectRoot;
+  const slow = blockingScript(world, "smudge");
   Deno.writeTextFileSync(`${main}/.gitattributes`, "slow.txt filter=slow\n");
   Deno.writeTextFileSync(`${main}/slow.txt`, "slow\n");
   await gitIn(world, main, ["add", ".gitattributes", "slow.txt"]);
   await gitIn(world, main, ["commit", "-q", "-m", "slow file"]);
-  await gitIn(world, main, ["config", "filter.slow.smudge", script]);
-  return {
-    pidFile,
-    release: async () => {
-      await gitIn(world, main, ["config", "--unset", "filter.slow.smudge"]);
-    },
-  };
+  await gitIn(world, main, ["config", "filter.slow.smudge", `${world.base}/smudge.sh`]);
+  if (armed) slow.arm();
+  return slow;
 }
 
 /** The pids the filter wrote so far. */
@@ -109,7 +118,6 @@ Deno.test("a worktree spawn whose checkout passes LISA_GIT_TIMEOUT_SECONDS ends 
     strictEqual(pids.length, 3, "the filter ran");
     deepStrictEqual(pids.filter(alive), [], "git's checkout and its filter were ended");
     await nothingLeft(world);
-    await slow.release();
     const again = await world.lisaInProcess(args);
     strictEqual(again.code, 0, again.stdout);
   } finally {
@@ -132,7 +140,6 @@ Deno.test("SIGTERM to a worktree spawn in the middle of its checkout: exit 143, 
     strictEqual(json.errorCode, "interrupted");
     deepStrictEqual(filterPids(slow).filter(alive), []);
     await nothingLeft(world);
-    await slow.release();
     const again = await world.lisaInProcess(args);
     strictEqual(again.code, 0, again.stdout);
   } finally {
@@ -161,7 +168,6 @@ Deno.test("SIGKILL to a worktree spawn in the middle of its checkout: prune sees
       [["lisa-kill", "would_remove"]],
       dry.stdout,
     );
-    await slow.release();
     const again = await world.lisaInProcess(args);
     strictEqual(again.code, 0, again.stdout);
     deepStrictEqual(filterPids(slow).filter(alive), [], "the orphaned git was ended");
@@ -190,5 +196,180 @@ Deno.test("SIGKILL to a worktree spawn in the middle of its checkout: prune alon
   } finally {
     endFilter(slow);
     await world.dispose();
+  }
+});
+
+/**
+ * A finished worktree session whose branch adds files (a new directory too), changes `f.txt`
+ * and `slow.txt` and deletes `gone.txt`; the main checkout has a local change and an untracked
+ * file the merge does not touch. A merge writes `a*.txt` and `f.txt`, then `slow.txt` (where an
+ * armed filter blocks it), then `z/new.txt`.
+ */
+async function mergeWorld(): Promise<{ world: World; session: string; slow: SlowCheckout }> {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  Deno.writeTextFileSync(`${main}/gone.txt`, "gone\n");
+  Deno.writeTextFileSync(`${main}/keep.txt`, "keep\n");
+  await gitIn(world, main, ["add", "gone.txt", "keep.txt"]);
+  await gitIn(world, main, ["commit", "-q", "-m", "more"]);
+  const slow = await slowCheckout(world, false);
+  const s = await spawnWt(
+    world,
+    "for n in 1 2 3; do echo $n > a$n.txt; done; echo agent > f.txt; echo fast > slow.txt; " +
+      "rm gone.txt; mkdir z; echo new > z/new.txt; git add -A; git commit -qm 'agent work'",
+  );
+  await waitCompleted(world, s.session);
+  await world.lisaInProcess(["session", "kill", "--session", s.session]);
+  Deno.writeTextFileSync(`${main}/keep.txt`, "keep, edited by the person\n");
+  Deno.writeTextFileSync(`${main}/notes.txt`, "the person's untracked notes\n");
+  return { world, session: s.session, slow };
+}
+
+/** Everything of the main checkout a merge may change, as one comparable text. */
+async function checkoutState(world: World): Promise<string> {
+  const main = world.projectRoot;
+  const read = (f: string) => {
+    try {
+      return Deno.readTextFileSync(`${main}/${f}`);
+    } catch {
+      return null;
+    }
+  };
+  const files = ["a1.txt", "a2.txt", "a3.txt", "f.txt", "gone.txt", "keep.txt", "notes.txt"];
+  const gitFiles = ["MERGE_HEAD", "MERGE_MSG", "SQUASH_MSG", "index.lock"];
+  return JSON.stringify(
+    {
+      head: (await gitIn(world, main, ["rev-parse", "HEAD"])).trim(),
+      status: await gitIn(world, main, ["status", "--porcelain=v1", "--untracked-files=all"]),
+      files: Object.fromEntries([...files, "slow.txt", "z/new.txt"].map((f) => [f, read(f)])),
+      newDir: (() => {
+        try {
+          return Deno.lstatSync(`${main}/z`).isDirectory;
+        } catch {
+          return false;
+        }
+      })(),
+      git: Object.fromEntries(gitFiles.map((f) => [f, read(`.git/${f}`) !== null])),
+    },
+    null,
+    1,
+  );
+}
+
+/** Asserts the main checkout holds the whole merge of the agent's work, and the person's. */
+async function exactlyMerged(world: World): Promise<void> {
+  const main = world.projectRoot;
+  strictEqual(
+    await gitIn(world, main, ["status", "--porcelain=v1", "--untracked-files=all"]),
+    " M keep.txt\n?? notes.txt\n",
+  );
+  strictEqual(Deno.readTextFileSync(`${main}/slow.txt`), "fast\n");
+  strictEqual(Deno.readTextFileSync(`${main}/z/new.txt`), "new\n");
+  strictEqual(Deno.readTextFileSync(`${main}/a3.txt`), "3\n");
+  ok(!(await gitIn(world, main, ["ls-files"])).includes("gone.txt"));
+}
+
+Deno.test("a merge whose checkout passes LISA_GIT_TIMEOUT_SECONDS leaves the main checkout exactly as before (restored), and merges whole next time", async () => {
+  const { world, session, slow } = await mergeWorld();
+  try {
+    const before = await checkoutState(world);
+    slow.arm();
+    const r = await world.lisaInProcess(["session", "merge", session, "--json"], {
+      env: { LISA_GIT_TIMEOUT_SECONDS: "1" },
+    });
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "command_timeout", r.stdout);
+    strictEqual(r.json?.restored, true, r.stdout);
+    deepStrictEqual(filterPids(slow).filter(alive), []);
+    strictEqual(await checkoutState(world), before);
+    const again = await world.lisaInProcess(["session", "merge", session, "--json"]);
+    strictEqual(again.code, 0, again.stdout);
+    await exactlyMerged(world);
+  } finally {
+    endFilter(slow);
+    await world.dispose();
+  }
+});
+
+Deno.test("SIGTERM to a merge in the middle of its checkout: exit 143, the main checkout exactly as before, git ended", async () => {
+  const { world, session, slow } = await mergeWorld();
+  try {
+    const before = await checkoutState(world);
+    slow.arm();
+    const child = startLisa(world, ["session", "merge", session, "--json"]);
+    ok(await waitFor(() => filterPids(slow).length === 3, 30_000), "the checkout began");
+    ok((await checkoutState(world)) !== before, "half merged when the signal comes");
+    Deno.kill(child.pid, "SIGTERM");
+    const out = await child.output();
+    const json = JSON.parse(new TextDecoder().decode(out.stdout));
+    strictEqual(out.code, 143, JSON.stringify(json));
+    strictEqual(json.errorCode, "interrupted");
+    strictEqual(json.restored, true);
+    deepStrictEqual(filterPids(slow).filter(alive), []);
+    strictEqual(await checkoutState(world), before);
+    const again = await world.lisaInProcess(["session", "merge", session, "--json"]);
+    strictEqual(again.code, 0, again.stdout);
+    await exactlyMerged(world);
+  } finally {
+    endFilter(slow);
+    await world.dispose();
+  }
+});
+
+Deno.test("SIGKILL to a merge in the middle of its checkout: the next lisa that takes the repository ends the orphaned git and puts the main checkout back exactly", async () => {
+  const { world, session, slow } = await mergeWorld();
+  try {
+    const before = await checkoutState(world);
+    slow.arm();
+    const child = startLisa(world, ["session", "merge", session, "--json"]);
+    ok(await waitFor(() => filterPids(slow).length === 3, 30_000), "the checkout began");
+    Deno.kill(child.pid, "SIGKILL");
+    await child.output();
+    ok((await checkoutState(world)) !== before, "half merged when lisa died");
+    const pruned = await world.lisaInProcess(["session", "prune", "--json"]);
+    strictEqual(pruned.code, 0, pruned.stdout);
+    ok(pruned.stderr.includes("undid the merge"), pruned.stderr);
+    deepStrictEqual(filterPids(slow).filter(alive), []);
+    strictEqual(await checkoutState(world), before);
+    const again = await world.lisaInProcess(["session", "merge", session, "--json"]);
+    strictEqual(again.code, 0, again.stdout);
+    await exactlyMerged(world);
+  } finally {
+    endFilter(slow);
+    await world.dispose();
+  }
+});
+
+Deno.test("SIGKILL and SIGTERM to a merge while its commit's hook runs (the files merged and staged): the main checkout exactly as before, then merged whole", async () => {
+  for (const [signal, squash] of [["SIGKILL", true], ["SIGTERM", false]] as const) {
+    const { world, session, slow } = await mergeWorld();
+    const hook = blockingScript(world, "hook", true);
+    try {
+      for (const name of ["pre-commit", "pre-merge-commit"]) {
+        Deno.copyFileSync(`${world.base}/hook.sh`, `${world.projectRoot}/.git/hooks/${name}`);
+        Deno.chmodSync(`${world.projectRoot}/.git/hooks/${name}`, 0o755);
+      }
+      const before = await checkoutState(world);
+      hook.arm();
+      const args = ["session", "merge", session, ...(squash ? ["--squash"] : []), "--json"];
+      const child = startLisa(world, args);
+      ok(await waitFor(() => filterPids(hook).length === 3, 30_000), "the hook runs");
+      Deno.kill(child.pid, signal);
+      const out = await child.output();
+      if (signal === "SIGTERM") strictEqual(out.code, 143);
+      // The next merge undoes what the killed one left, then merges.
+      if (signal === "SIGKILL") ok((await checkoutState(world)) !== before, "half merged");
+      else strictEqual(await checkoutState(world), before);
+      const again = await world.lisaInProcess(args);
+      strictEqual(again.code, 0, again.stdout);
+      deepStrictEqual(filterPids(hook).filter(alive), []);
+      await exactlyMerged(world);
+      const log = await gitIn(world, world.projectRoot, ["log", "--format=%P", "-1"]);
+      strictEqual(log.trim().split(" ").length, squash ? 1 : 2, log);
+    } finally {
+      endFilter(hook);
+      endFilter(slow);
+      await world.dispose();
+    }
   }
 });

@@ -15,7 +15,8 @@ import { InterruptedError } from "../../base/errors.ts";
 import { recordGroup } from "../../proc/group.ts";
 import { interruption, openSection, SIGNAL_NUMBERS } from "../../proc/interrupt.ts";
 import { readStat } from "../../proc/table.ts";
-import { git, gitMessage, withRepoLock } from "./git.ts";
+import { git, gitMessage } from "./git.ts";
+import { withRepo } from "./merge_journal.ts";
 import { removeUnstarted } from "./leftover.ts";
 import {
   branchExists,
@@ -70,7 +71,7 @@ export async function createWorktree(
       { cause: error, details: { path } },
     );
   }
-  const failure = await withRepoLock(runtimeDir, plan.commonDir, async () => {
+  const failure = await withRepo(deps, runtimeDir, plan.commonDir, async () => {
     // Checked again under the lock: a directory or branch made since the plan (a parallel
     // spawn of the same name or --branch) is not ours to create, nor to remove when `add` fails.
     if (pathTaken(path)) return worktreeExistsError(path);
@@ -147,7 +148,8 @@ export async function discardWorktree(
   runtimeDir: string,
   plan: WorktreePlan,
 ): Promise<void> {
-  const done = await withRepoLock(
+  const done = await withRepo(
+    deps,
     runtimeDir,
     plan.commonDir,
     () => removeUnstarted(deps, plan.info),

@@ -39,6 +39,8 @@ export interface GitOptions {
   onStart?: (pgid: number) => void;
   /** Undoing interrupted work: runs even after a signal interrupted lisa. */
   cleanup?: boolean;
+  /** Text written to git's stdin (`--pathspec-from-file=-`). */
+  stdin?: string;
 }
 
 /** When a git step that runs long first says so, and how often again. */
@@ -121,6 +123,7 @@ export async function git(
       group: true,
       timeoutMs: limit * 1000,
       onStart: options.onStart,
+      stdin: options.stdin,
       progress,
     });
     if (result.success || !isGitLockError(result.stderr)) break;

@@ -10,7 +10,8 @@ import type { Deps } from "../../base/deps.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { endRecordedGroup } from "../../proc/group.ts";
 import { isAlive } from "../../proc/table.ts";
-import { git, withRepoLock } from "./git.ts";
+import { git } from "./git.ts";
+import { withRepo } from "./merge_journal.ts";
 import { readRecord, removeRecord, type SpawnIntent } from "./record.ts";
 
 /** True while the lisa that wrote `intent` still runs (its spawn is under way, not a leftover). */
@@ -60,7 +61,7 @@ export async function clearUnstarted(
   commonDir: string,
   recordPath: string,
 ): Promise<{ removed: boolean; branchDeleted: boolean } | null> {
-  return await withRepoLock(runtimeDir, commonDir, async () => {
+  return await withRepo(deps, runtimeDir, commonDir, async () => {
     const record = readRecord(recordPath);
     const intent = record?.spawning;
     if (intent === undefined || intent.phase !== "worktree" || spawnerAlive(intent)) return null;

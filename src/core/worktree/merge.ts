@@ -9,25 +9,42 @@
  *    session's branch, with a message naming the session (`merge_refused` when the agent moved
  *    its worktree off that branch, or left unresolved conflicts in it; `merge_failed`, with the
  *    worktree's index put back, when a hook refuses the commit).
- * 4. `git merge --no-ff` (or `--squash` plus one commit). A conflict is aborted at once
- *    (`git merge --abort`; `git reset --merge` after a squash): the main checkout is as it
- *    was, and the error (`merge_conflict`, exit 2) lists the conflicting files. A merge or
- *    squash commit that fails otherwise (a hook refused it: `merge_failed`) or times out is
- *    undone the same way. The commit of step 3 stays on the session's branch.
- * 5. The record notes what was merged (a squash leaves the branch's commits unreachable, yet
- *    merged: the prune rule reads this note while the squash commit is on a branch), and the session's event log gets a
- *    `worktree_merged` (or `worktree_merge_conflict`) lifecycle event.
+ * 4. The merge is computed without the main checkout (`git merge-tree --write-tree`): a
+ *    conflict is reported (`merge_conflict`, exit 2, the conflicting files) with nothing
+ *    written there, and the files the merge changes are known before any is.
+ * 5. Then `git merge --no-ff` (or `--squash` plus one commit), git's own, hooks and all, after
+ *    a restore point of what it changes (`merge_journal.ts`): a merge that fails (a hook
+ *    refused it: `merge_failed`), passes its time limit, or is interrupted by a signal
+ *    (`interrupted`) is undone from it, exactly; one whose lisa was killed is undone by the next
+ *    lisa that takes the repository. The commit of step 3 stays on the session's branch.
+ * 6. The record notes what was merged (a squash leaves the branch's commits unreachable, yet
+ *    merged: the prune rule reads this note while the squash commit is on a branch), and the
+ *    session's event log gets a `worktree_merged` (or `worktree_merge_conflict`) lifecycle
+ *    event.
  */
 import type { Deps } from "../../base/deps.ts";
-import { LisaError } from "../../base/errors.ts";
+import { InterruptedError, LisaError } from "../../base/errors.ts";
 import type { RunResult } from "../../base/runner.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { sessionStatus } from "../status/status.ts";
 import { branchCommits, pendingChanges, worktreePresent } from "./describe.ts";
 import { appendLifecycle } from "../session/lifecycle.ts";
 import { findWorktree, type FoundWorktree } from "./find.ts";
-import { git, gitMessage, splitZ, withRepoLock } from "./git.ts";
-import { type MergedMark, writeRecord } from "./record.ts";
+import { recordGroup } from "../../proc/group.ts";
+import { openSection } from "../../proc/interrupt.ts";
+import { git, gitMessage, splitZ } from "./git.ts";
+import {
+  journalPath,
+  type MergeJournal,
+  readStateFiles,
+  removeJournal,
+  selfIdentity,
+  STATUS_ARGS,
+  undoMerge,
+  withRepo,
+  writeJournal,
+} from "./merge_journal.ts";
+import { type MergedMark, readRecord, writeRecord } from "./record.ts";
 
 /** States in which the agent counts as working (merge refuses them without `force`). */
 export const BUSY_STATES: readonly string[] = ["in_progress", "just_started"];
@@ -120,6 +137,7 @@ async function commitPending(deps: Deps, info: WorktreeInfo, session: string): P
     // A commit that was made (a post-commit hook timed out) stands, with its index.
     const now = await git(deps, info.path, ["rev-parse", "--verify", "--quiet", "HEAD"], {
       allowFailure: true,
+      cleanup: true,
     }).catch(() => undefined);
     if (now?.stdout.trim() !== before) return;
     try {
@@ -152,6 +170,52 @@ async function commitPending(deps: Deps, info: WorktreeInfo, session: string): P
     );
   }
   return await revParse(deps, info.path, "HEAD");
+}
+
+/** The merge_conflict error (exit 2) naming the files. */
+function conflictError(
+  branch: string,
+  into: string,
+  main: string,
+  conflicts: string[],
+  restored: boolean,
+  pendingCommit: string | null,
+): LisaError {
+  return new LisaError(
+    "merge_conflict",
+    `Merging "${branch}" into "${into}" conflicts in ${conflicts.join(", ")}; the ` +
+      `merge was aborted and ${main} is ${restored ? "as it was" : "NOT as it was"}`,
+    { exitCode: 2, details: { main, branch, into, pendingCommit, restored, conflicts } },
+  );
+}
+
+/** `git diff --name-status -z --no-renames` output: the files that exist before, and the added. */
+function changesOf(out: string): { inHead: string[]; added: string[] } {
+  const entries = splitZ(out);
+  const inHead: string[] = [];
+  const added: string[] = [];
+  for (let i = 0; i + 1 < entries.length; i += 2) {
+    (entries[i] === "A" ? added : inHead).push(entries[i + 1]);
+  }
+  return { inHead, added };
+}
+
+/** The directories that adding `added` files in `main` creates (those not there now). */
+function newDirsOf(main: string, added: readonly string[]): string[] {
+  const dirs = new Set<string>();
+  for (const file of added) {
+    const parts = file.split("/");
+    for (let n = 1; n < parts.length; n++) {
+      const dir = parts.slice(0, n).join("/");
+      if (dirs.has(dir)) continue;
+      try {
+        Deno.lstatSync(`${main}/${dir}`);
+      } catch {
+        dirs.add(dir);
+      }
+    }
+  }
+  return [...dirs];
 }
 
 /**
@@ -201,6 +265,8 @@ export async function mergeSession(deps: Deps, options: MergeOptions): Promise<M
       branch: info.branch,
       ...extra,
     });
+  // A signal while it merges undoes the merge instead of leaving it half done.
+  const closeSection = openSection();
   try {
     const merged = await mergeLocked(deps, found, commonDir, squash, sessionState, options);
     await log("worktree_merged", {
@@ -215,10 +281,12 @@ export async function mergeSession(deps: Deps, options: MergeOptions): Promise<M
       await log("worktree_merge_conflict", { conflicts: error.details.conflicts });
     }
     throw error;
+  } finally {
+    closeSection();
   }
 }
 
-/** Steps 2–5 of the module doc, under lisa's lock of the repository. */
+/** Steps 2–6 of the module doc, under lisa's lock of the repository. */
 async function mergeLocked(
   deps: Deps,
   found: FoundWorktree,
@@ -230,7 +298,24 @@ async function mergeLocked(
   const { session } = found;
   const info = found.record.worktree;
   const main = info.repoRoot;
-  return await withRepoLock(found.location.runtimeDir, commonDir, async () => {
+  return await withRepo(deps, found.location.runtimeDir, commonDir, async (stuck) => {
+    if (stuck !== null) {
+      throw refused(
+        `A merge of session ${stuck.session} into ${stuck.main} was interrupted and could not ` +
+          `be undone; put ${stuck.main} back yourself (git status shows what it changed), then ` +
+          `remove ${journalPath(commonDir)}`,
+        { main: stuck.main, journal: journalPath(commonDir) },
+      );
+    }
+    // A prune of the same session that ran while this merge waited for the lock took the
+    // worktree and its record: nothing is left to merge.
+    if (readRecord(found.recordPath) === undefined && !worktreePresent(info)) {
+      throw new LisaError(
+        "worktree_not_found",
+        `Session "${session}" has no worktree any more (pruned meanwhile)`,
+        { details: { session } },
+      );
+    }
     const into = (await git(deps, main, ["symbolic-ref", "--quiet", "--short", "HEAD"], {
       allowFailure: true,
     })).stdout.trim();
@@ -328,13 +413,32 @@ async function mergeLocked(
       mark(null);
       return result(null, [], 0);
     }
-    const mergeBase = (await git(deps, main, ["merge-base", head, tip])).stdout.trim();
-    const files = splitZ(
-      (await git(deps, main, ["diff", "--name-only", "-z", "--no-renames", mergeBase, tip]))
+    // The merge is first made without the checkout (`merge-tree`): a conflict is found with
+    // nothing written, and the files it changes are known before any is.
+    const computed = await git(deps, main, [
+      "merge-tree",
+      "--write-tree",
+      "-z",
+      "--name-only",
+      "--no-messages",
+      head,
+      tip,
+    ], { allowFailure: true });
+    const [tree, ...conflicted] = splitZ(computed.stdout);
+    if (computed.code === 1) {
+      throw conflictError(info.branch, into, main, [...new Set(conflicted)], true, pendingCommit);
+    }
+    if (!computed.success || tree === undefined) {
+      throw new LisaError("git_failed", `git merge-tree failed: ${gitMessage(computed)}`, {
+        details: { main, stderr: computed.stderr.trim() },
+      });
+    }
+    const changes = changesOf(
+      (await git(deps, main, ["diff", "--name-status", "-z", "--no-renames", head, tree]))
         .stdout,
     );
-    const statusArgs = ["status", "--porcelain=v1", "-z", "--untracked-files=all"];
-    const before = (await git(deps, main, statusArgs)).stdout;
+    const files = [...changes.inHead, ...changes.added].sort();
+    const before = (await git(deps, main, STATUS_ARGS)).stdout;
     const overlap = statusPaths(before).filter((p) => touches(files, p));
     if (overlap.length > 0) {
       throw new LisaError(
@@ -344,39 +448,55 @@ async function mergeLocked(
         { details: { main, files: overlap, pendingCommit } },
       );
     }
+    const mergeBase = (await git(deps, main, ["merge-base", head, tip])).stdout.trim();
     const commits = (await branchCommits(deps, main, mergeBase, info.branch)).length;
+    if (squash && files.length === 0) {
+      // Everything is in `into` already: a squash has nothing to commit.
+      mark(null);
+      return result(null, [], commits);
+    }
     const message = options.message ?? defaultMergeMessage(session, info.branch, squash);
-    // Puts the main checkout back as it was after a failed (or stopped) merge or squash
-    // commit; true when it is. A commit the merge already made is left alone.
-    const restore = async (): Promise<boolean> => {
-      const now = await git(deps, main, ["rev-parse", "--verify", "--quiet", "HEAD"], {
-        allowFailure: true,
-      });
-      if (now.stdout.trim() !== head) return false;
-      const inMerge = (await git(deps, main, ["rev-parse", "-q", "--verify", "MERGE_HEAD"], {
-        allowFailure: true,
-      })).success;
-      await git(deps, main, inMerge ? ["merge", "--abort"] : ["reset", "--merge"], {
-        allowFailure: true,
-      });
-      return (await git(deps, main, statusArgs)).stdout === before;
+
+    // The restore point, before anything of the checkout changes (`merge_journal.ts`).
+    const gitDir = (await git(deps, main, ["rev-parse", "--absolute-git-dir"])).stdout.trim();
+    const jpath = journalPath(commonDir);
+    const journal: MergeJournal = {
+      version: 1,
+      session,
+      main,
+      gitDir,
+      ref: `refs/heads/${into}`,
+      head,
+      inHead: changes.inHead,
+      added: changes.added,
+      newDirs: newDirsOf(main, changes.added),
+      stateFiles: readStateFiles(gitDir),
+      status: before,
+      ...selfIdentity(),
+      gitGroup: null,
+      startedAt: deps.now().toISOString(),
     };
-    // A git call that throws (a timeout in a slow hook) first puts the checkout back.
-    const restoring = async (args: string[]) => {
-      try {
-        return await git(deps, main, args, { allowFailure: true });
-      } catch (error) {
-        await restore().catch(() => false);
-        throw error;
-      }
+    writeJournal(jpath, journal);
+    const step = {
+      allowFailure: true,
+      onStart: (pgid: number) => {
+        try {
+          writeJournal(jpath, { ...journal, gitGroup: recordGroup(pgid) });
+        } catch { /* undone without ending that git, should this lisa be killed */ }
+      },
     };
-    const notMerged = (step: string, r: RunResult, restored: boolean) =>
+    const undo = async (): Promise<boolean> => {
+      const restored = await undoMerge(deps, journal).catch(() => false);
+      // One that could not be undone stays, for the next lisa to try again.
+      if (restored) removeJournal(jpath);
+      return restored;
+    };
+    const notMerged = (what: string, r: RunResult, restored: boolean) =>
       new LisaError(
         "merge_failed",
-        `git could not ${step} "${info.branch}" into "${into}": ${
+        `git could not ${what} "${info.branch}" into "${into}": ${
           gitMessage(r).replace(/\.$/, "")
-        }; ${main} is ` +
-          `${restored ? "as it was" : "NOT as it was"}`,
+        }; ${main} is ${restored ? "as it was" : "NOT as it was"}`,
         {
           details: {
             main,
@@ -388,43 +508,59 @@ async function mergeLocked(
           },
         },
       );
-    const merged = await restoring(
-      squash
-        ? ["merge", "--squash", branchRef]
-        : ["merge", "--no-ff", "--no-edit", "-m", message, branchRef],
-    );
-    if (!merged.success) {
-      const conflicts = splitZ(
-        (await git(deps, main, ["diff", "--name-only", "-z", "--diff-filter=U"], {
-          allowFailure: true,
-        })).stdout,
-      );
-      const restored = await restore();
-      if (conflicts.length > 0) {
-        throw new LisaError(
-          "merge_conflict",
-          `Merging "${info.branch}" into "${into}" conflicts in ${conflicts.join(", ")}; the ` +
-            `merge was aborted and ${main} is ${restored ? "as it was" : "NOT as it was"}`,
-          {
-            exitCode: 2,
-            details: { main, branch: info.branch, into, pendingCommit, restored, conflicts },
-          },
+    // Stopped (its time limit, a signal): undone, and said so.
+    const stopped = async (error: unknown): Promise<never> => {
+      const restored = await undo();
+      if (error instanceof InterruptedError) {
+        throw new InterruptedError(
+          error.signal,
+          error.exitCode - 128,
+          `merging "${info.branch}" into "${into}"; ${main} is ${
+            restored ? "as it was" : "NOT as it was"
+          }`,
+          { main, branch: info.branch, into, pendingCommit, restored },
         );
       }
-      throw notMerged("merge", merged, restored);
-    }
-    if (squash) {
-      const any = await git(deps, main, ["diff", "--cached", "--quiet"], { allowFailure: true });
-      if (any.success) {
-        mark(null);
-        return result(null, [], commits);
+      if (error instanceof LisaError) Object.assign(error.details, { main, restored });
+      throw error;
+    };
+    try {
+      const merged = await git(
+        deps,
+        main,
+        squash
+          ? ["merge", "--squash", branchRef]
+          : ["merge", "--no-ff", "--no-edit", "-m", message, branchRef],
+        step,
+      );
+      if (!merged.success) {
+        const unresolved = splitZ(
+          (await git(deps, main, ["diff", "--name-only", "-z", "--diff-filter=U"], {
+            allowFailure: true,
+            cleanup: true,
+          })).stdout,
+        );
+        const restored = await undo();
+        if (unresolved.length > 0) {
+          throw conflictError(info.branch, into, main, unresolved, restored, pendingCommit);
+        }
+        throw notMerged("merge", merged, restored);
       }
-      // A hook may refuse the commit: the squashed changes must not stay staged.
-      const committed = await restoring(["commit", "-q", "-m", message]);
-      if (!committed.success) throw notMerged("commit the squash of", committed, await restore());
+      if (squash) {
+        // A hook may refuse the commit: the squashed changes must not stay staged.
+        const committed = await git(deps, main, ["commit", "-q", "-m", message], step);
+        if (!committed.success) throw notMerged("commit the squash of", committed, await undo());
+      }
+      const commit = await revParse(deps, main, "HEAD");
+      // Done: from here on the merge stands.
+      removeJournal(jpath);
+      mark(commit);
+      return result(commit, files, commits);
+    } catch (error) {
+      if (error instanceof LisaError && ["merge_failed", "merge_conflict"].includes(error.code)) {
+        throw error;
+      }
+      return await stopped(error);
     }
-    const commit = await revParse(deps, main, "HEAD");
-    mark(commit);
-    return result(commit, files, commits);
   });
 }

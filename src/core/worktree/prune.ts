@@ -22,7 +22,8 @@ import { LisaError } from "../../base/errors.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { resolveProject } from "../session/project.ts";
 import { type BranchCommit, pendingChanges, worktreePresent } from "./describe.ts";
-import { git, gitMessage, withRepoLock } from "./git.ts";
+import { git, gitMessage } from "./git.ts";
+import { withRepo } from "./merge_journal.ts";
 import { clearUnstarted, spawnerAlive } from "./leftover.ts";
 import {
   type FoundRecord,
@@ -290,7 +291,7 @@ export async function pruneWorktree(
     const { reasons } = await judge(deps, record, true);
     return out(reasons.length > 0 && !options.force ? "kept" : "would_remove", reasons);
   }
-  return await withRepoLock(options.runtimeDir, common.stdout.trim(), async () => {
+  return await withRepo(deps, options.runtimeDir, common.stdout.trim(), async () => {
     // Judged under the lock, from the record as it is now: a merge of the same session that
     // ran meanwhile is seen, and nothing changes between the checks and the removal.
     const now = readRecord(found.path) ?? record;
