@@ -57,16 +57,18 @@ export function recordGroup(pid: number): RecordedGroup {
 /**
  * Ends the recorded group `group` if any of it is left (a lisa killed by SIGKILL could not end
  * it). A group whose leader runs with another start time, or whose members are of another
- * session, is someone else's (the id was reused): left alone. Resolves once it is gone.
+ * session, is someone else's (the id was reused): left alone. Resolves once it is gone, with
+ * true when some of it was still running.
  */
-export async function endRecordedGroup(group: RecordedGroup): Promise<void> {
+export async function endRecordedGroup(group: RecordedGroup): Promise<boolean> {
   const members = groupMembers(group.pgid);
-  if (members === null || members.length === 0) return;
+  if (members === null || members.length === 0) return false;
   const leader = members.find((m) => m.pid === group.pgid);
   if (leader !== undefined && group.startTime !== null && leader.startTime !== group.startTime) {
-    return;
+    return false;
   }
   // lisa's groups are sessions of their own (setsid): a member of another session is not ours.
-  if (members.some((m) => m.sid !== group.pgid)) return;
+  if (members.some((m) => m.sid !== group.pgid)) return false;
   await endGroup(group.pgid);
+  return true;
 }

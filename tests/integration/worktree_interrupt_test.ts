@@ -373,3 +373,37 @@ Deno.test("SIGKILL and SIGTERM to a merge while its commit's hook runs (the file
     }
   }
 });
+
+Deno.test("undoing a merge a SIGKILL left never overwrites what a person changed since in its files", async () => {
+  const { world, session, slow } = await mergeWorld();
+  const main = world.projectRoot;
+  const hook = blockingScript(world, "hook", true);
+  try {
+    Deno.copyFileSync(`${world.base}/hook.sh`, `${main}/.git/hooks/pre-merge-commit`);
+    Deno.chmodSync(`${main}/.git/hooks/pre-merge-commit`, 0o755);
+    const head = (await gitIn(world, main, ["rev-parse", "HEAD"])).trim();
+    hook.arm();
+    const child = startLisa(world, ["session", "merge", session, "--json"]);
+    ok(await waitFor(() => filterPids(hook).length === 3, 30_000), "the hook runs");
+    Deno.kill(child.pid, "SIGKILL");
+    await child.output();
+    // The person finds the merged files and goes on working in two of them.
+    Deno.writeTextFileSync(`${main}/a1.txt`, "the person's work\n");
+    Deno.writeTextFileSync(`${main}/f.txt`, "the person's f\n");
+    const pruned = await world.lisaInProcess(["session", "prune", "--json"]);
+    strictEqual(pruned.code, 0, pruned.stdout);
+    ok(pruned.stderr.includes("a1.txt, f.txt"), pruned.stderr);
+    strictEqual(Deno.readTextFileSync(`${main}/a1.txt`), "the person's work\n");
+    strictEqual(Deno.readTextFileSync(`${main}/f.txt`), "the person's f\n");
+    // The rest of the merge is undone.
+    strictEqual((await gitIn(world, main, ["rev-parse", "HEAD"])).trim(), head);
+    strictEqual(Deno.readTextFileSync(`${main}/slow.txt`), "slow\n");
+    ok(!(await gitIn(world, main, ["status", "--porcelain"])).includes("a2.txt"));
+    strictEqual(Deno.readTextFileSync(`${main}/gone.txt`), "gone\n");
+    deepStrictEqual(filterPids(hook).filter(alive), []);
+  } finally {
+    endFilter(hook);
+    endFilter(slow);
+    await world.dispose();
+  }
+});

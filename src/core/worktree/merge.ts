@@ -40,6 +40,7 @@ import {
   removeJournal,
   selfIdentity,
   STATUS_ARGS,
+  statusPaths,
   undoMerge,
   withRepo,
   writeJournal,
@@ -102,18 +103,6 @@ async function revParse(deps: Deps, dir: string, ref: string): Promise<string> {
 
 function refused(message: string, details: Record<string, unknown>): LisaError {
   return new LisaError("merge_refused", message, { details });
-}
-
-/** Paths in `git status --porcelain -z` output (both sides of a rename). */
-function statusPaths(out: string): string[] {
-  const paths: string[] = [];
-  const entries = splitZ(out);
-  for (let i = 0; i < entries.length; i++) {
-    const code = entries[i].slice(0, 2);
-    paths.push(entries[i].slice(3));
-    if (code.includes("R") || code.includes("C")) paths.push(entries[++i]);
-  }
-  return paths;
 }
 
 /**
@@ -467,6 +456,7 @@ async function mergeLocked(
       gitDir,
       ref: `refs/heads/${into}`,
       head,
+      tree,
       inHead: changes.inHead,
       added: changes.added,
       newDirs: newDirsOf(main, changes.added),
@@ -486,10 +476,10 @@ async function mergeLocked(
       },
     };
     const undo = async (): Promise<boolean> => {
-      const restored = await undoMerge(deps, journal).catch(() => false);
+      const undone = await undoMerge(deps, journal).catch(() => null);
       // One that could not be undone stays, for the next lisa to try again.
-      if (restored) removeJournal(jpath);
-      return restored;
+      if (undone?.settled) removeJournal(jpath);
+      return undone?.restored ?? false;
     };
     const notMerged = (what: string, r: RunResult, restored: boolean) =>
       new LisaError(

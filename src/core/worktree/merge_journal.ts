@@ -19,7 +19,7 @@ import { joinPath } from "../../base/paths.ts";
 import { endRecordedGroup, type RecordedGroup } from "../../proc/group.ts";
 import { isAlive, readStat } from "../../proc/table.ts";
 import { readJsonIfExists, removeIfExists, writeJsonAtomic } from "../../store/atomic.ts";
-import { git, withRepoLock } from "./git.ts";
+import { git, splitZ, withRepoLock } from "./git.ts";
 
 /** git's files that a merge writes in a checkout's git dir (put back as they were). */
 export const MERGE_STATE_FILES: readonly string[] = [
@@ -49,6 +49,8 @@ export interface MergeJournal {
   /** The branch merged into (`refs/heads/…`) and the commit it pointed at. */
   ref: string;
   head: string;
+  /** The tree the merge makes (`git merge-tree`). */
+  tree: string;
   /** Files the merge changes that exist at `head` (modified, deleted, type changed). */
   inHead: string[];
   /** Files the merge adds. */
@@ -75,7 +77,9 @@ export function journalPath(commonDir: string): string {
 export function readJournal(path: string): MergeJournal | undefined {
   try {
     const j = readJsonIfExists<MergeJournal>(path);
-    return j?.version === 1 && typeof j.main === "string" ? j : undefined;
+    return j?.version === 1 && typeof j.main === "string" && typeof j.tree === "string"
+      ? j
+      : undefined;
   } catch {
     return undefined;
   }
@@ -135,26 +139,132 @@ async function clearStaleIndexLock(deps: Deps, j: MergeJournal): Promise<void> {
   } catch { /* none */ }
 }
 
+/** What undoing a merge did. */
+export interface UndoResult {
+  /** True when the branch and every file of the merge are as they were before it. */
+  restored: boolean;
+  /**
+   * Files of the merge someone changed since it began (after a SIGKILL, before the undo): not
+   * lisa's to overwrite, left as they are.
+   */
+  left: string[];
+  /** True when nothing more can be done (the journal can go). */
+  settled: boolean;
+}
+
+/** Blob ids by path in tree `tree`, for the paths of `wanted`. */
+async function blobsOf(
+  deps: Deps,
+  main: string,
+  tree: string,
+  wanted: ReadonlySet<string>,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const listed = await git(deps, main, ["ls-tree", "-r", "-z", "--full-tree", tree], {
+    cleanup: true,
+  });
+  for (const entry of splitZ(listed.stdout)) {
+    const tab = entry.indexOf("\t");
+    const path = entry.slice(tab + 1);
+    if (wanted.has(path)) out.set(path, entry.slice(0, tab).split(" ")[2]);
+  }
+  return out;
+}
+
+/** The blob id each existing file of `paths` would have (git's filters applied), by path. */
+async function hashes(deps: Deps, main: string, paths: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const files = paths.filter((p) => {
+    try {
+      return !Deno.lstatSync(joinPath(main, p)).isDirectory;
+    } catch {
+      return false;
+    }
+  });
+  // `--stdin-paths` reads lines: a name with a newline is hashed on its own.
+  const lined = files.filter((p) => !p.includes("\n"));
+  const batch = await git(deps, main, ["hash-object", "--stdin-paths"], {
+    allowFailure: true,
+    cleanup: true,
+    stdin: lined.map((p) => `${p}\n`).join(""),
+  });
+  const ids = batch.stdout.split("\n");
+  const single = batch.success ? files.filter((p) => p.includes("\n")) : files;
+  if (batch.success) lined.forEach((p, i) => out.set(p, ids[i]));
+  for (const p of single) {
+    const one = await git(deps, main, ["hash-object", `--path=${p}`, "--", p], {
+      allowFailure: true,
+      cleanup: true,
+    });
+    if (one.success) out.set(p, one.stdout.trim());
+  }
+  return out;
+}
+
+/**
+ * Files of the merge whose content is neither what `head` has nor what the merge makes:
+ * someone changed them since it began.
+ */
+async function changedSince(deps: Deps, j: MergeJournal): Promise<string[]> {
+  const paths = [...j.inHead, ...j.added];
+  const wanted = new Set(paths);
+  const before = await blobsOf(deps, j.main, j.head, wanted);
+  const after = await blobsOf(deps, j.main, j.tree, wanted);
+  const now = await hashes(deps, j.main, paths);
+  return paths.sort().filter((p) => {
+    let isDir = false;
+    try {
+      isDir = Deno.lstatSync(joinPath(j.main, p)).isDirectory;
+    } catch { /* absent */ }
+    if (isDir) return false; // a directory the merge made where a file was (or the reverse)
+    const id = now.get(p) ?? null;
+    // A file that is gone (git removes one before it writes it anew) holds nothing to lose.
+    if (id === null) return false;
+    return id !== before.get(p) && id !== after.get(p);
+  });
+}
+
+/** Paths in `git status --porcelain -z` output (both sides of a rename). */
+export function statusPaths(out: string): string[] {
+  const paths: string[] = [];
+  const entries = splitZ(out);
+  for (let i = 0; i < entries.length; i++) {
+    const code = entries[i].slice(0, 2);
+    paths.push(entries[i].slice(3));
+    if (code.includes("R") || code.includes("C")) paths.push(entries[++i]);
+  }
+  return paths;
+}
+
 /**
  * Undoes the merge of `j` (module doc): the branch back at `head` (when the merge moved it and
  * nobody else did since), the merge's files in the index and the working tree as at `head`,
- * its new directories gone, git's merge state files as they were. True when `git status` is as
- * it was before the merge.
+ * its new directories gone, git's merge state files as they were. Undoing what a killed lisa
+ * left (`afterKill`: time passed, a person may have gone on working), a file that is neither as
+ * `head` has it nor as the merge makes it is left as it is (`left`): someone changed it since (or
+ * git was stopped writing it), and lisa never overwrites what it did not write.
  */
-export async function undoMerge(deps: Deps, j: MergeJournal): Promise<boolean> {
+export async function undoMerge(
+  deps: Deps,
+  j: MergeJournal,
+  afterKill = false,
+): Promise<UndoResult> {
   const opts = { allowFailure: true, cleanup: true };
   const literal = { ...opts, env: { GIT_LITERAL_PATHSPECS: "1" } };
+  const stuck: UndoResult = { restored: false, left: [], settled: false };
+  const theirs: UndoResult = { restored: false, left: [], settled: true };
   if (j.gitGroup !== null) await endRecordedGroup(j.gitGroup);
   await clearStaleIndexLock(deps, j);
   // A person who switched branches since (after a SIGKILL) made the checkout theirs again.
   const on = await git(deps, j.main, ["symbolic-ref", "--quiet", "HEAD"], opts);
-  if (on.stdout.trim() !== j.ref) return false;
+  if (!on.success) return on.code === 1 ? theirs : stuck;
+  if (on.stdout.trim() !== j.ref) return theirs;
   const now = (await git(deps, j.main, ["rev-parse", "--verify", "--quiet", j.ref], opts)).stdout
     .trim();
   if (now !== j.head) {
     // Only a commit the merge made (its first parent is `head`) is taken back.
     const parent = await git(deps, j.main, ["rev-parse", "--verify", "--quiet", `${now}^1`], opts);
-    if (parent.stdout.trim() !== j.head) return false;
+    if (parent.stdout.trim() !== j.head) return theirs;
     const back = await git(deps, j.main, [
       "update-ref",
       "-m",
@@ -163,10 +273,21 @@ export async function undoMerge(deps: Deps, j: MergeJournal): Promise<boolean> {
       j.head,
       now,
     ], opts);
-    if (!back.success) return false;
+    if (!back.success) return stuck;
   }
+  let left: string[] = [];
+  if (afterKill) {
+    try {
+      left = await changedSince(deps, j);
+    } catch {
+      return stuck;
+    }
+  }
+  const keep = new Set(left);
+  const added = j.added.filter((p) => !keep.has(p));
+  const inHead = j.inHead.filter((p) => !keep.has(p));
   // Added files first: a file the merge put where `head` has a directory (or the reverse).
-  if (j.added.length > 0) {
+  if (added.length > 0) {
     const rm = await git(deps, j.main, [
       "rm",
       "--cached",
@@ -175,9 +296,9 @@ export async function undoMerge(deps: Deps, j: MergeJournal): Promise<boolean> {
       "--ignore-unmatch",
       "--pathspec-from-file=-",
       "--pathspec-file-nul",
-    ], { ...literal, stdin: nul(j.added) });
-    if (!rm.success) return false;
-    for (const file of j.added) {
+    ], { ...literal, stdin: nul(added) });
+    if (!rm.success) return { ...stuck, left };
+    for (const file of added) {
       const path = joinPath(j.main, file);
       try {
         if (!Deno.lstatSync(path).isDirectory) Deno.removeSync(path);
@@ -189,7 +310,7 @@ export async function undoMerge(deps: Deps, j: MergeJournal): Promise<boolean> {
       } catch { /* not empty, or not there */ }
     }
   }
-  if (j.inHead.length > 0) {
+  if (inHead.length > 0) {
     const restored = await git(deps, j.main, [
       "restore",
       `--source=${j.head}`,
@@ -197,8 +318,8 @@ export async function undoMerge(deps: Deps, j: MergeJournal): Promise<boolean> {
       "--worktree",
       "--pathspec-from-file=-",
       "--pathspec-file-nul",
-    ], { ...literal, stdin: nul(j.inHead) });
-    if (!restored.success) return false;
+    ], { ...literal, stdin: nul(inHead) });
+    if (!restored.success) return { ...stuck, left };
   }
   for (const [name, content] of Object.entries(j.stateFiles)) {
     const path = joinPath(j.gitDir, name);
@@ -207,8 +328,15 @@ export async function undoMerge(deps: Deps, j: MergeJournal): Promise<boolean> {
       else Deno.writeTextFileSync(path, content);
     } catch { /* git's own bookkeeping; status below tells */ }
   }
+  // Before the merge none of its files showed in `git status` (merge checks that).
   const status = await git(deps, j.main, STATUS_ARGS, opts);
-  return status.success && status.stdout === j.status;
+  if (!status.success) return { ...stuck, left };
+  const ours = new Set([...j.inHead, ...j.added]);
+  const dirs = j.newDirs.map((d) => `${d}/`);
+  const shown = statusPaths(status.stdout).filter((p) =>
+    ours.has(p) || dirs.some((d) => p.startsWith(d)) || ours.has(p.replace(/\/$/, ""))
+  );
+  return { restored: left.length === 0 && shown.length === 0, left, settled: true };
 }
 
 /**
@@ -222,16 +350,20 @@ export async function recoverMerge(deps: Deps, commonDir: string): Promise<Merge
   if (j === undefined) return null;
   // A lisa that runs on with another runtime dir (another lock) is still merging.
   if (j.pid !== Deno.pid && isAlive(j.pid, j.startTime)) return null;
-  const restored = await undoMerge(deps, j);
-  if (restored) removeJournal(path);
+  const undone = await undoMerge(deps, j, true);
+  if (undone.settled) removeJournal(path);
+  const what = `the merge of session ${j.session} into ${j.main} that an ended lisa (pid ` +
+    `${j.pid}) left half done`;
   deps.io.err(
-    restored
-      ? `lisa: undid the merge of session ${j.session} into ${j.main} that an ended lisa ` +
-        `(pid ${j.pid}) left half done; ${j.main} is as it was\n`
-      : `lisa: the merge of session ${j.session} into ${j.main} that an ended lisa (pid ` +
-        `${j.pid}) left half done could not be undone; see git status there\n`,
+    undone.restored
+      ? `lisa: undid ${what}; ${j.main} is as it was\n`
+      : undone.settled
+      ? `lisa: undid what it could of ${what}; left as someone changed them since: ${
+        undone.left.join(", ") || "(the branch moved or was switched)"
+      }\n`
+      : `lisa: could not undo ${what}; see git status there (lisa tries again next time)\n`,
   );
-  return restored ? null : j;
+  return undone.settled ? null : j;
 }
 
 /**
