@@ -153,7 +153,8 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   { codes: ["session_busy"], when: "`merge` while the agent is working (without `--force`)" },
   {
     codes: ["merge_refused"],
-    when: "`merge` into a main checkout on a detached HEAD, or with a merge in progress",
+    when:
+      "`merge` into a checkout on a detached HEAD, or mid-merge, rebase, am, cherry-pick, revert, bisect",
   },
   {
     codes: ["merge_dirty_checkout"],

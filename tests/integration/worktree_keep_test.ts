@@ -88,3 +88,51 @@ Deno.test("a squash that had nothing to commit (its change already in main) coun
     await world.dispose();
   }
 });
+
+Deno.test("merge refuses a main checkout in the middle of git am or a cherry-pick (it would mix the agent's work into the person's), and changes nothing", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    const s = await spawnWt(world, "echo agent > g.txt; git add g.txt; git commit -qm agent");
+    await waitCompleted(world, s.session);
+    await gitIn(world, main, ["checkout", "-q", "-b", "other"]);
+    Deno.writeTextFileSync(`${main}/f.txt`, "other\n");
+    await gitIn(world, main, ["commit", "-q", "-am", "other's f"]);
+    await gitIn(world, main, ["checkout", "-q", "main"]);
+    Deno.writeTextFileSync(`${main}/f.txt`, "main\n");
+    await gitIn(world, main, ["commit", "-q", "-am", "main's f"]);
+    const patch = await gitIn(world, main, ["format-patch", "-1", "--stdout", "other"]);
+    Deno.writeTextFileSync(`${world.base}/other.patch`, patch);
+    const stop = async (args: string[]) => {
+      const r = await new Deno.Command("git", {
+        args: ["-C", main, ...args],
+        env: world.env,
+        clearEnv: true,
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      strictEqual(r.success, false, `git ${args.join(" ")} stops for the person`);
+    };
+    for (
+      const [start, abort, operation] of [
+        [["am", `${world.base}/other.patch`], ["am", "--abort"], "rebase or git am"],
+        [["cherry-pick", "other"], ["cherry-pick", "--abort"], "cherry-pick"],
+      ] as const
+    ) {
+      await stop([...start]);
+      const head = (await gitIn(world, main, ["rev-parse", "HEAD"])).trim();
+      const status = await gitIn(world, main, ["status", "--porcelain"]);
+      const r = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+      strictEqual(r.code, 1, r.stdout);
+      strictEqual(r.json?.errorCode, "merge_refused", r.stdout);
+      strictEqual(r.json?.operation, operation, r.stdout);
+      strictEqual((await gitIn(world, main, ["rev-parse", "HEAD"])).trim(), head);
+      strictEqual(await gitIn(world, main, ["status", "--porcelain"]), status);
+      await gitIn(world, main, [...abort]);
+    }
+    const merged = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+    strictEqual(merged.code, 0, merged.stdout);
+  } finally {
+    await world.dispose();
+  }
+});

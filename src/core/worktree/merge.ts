@@ -161,6 +161,31 @@ async function commitPending(deps: Deps, info: WorktreeInfo, session: string): P
   return await revParse(deps, info.path, "HEAD");
 }
 
+/** git's own operations that stop half-way for a person, by the file that marks them. */
+const OPERATIONS: readonly [string, string][] = [
+  ["MERGE_HEAD", "merge"],
+  ["rebase-merge", "rebase"],
+  ["rebase-apply", "rebase or git am"],
+  ["CHERRY_PICK_HEAD", "cherry-pick"],
+  ["REVERT_HEAD", "revert"],
+  ["BISECT_LOG", "bisect"],
+];
+
+/**
+ * The git operation a person has in progress in the checkout `main` (a merge, rebase, `git am`,
+ * cherry-pick, revert or bisect), or null. Merging over one would mix lisa's work into theirs.
+ */
+async function operationInProgress(deps: Deps, main: string): Promise<string | null> {
+  const gitDir = (await git(deps, main, ["rev-parse", "--absolute-git-dir"])).stdout.trim();
+  for (const [file, name] of OPERATIONS) {
+    try {
+      Deno.lstatSync(`${gitDir}/${file}`);
+      return name;
+    } catch { /* not this one */ }
+  }
+  return null;
+}
+
 /** The merge_conflict error (exit 2) naming the files. */
 function conflictError(
   branch: string,
@@ -317,13 +342,12 @@ async function mergeLocked(
         branch: into,
       });
     }
-    const merging = await git(deps, main, ["rev-parse", "-q", "--verify", "MERGE_HEAD"], {
-      allowFailure: true,
-    });
-    if (merging.success) {
-      throw refused(`A merge is already in progress in ${main}; finish or abort it first`, {
-        main,
-      });
+    const operation = await operationInProgress(deps, main);
+    if (operation !== null) {
+      throw refused(
+        `A ${operation} is in progress in ${main}; finish or abort it first (git status says how)`,
+        { main, operation },
+      );
     }
     const staged = await git(deps, main, ["diff", "--cached", "--quiet"], { allowFailure: true });
     if (!staged.success) {
