@@ -407,3 +407,50 @@ Deno.test("undoing a merge a SIGKILL left never overwrites what a person changed
     await world.dispose();
   }
 });
+
+Deno.test("SIGTERM or SIGKILL to a prune while git removes a merged worktree: the removal is finished (then, or by the next prune), never left half done", async () => {
+  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    const world = await makeGitWorld();
+    const main = world.projectRoot;
+    // `git worktree remove` checks the worktree with `git status`, which asks core.fsmonitor:
+    // the hook blocks when armed and called under `git worktree remove`.
+    const hook = blockingScript(world, "fsmonitor", true);
+    const script = `${world.base}/fsmonitor.sh`;
+    Deno.writeTextFileSync(
+      script,
+      Deno.readTextFileSync(script).replace(
+        "if rm",
+        'case "$(tr "\\0" " " < /proc/$PPID/cmdline)" in\n' +
+          '  *"worktree remove"*) ;;\n  *) exit 1 ;;\nesac\nif rm',
+      ),
+    );
+    try {
+      const s = await spawnWt(world, "echo p > p.txt; git add p.txt; git commit -qm p");
+      await waitCompleted(world, s.session);
+      await world.lisaInProcess(["session", "kill", "--session", s.session]);
+      const m = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+      strictEqual(m.code, 0, m.stdout);
+      await gitIn(world, main, ["config", "core.fsmonitor", script]);
+      hook.arm();
+      const child = startLisa(world, ["session", "prune", "--json"]);
+      ok(await waitFor(() => filterPids(hook).length === 3, 30_000), "git worktree remove runs");
+      Deno.kill(child.pid, signal);
+      const out = await child.output();
+      if (signal === "SIGTERM") {
+        strictEqual(out.code, 143, new TextDecoder().decode(out.stdout));
+      } else {
+        const again = await world.lisaInProcess(["session", "prune", "--json"]);
+        strictEqual(again.code, 0, again.stdout);
+        deepStrictEqual(
+          (again.json?.worktrees as { action: string }[]).map((w) => w.action),
+          ["removed"],
+        );
+      }
+      deepStrictEqual(filterPids(hook).filter(alive), []);
+      await nothingLeft(world);
+    } finally {
+      endFilter(hook);
+      await world.dispose();
+    }
+  }
+});

@@ -23,8 +23,8 @@ import type { WorktreeInfo } from "../../base/types.ts";
 import { resolveProject } from "../session/project.ts";
 import { type BranchCommit, pendingChanges, worktreePresent } from "./describe.ts";
 import { git, gitMessage } from "./git.ts";
-import { withRepo } from "./merge_journal.ts";
 import { clearUnstarted, spawnerAlive } from "./leftover.ts";
+import { selfIdentity, withRepo } from "./merge_journal.ts";
 import {
   type FoundRecord,
   listRecords,
@@ -32,7 +32,11 @@ import {
   readRecord,
   removeRecord,
   type WorktreeRecord,
+  writeRecord,
 } from "./record.ts";
+import { endRecordedGroup, type RecordedGroup, recordGroup } from "../../proc/group.ts";
+import { openSection } from "../../proc/interrupt.ts";
+import { isAlive } from "../../proc/table.ts";
 import { sessionPanePids } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -292,37 +296,81 @@ export async function pruneWorktree(
     return out(reasons.length > 0 && !options.force ? "kept" : "would_remove", reasons);
   }
   return await withRepo(deps, options.runtimeDir, common.stdout.trim(), async () => {
+    const now = readRecord(found.path) ?? record;
+    const unfinished = now.pruning;
+    if (unfinished !== undefined && !isAlive(unfinished.pid, unfinished.startTime)) {
+      // A prune that was killed while it removed the worktree (judged removable): finished.
+      if (unfinished.gitGroup) await endRecordedGroup(unfinished.gitGroup);
+      const branchDeleted = await finishRemoval(deps, info, unfinished.tip);
+      removeRecord(found.path);
+      return out("removed", [], branchDeleted);
+    }
     // Judged under the lock, from the record as it is now: a merge of the same session that
     // ran meanwhile is seen, and nothing changes between the checks and the removal.
-    const now = readRecord(found.path) ?? record;
     const { reasons, present, tip } = await judge(deps, now, true);
     if (reasons.length > 0 && !options.force) return out("kept", reasons);
-    if (present) {
-      const removed = await git(
-        deps,
-        info.repoRoot,
-        ["worktree", "remove", ...(options.force ? ["--force", "--force"] : []), info.path],
-        { allowFailure: true },
-      );
-      if (!removed.success) {
-        return out("kept", [...reasons, { kind: "git_refused", detail: gitMessage(removed) }]);
+    const mark = (gitGroup: RecordedGroup | null) => {
+      try {
+        writeRecord(found.path, { ...now, pruning: { ...selfIdentity(), tip, gitGroup } });
+      } catch { /* without the mark, a prune killed half way leaves the rest to --force */ }
+    };
+    // Intent first; and a signal while git removes it finishes the removal rather than
+    // leaving half a worktree (the rest of its files were judged to hold nothing to lose).
+    mark(null);
+    const closeSection = openSection();
+    try {
+      if (present) {
+        let removed;
+        try {
+          removed = await git(
+            deps,
+            info.repoRoot,
+            ["worktree", "remove", ...(options.force ? ["--force", "--force"] : []), info.path],
+            { allowFailure: true, onStart: (pgid) => mark(recordGroup(pgid)) },
+          );
+        } catch (error) {
+          await finishRemoval(deps, info, tip);
+          removeRecord(found.path);
+          throw error;
+        }
+        if (!removed.success) {
+          writeRecord(found.path, now);
+          return out("kept", [...reasons, { kind: "git_refused", detail: gitMessage(removed) }]);
+        }
       }
+      const branchDeleted = await finishRemoval(deps, info, tip);
+      removeRecord(found.path);
+      return out("removed", reasons, branchDeleted);
+    } finally {
+      closeSection();
     }
-    await git(deps, info.repoRoot, ["worktree", "prune"]);
-    let branchDeleted = false;
-    if (tip !== null) {
-      // Only the tip the checks saw: a branch that moved since holds commits nobody judged.
-      const deleted = await git(deps, info.repoRoot, [
-        "update-ref",
-        "-d",
-        `refs/heads/${info.branch}`,
-        tip,
-      ], { allowFailure: true });
-      branchDeleted = deleted.success;
-    }
-    removeRecord(found.path);
-    return out("removed", reasons, branchDeleted);
   });
+}
+
+/**
+ * Finishes removing a worktree judged removable: what is left of its directory, git's entry of
+ * it, and its branch while at `tip` (a branch that moved since holds commits nobody judged).
+ * Runs even after a signal. True when the branch was deleted.
+ */
+async function finishRemoval(deps: Deps, info: WorktreeInfo, tip: string | null): Promise<boolean> {
+  const cleanup = { allowFailure: true, cleanup: true };
+  if (worktreePresent(info)) {
+    await git(
+      deps,
+      info.repoRoot,
+      ["worktree", "remove", "--force", "--force", info.path],
+      cleanup,
+    );
+  }
+  try {
+    Deno.removeSync(info.path, { recursive: true });
+  } catch { /* gone */ }
+  await git(deps, info.repoRoot, ["worktree", "prune"], cleanup);
+  if (tip === null) return false;
+  const ref = `refs/heads/${info.branch}`;
+  const at = await git(deps, info.repoRoot, ["rev-parse", "--verify", "--quiet", ref], cleanup);
+  if (at.stdout.trim() !== tip) return false;
+  return (await git(deps, info.repoRoot, ["update-ref", "-d", ref, tip], cleanup)).success;
 }
 
 /** Options of {@link pruneWorktrees}. */

@@ -48,6 +48,20 @@ export interface SpawnIntent {
   gitGroup?: RecordedGroup | null;
 }
 
+/**
+ * The mark of a prune removing the worktree (written before `git worktree remove` starts): the
+ * worktree was judged removable, so a prune that was killed half way is finished by the next.
+ */
+export interface PruneIntent {
+  /** The pruning lisa process, and its start time (null: unknown). */
+  pid: number;
+  startTime: number | null;
+  /** The branch's tip that was judged (null: no branch). */
+  tip: string | null;
+  /** The process group of `git worktree remove` while it runs. */
+  gitGroup?: RecordedGroup | null;
+}
+
 /** A worktree session, as recorded at spawn (and updated by merge). */
 export interface WorktreeRecord {
   session: string;
@@ -59,6 +73,8 @@ export interface WorktreeRecord {
   merged?: MergedMark;
   /** Present while the spawn that creates the worktree has not finished. */
   spawning?: SpawnIntent;
+  /** Present while a prune removes the worktree. */
+  pruning?: PruneIntent;
 }
 
 /** The directory of a project's worktrees and records. */
