@@ -136,3 +136,32 @@ Deno.test("merge refuses a main checkout in the middle of git am or a cherry-pic
     await world.dispose();
   }
 });
+
+Deno.test("a person's branch named like lisa's (lisa, or one beneath the name asked for) is named in branch_exists at once, and nothing is created", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    for (const [theirs, extra] of [["lisa", []], ["mine/x/y", ["--branch", "mine/x"]]] as const) {
+      await gitIn(world, main, ["branch", theirs]);
+      const started = Date.now();
+      const r = await world.lisaInProcess([
+        "session",
+        "spawn",
+        "--worktree",
+        ...extra,
+        "--command",
+        "true",
+        "--json",
+      ]);
+      strictEqual(r.code, 1, r.stdout);
+      strictEqual(r.json?.errorCode, "branch_exists", r.stdout);
+      ok(String(r.json?.error).includes(`"${theirs}"`), r.stdout);
+      // Not taken for one of git's locks (retried for seconds).
+      ok(Date.now() - started < 1000, `${Date.now() - started} ms`);
+      deepStrictEqual(await branches(world), ["main", theirs].sort());
+      await gitIn(world, main, ["branch", "-D", theirs]);
+    }
+  } finally {
+    await world.dispose();
+  }
+});

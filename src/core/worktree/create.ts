@@ -19,8 +19,8 @@ import { git, gitMessage } from "./git.ts";
 import { withRepo } from "./merge_journal.ts";
 import { removeUnstarted } from "./leftover.ts";
 import {
-  branchExists,
   branchExistsError,
+  branchInTheWay,
   pathTaken,
   worktreeExistsError,
   type WorktreePlan,
@@ -75,7 +75,8 @@ export async function createWorktree(
     // Checked again under the lock: a directory or branch made since the plan (a parallel
     // spawn of the same name or --branch) is not ours to create, nor to remove when `add` fails.
     if (pathTaken(path)) return worktreeExistsError(path);
-    if (await branchExists(deps, repoRoot, branch)) return branchExistsError(branch, repoRoot);
+    const blocker = await branchInTheWay(deps, repoRoot, branch);
+    if (blocker !== null) return branchExistsError(branch, repoRoot, blocker);
     try {
       writeRecord(plan.recordPath, recordOf(intentOf("worktree")));
     } catch (error) {

@@ -66,6 +66,8 @@ export function gitEnv(
 
 /** True when git failed because another process held one of its lock files. */
 export function isGitLockError(stderr: string): boolean {
+  // "cannot lock ref 'refs/heads/a/b': 'refs/heads/a' exists": a branch in the way, not a lock.
+  if (/exists; cannot create/.test(stderr)) return false;
   return /\.lock'?: File exists|Unable to create '[^']*\.lock'|cannot lock ref|could not lock|Another git process seems to be running|unable to lock/i
     .test(stderr);
 }

@@ -38,19 +38,43 @@ export function defaultBranchName(ref: { session: string; alias?: string | null 
   return `${BRANCH_PREFIX}${ref.session.replace(/^lisa-/, "")}`;
 }
 
-/** True when the repository at `repoRoot` has the local branch `name`. */
-export async function branchExists(deps: Deps, repoRoot: string, name: string): Promise<boolean> {
-  return (await git(deps, repoRoot, ["show-ref", "--verify", "--quiet", `refs/heads/${name}`], {
-    allowFailure: true,
-  })).success;
+/**
+ * The branch that keeps git from making branch `name`: `name` itself, one of its parents as a
+ * branch (`lisa` stands in the way of `lisa/x`), or a branch beneath it (`lisa/x/y`), as git
+ * keeps refs as files. Null when none does.
+ */
+export async function branchInTheWay(
+  deps: Deps,
+  repoRoot: string,
+  name: string,
+): Promise<string | null> {
+  const parts = name.split("/");
+  const names = parts.map((_, i) => parts.slice(0, i + 1).join("/"));
+  const listed = await git(deps, repoRoot, [
+    "for-each-ref",
+    "--format=%(refname)",
+    ...names.map((n) => `refs/heads/${n}`),
+  ], { allowFailure: true });
+  for (const ref of listed.stdout.split("\n")) {
+    const branch = ref.replace(/^refs\/heads\//, "");
+    if (names.includes(branch) || branch.startsWith(`${name}/`)) return branch;
+  }
+  return null;
 }
 
-/** The `branch_exists` error of `branch` in `repoRoot`. */
-export function branchExistsError(branch: string, repoRoot: string): LisaError {
+/** The `branch_exists` error of `branch` in `repoRoot` (`blocker`: the branch in the way). */
+export function branchExistsError(
+  branch: string,
+  repoRoot: string,
+  blocker: string = branch,
+): LisaError {
   return new LisaError(
     "branch_exists",
-    `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`,
-    { details: { branch, repoRoot } },
+    blocker === branch
+      ? `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`
+      : `Branch "${blocker}" of ${repoRoot} leaves no room for a branch "${branch}" (git keeps ` +
+        "branches as files); choose another with --branch",
+    { details: { branch, repoRoot, ...(blocker === branch ? {} : { blocker }) } },
   );
 }
 
@@ -180,12 +204,16 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
       details: { branch: wanted },
     });
   }
-  const branchTaken = (name: string) => branchExists(deps, repoRoot, name);
   // A default name may be taken by a kept worktree of an earlier session with the same alias:
-  // the next free `-2`…`-9` is used. A branch asked for by name is never renamed.
+  // the next free `-2`…`-9` is used. A branch asked for by name is never renamed, nor one whose
+  // parent is a branch (no other name under it helps).
   let branch = wanted;
-  for (let n = 2; await branchTaken(branch); n++) {
-    if (given || n > 9) throw branchExistsError(branch, repoRoot);
+  for (let n = 2;; n++) {
+    const blocker = await branchInTheWay(deps, repoRoot, branch);
+    if (blocker === null) break;
+    if (given || n > 9 || !blocker.startsWith(branch)) {
+      throw branchExistsError(branch, repoRoot, blocker);
+    }
     branch = `${wanted}-${n}`;
   }
 
