@@ -165,3 +165,41 @@ Deno.test("a person's branch named like lisa's (lisa, or one beneath the name as
     await world.dispose();
   }
 });
+
+Deno.test("prune keeps a worktree whose agent committed in a submodule it cloned there (the only copy), and --force says it discarded it", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    const sub = `${world.base}/subrepo`;
+    Deno.mkdirSync(sub);
+    await gitIn(world, sub, ["init", "-q", "-b", "main"]);
+    Deno.writeTextFileSync(`${sub}/s.txt`, "s\n");
+    await gitIn(world, sub, ["add", "s.txt"]);
+    await gitIn(world, sub, ["commit", "-qm", "sub init"]);
+    const file = ["-c", "protocol.file.allow=always"];
+    await gitIn(world, main, [...file, "submodule", "add", "-q", sub, "sub"]);
+    await gitIn(world, main, ["commit", "-qm", "add sub"]);
+    const s = await spawnWt(
+      world,
+      "git -c protocol.file.allow=always submodule update -q --init && cd sub && " +
+        "echo agent > s.txt && git commit -qam 'agent in sub' && cd .. && git add sub && " +
+        "git commit -qm 'bump sub'",
+    );
+    await waitCompleted(world, s.session);
+    await world.lisaInProcess(["session", "kill", "--session", s.session]);
+    const m = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+    strictEqual(m.code, 0, m.stdout);
+    const kept = await world.lisaInProcess(["session", "prune", "--json"]);
+    const [row] = kept.json?.worktrees as (PrunedRow & { reasons: { submodules?: string[] }[] })[];
+    strictEqual(row.action, "kept", kept.stdout);
+    deepStrictEqual(row.reasons.map((r) => r.kind), ["submodules"]);
+    deepStrictEqual(row.reasons[0].submodules, ["sub"]);
+    const forced = await world.lisaInProcess(["session", "prune", "--force", "--json"]);
+    const [gone] = forced.json?.worktrees as (PrunedRow & { discarded: boolean })[];
+    strictEqual(gone.action, "removed", forced.stdout);
+    strictEqual(gone.discarded, true, forced.stdout);
+    ok(forced.stderr.includes("DISCARDED") && forced.stderr.includes("submodules"), forced.stderr);
+  } finally {
+    await world.dispose();
+  }
+});

@@ -3,7 +3,8 @@
  *
  * A worktree is removed only when
  * - its session is finished (tmux has no live pane of it: gone, or its pane dead), and
- * - nothing would be lost: no uncommitted or untracked files in the worktree, and no commit of
+ * - nothing would be lost: no uncommitted or untracked files in the worktree, no submodule
+ *   cloned into it (its repository lives in the worktree's git dir), and no commit of
  *   its branch, or of its worktree's HEAD (an agent may have left the branch), that no other
  *   branch (local or remote-tracking) has — unless `merge --squash` recorded that very tip as
  *   merged and the squash's result is still on a branch (see {@link squashStillMerged}).
@@ -45,6 +46,7 @@ export type KeepReason =
   | { kind: "session_running"; detail: string }
   | { kind: "uncommitted_changes"; detail: string; files: string[] }
   | { kind: "unmerged_commits"; detail: string; commits: BranchCommit[] }
+  | { kind: "submodules"; detail: string; submodules: string[] }
   | { kind: "git_refused"; detail: string };
 
 /** What pruning did (or, with `dryRun`, would do) with one worktree. */
@@ -176,6 +178,23 @@ interface Verdict {
 }
 
 /**
+ * The submodules initialized in the worktree at `path`: git keeps their repositories in the
+ * worktree's own git dir (`modules/`), which goes with it, commits made there and all.
+ */
+async function submoduleClones(deps: Deps, path: string): Promise<string[]> {
+  const gitDir = await git(deps, path, ["rev-parse", "--absolute-git-dir"], {
+    allowFailure: true,
+  });
+  if (!gitDir.success) return [];
+  try {
+    return [...Deno.readDirSync(`${gitDir.stdout.trim()}/modules`)]
+      .filter((e) => e.isDirectory).map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
  * The checks of the prune rule (module doc). Without its repository (`repoThere` false) only
  * the worktree's files can be judged.
  */
@@ -204,6 +223,16 @@ async function judge(deps: Deps, record: WorktreeRecord, repoThere: boolean): Pr
         kind: "uncommitted_changes",
         detail: `${files.length} uncommitted or untracked file(s) in ${info.path}`,
         files,
+      });
+    }
+    const submodules = await submoduleClones(deps, info.path);
+    if (submodules.length > 0) {
+      reasons.push({
+        kind: "submodules",
+        detail: `the worktree ${info.path} has its own clones of submodules (${
+          submodules.join(", ")
+        }): a commit made in one exists nowhere else`,
+        submodules,
       });
     }
   }
