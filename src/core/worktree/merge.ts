@@ -23,29 +23,20 @@
  *    event.
  */
 import type { Deps } from "../../base/deps.ts";
-import { InterruptedError, LisaError } from "../../base/errors.ts";
-import type { RunResult } from "../../base/runner.ts";
+import { LisaError } from "../../base/errors.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
-import { sessionStatus } from "../status/status.ts";
-import { branchCommits, pendingChanges, worktreePresent } from "./describe.ts";
-import { appendLifecycle } from "../session/lifecycle.ts";
-import { findWorktree, type FoundWorktree } from "./find.ts";
-import { recordGroup } from "../../proc/group.ts";
 import { openSection } from "../../proc/interrupt.ts";
+import { appendLifecycle } from "../session/lifecycle.ts";
+import { sessionStatus } from "../status/status.ts";
+import { branchCommits, worktreePresent } from "./describe.ts";
+import { findWorktree, type FoundWorktree } from "./find.ts";
 import { git, gitMessage, splitZ } from "./git.ts";
-import {
-  journalPath,
-  type MergeJournal,
-  readStateFiles,
-  removeJournal,
-  selfIdentity,
-  STATUS_ARGS,
-  statusPaths,
-  undoMerge,
-  withRepo,
-  writeJournal,
-} from "./merge_journal.ts";
+import { applyMerge, changesOf, conflictError } from "./merge_apply.ts";
+import { journalPath, STATUS_ARGS, statusPaths, withRepo } from "./merge_journal.ts";
+import { commitWorktree } from "./merge_pending.ts";
 import { type MergedMark, readRecord, writeRecord } from "./record.ts";
+
+export { pendingCommitMessage } from "./merge_pending.ts";
 
 /** States in which the agent counts as working (merge refuses them without `force`). */
 export const BUSY_STATES: readonly string[] = ["in_progress", "just_started"];
@@ -92,73 +83,12 @@ export function defaultMergeMessage(session: string, branch: string, squash: boo
     : `Merge lisa session ${session} (branch ${branch})`;
 }
 
-/** The message of the commit of a worktree's pending changes. */
-export function pendingCommitMessage(session: string): string {
-  return `lisa: uncommitted work of session ${session}`;
-}
-
 async function revParse(deps: Deps, dir: string, ref: string): Promise<string> {
   return (await git(deps, dir, ["rev-parse", "--verify", "--quiet", ref])).stdout.trim();
 }
 
 function refused(message: string, details: Record<string, unknown>): LisaError {
   return new LisaError("merge_refused", message, { details });
-}
-
-/**
- * Commits everything pending in the worktree on its branch; returns the commit. When git
- * refuses (a pre-commit hook) or stops, the worktree's index is put back as the agent left it
- * (what it had staged, and only that) and `merge_failed` names git's reason.
- */
-async function commitPending(deps: Deps, info: WorktreeInfo, session: string): Promise<string> {
-  const indexPath = (await git(deps, info.path, [
-    "rev-parse",
-    "--path-format=absolute",
-    "--git-path",
-    "index",
-  ])).stdout.trim();
-  let saved: Uint8Array | null = null;
-  try {
-    saved = Deno.readFileSync(indexPath);
-  } catch { /* no index yet */ }
-  const before = await revParse(deps, info.path, "HEAD");
-  const putBack = async () => {
-    // A commit that was made (a post-commit hook timed out) stands, with its index.
-    const now = await git(deps, info.path, ["rev-parse", "--verify", "--quiet", "HEAD"], {
-      allowFailure: true,
-      cleanup: true,
-    }).catch(() => undefined);
-    if (now?.stdout.trim() !== before) return;
-    try {
-      if (saved === null) Deno.removeSync(indexPath);
-      else {
-        // Like git: a new file renamed over the index, never a half-written index.
-        Deno.writeFileSync(`${indexPath}.lisa-restore`, saved);
-        Deno.renameSync(`${indexPath}.lisa-restore`, indexPath);
-      }
-    } catch { /* best effort: the files themselves were never touched */ }
-  };
-  let committed: RunResult;
-  try {
-    await git(deps, info.path, ["add", "-A", "--", "."]);
-    committed = await git(deps, info.path, ["commit", "-q", "-m", pendingCommitMessage(session)], {
-      allowFailure: true,
-    });
-  } catch (error) {
-    await putBack();
-    throw error;
-  }
-  if (!committed.success) {
-    await putBack();
-    throw new LisaError(
-      "merge_failed",
-      `git could not commit the pending work in the worktree ${info.path}: ${
-        gitMessage(committed).replace(/\.$/, "")
-      }; the worktree is as it was and nothing was merged`,
-      { details: { path: info.path, branch: info.branch, stderr: committed.stderr.trim() } },
-    );
-  }
-  return await revParse(deps, info.path, "HEAD");
 }
 
 /** git's own operations that stop half-way for a person, by the file that marks them. */
@@ -184,52 +114,6 @@ async function operationInProgress(deps: Deps, main: string): Promise<string | n
     } catch { /* not this one */ }
   }
   return null;
-}
-
-/** The merge_conflict error (exit 2) naming the files. */
-function conflictError(
-  branch: string,
-  into: string,
-  main: string,
-  conflicts: string[],
-  restored: boolean,
-  pendingCommit: string | null,
-): LisaError {
-  return new LisaError(
-    "merge_conflict",
-    `Merging "${branch}" into "${into}" conflicts in ${conflicts.join(", ")}; the ` +
-      `merge was aborted and ${main} is ${restored ? "as it was" : "NOT as it was"}`,
-    { exitCode: 2, details: { main, branch, into, pendingCommit, restored, conflicts } },
-  );
-}
-
-/** `git diff --name-status -z --no-renames` output: the files that exist before, and the added. */
-function changesOf(out: string): { inHead: string[]; added: string[] } {
-  const entries = splitZ(out);
-  const inHead: string[] = [];
-  const added: string[] = [];
-  for (let i = 0; i + 1 < entries.length; i += 2) {
-    (entries[i] === "A" ? added : inHead).push(entries[i + 1]);
-  }
-  return { inHead, added };
-}
-
-/** The directories that adding `added` files in `main` creates (those not there now). */
-function newDirsOf(main: string, added: readonly string[]): string[] {
-  const dirs = new Set<string>();
-  for (const file of added) {
-    const parts = file.split("/");
-    for (let n = 1; n < parts.length; n++) {
-      const dir = parts.slice(0, n).join("/");
-      if (dirs.has(dir)) continue;
-      try {
-        Deno.lstatSync(`${main}/${dir}`);
-      } catch {
-        dirs.add(dir);
-      }
-    }
-  }
-  return [...dirs];
 }
 
 /**
@@ -300,6 +184,42 @@ export async function mergeSession(deps: Deps, options: MergeOptions): Promise<M
   }
 }
 
+/**
+ * Step 2 of the module doc: the main checkout `main` is on a branch other than the session's
+ * `branch`, with no git operation in progress and nothing staged. Returns that branch; throws
+ * `merge_refused` or `merge_dirty_checkout`.
+ */
+async function checkMain(deps: Deps, main: string, branch: string): Promise<string> {
+  const into = (await git(deps, main, ["symbolic-ref", "--quiet", "--short", "HEAD"], {
+    allowFailure: true,
+  })).stdout.trim();
+  if (into === "") {
+    throw refused(`The main checkout ${main} is not on a branch (detached HEAD)`, { main });
+  }
+  if (into === branch) {
+    throw refused(`The main checkout ${main} is on the session's own branch "${into}"`, {
+      main,
+      branch: into,
+    });
+  }
+  const operation = await operationInProgress(deps, main);
+  if (operation !== null) {
+    throw refused(
+      `A ${operation} is in progress in ${main}; finish or abort it first (git status says how)`,
+      { main, operation },
+    );
+  }
+  const staged = await git(deps, main, ["diff", "--cached", "--quiet"], { allowFailure: true });
+  if (!staged.success) {
+    throw new LisaError(
+      "merge_dirty_checkout",
+      `The main checkout ${main} has staged changes; commit or unstage them before merging`,
+      { details: { main, files: [] } },
+    );
+  }
+  return into;
+}
+
 /** Steps 2–6 of the module doc, under lisa's lock of the repository. */
 async function mergeLocked(
   deps: Deps,
@@ -330,70 +250,10 @@ async function mergeLocked(
         { details: { session } },
       );
     }
-    const into = (await git(deps, main, ["symbolic-ref", "--quiet", "--short", "HEAD"], {
-      allowFailure: true,
-    })).stdout.trim();
-    if (into === "") {
-      throw refused(`The main checkout ${main} is not on a branch (detached HEAD)`, { main });
-    }
-    if (into === info.branch) {
-      throw refused(`The main checkout ${main} is on the session's own branch "${into}"`, {
-        main,
-        branch: into,
-      });
-    }
-    const operation = await operationInProgress(deps, main);
-    if (operation !== null) {
-      throw refused(
-        `A ${operation} is in progress in ${main}; finish or abort it first (git status says how)`,
-        { main, operation },
-      );
-    }
-    const staged = await git(deps, main, ["diff", "--cached", "--quiet"], { allowFailure: true });
-    if (!staged.success) {
-      throw new LisaError(
-        "merge_dirty_checkout",
-        `The main checkout ${main} has staged changes; commit or unstage them before merging`,
-        { details: { main, files: [] } },
-      );
-    }
+    const into = await checkMain(deps, main, info.branch);
 
     // The worktree's pending work becomes a commit on its branch.
-    let pendingCommit: string | null = null;
-    if (worktreePresent(info)) {
-      // An agent that switched branches left its work off the session's branch: merging the
-      // branch would bring in none of it, and committing would put it on the other one.
-      const on = (await git(deps, info.path, ["symbolic-ref", "--quiet", "HEAD"], {
-        allowFailure: true,
-      })).stdout.trim();
-      if (on !== `refs/heads/${info.branch}`) {
-        const where = on === ""
-          ? "a detached HEAD"
-          : `branch "${on.replace(/^refs\/heads\//, "")}"`;
-        throw refused(
-          `The worktree ${info.path} is on ${where}, not on the session's branch ` +
-            `"${info.branch}"; check out "${info.branch}" there (or merge the other branch ` +
-            "yourself)",
-          { path: info.path, branch: info.branch, head: on || null },
-        );
-      }
-      // Unresolved conflicts (a merge or cherry-pick stopped half-way) would be committed with
-      // their conflict markers and merged into the main checkout.
-      const unresolved = splitZ(
-        (await git(deps, info.path, ["diff", "--name-only", "-z", "--diff-filter=U"])).stdout,
-      );
-      if (unresolved.length > 0) {
-        throw refused(
-          `The worktree ${info.path} has unresolved conflicts in ${unresolved.join(", ")}; ` +
-            "resolve and commit them there (or abort that merge) first",
-          { path: info.path, branch: info.branch, conflicts: unresolved },
-        );
-      }
-      const pending = await pendingChanges(deps, info.path);
-      if (pending.uncommitted.length + pending.untracked.length > 0) {
-        pendingCommit = await commitPending(deps, info, session);
-      }
-    }
+    const pendingCommit = await commitWorktree(deps, info, session);
 
     const branchRef = `refs/heads/${info.branch}`;
     const tip = await revParse(deps, main, branchRef);
@@ -469,112 +329,21 @@ async function mergeLocked(
       return result(null, [], commits);
     }
     const message = options.message ?? defaultMergeMessage(session, info.branch, squash);
-
-    // The restore point, before anything of the checkout changes (`merge_journal.ts`).
-    const gitDir = (await git(deps, main, ["rev-parse", "--absolute-git-dir"])).stdout.trim();
-    const jpath = journalPath(commonDir);
-    const journal: MergeJournal = {
-      version: 1,
+    const commit = await applyMerge(deps, {
       session,
       main,
-      gitDir,
-      ref: `refs/heads/${into}`,
+      commonDir,
+      into,
+      branch: info.branch,
       head,
       tree,
-      inHead: changes.inHead,
-      added: changes.added,
-      newDirs: newDirsOf(main, changes.added),
-      stateFiles: readStateFiles(gitDir),
-      status: before,
-      ...selfIdentity(),
-      gitGroup: null,
-      startedAt: deps.now().toISOString(),
-    };
-    writeJournal(jpath, journal);
-    const step = {
-      allowFailure: true,
-      onStart: (pgid: number) => {
-        try {
-          writeJournal(jpath, { ...journal, gitGroup: recordGroup(pgid) });
-        } catch { /* undone without ending that git, should this lisa be killed */ }
-      },
-    };
-    const undo = async (): Promise<boolean> => {
-      const undone = await undoMerge(deps, journal).catch(() => null);
-      // One that could not be undone stays, for the next lisa to try again.
-      if (undone?.settled) removeJournal(jpath);
-      return undone?.restored ?? false;
-    };
-    const notMerged = (what: string, r: RunResult, restored: boolean) =>
-      new LisaError(
-        "merge_failed",
-        `git could not ${what} "${info.branch}" into "${into}": ${
-          gitMessage(r).replace(/\.$/, "")
-        }; ${main} is ${restored ? "as it was" : "NOT as it was"}`,
-        {
-          details: {
-            main,
-            branch: info.branch,
-            into,
-            pendingCommit,
-            restored,
-            stderr: r.stderr.trim(),
-          },
-        },
-      );
-    // Stopped (its time limit, a signal): undone, and said so.
-    const stopped = async (error: unknown): Promise<never> => {
-      const restored = await undo();
-      if (error instanceof InterruptedError) {
-        throw new InterruptedError(
-          error.signal,
-          error.exitCode - 128,
-          `merging "${info.branch}" into "${into}"; ${main} is ${
-            restored ? "as it was" : "NOT as it was"
-          }`,
-          { main, branch: info.branch, into, pendingCommit, restored },
-        );
-      }
-      if (error instanceof LisaError) Object.assign(error.details, { main, restored });
-      throw error;
-    };
-    try {
-      const merged = await git(
-        deps,
-        main,
-        squash
-          ? ["merge", "--squash", branchRef]
-          : ["merge", "--no-ff", "--no-edit", "-m", message, branchRef],
-        step,
-      );
-      if (!merged.success) {
-        const unresolved = splitZ(
-          (await git(deps, main, ["diff", "--name-only", "-z", "--diff-filter=U"], {
-            allowFailure: true,
-            cleanup: true,
-          })).stdout,
-        );
-        const restored = await undo();
-        if (unresolved.length > 0) {
-          throw conflictError(info.branch, into, main, unresolved, restored, pendingCommit);
-        }
-        throw notMerged("merge", merged, restored);
-      }
-      if (squash) {
-        // A hook may refuse the commit: the squashed changes must not stay staged.
-        const committed = await git(deps, main, ["commit", "-q", "-m", message], step);
-        if (!committed.success) throw notMerged("commit the squash of", committed, await undo());
-      }
-      const commit = await revParse(deps, main, "HEAD");
-      // Done: from here on the merge stands.
-      removeJournal(jpath);
-      mark(commit);
-      return result(commit, files, commits);
-    } catch (error) {
-      if (error instanceof LisaError && ["merge_failed", "merge_conflict"].includes(error.code)) {
-        throw error;
-      }
-      return await stopped(error);
-    }
+      changes,
+      before,
+      squash,
+      message,
+      pendingCommit,
+    });
+    mark(commit);
+    return result(commit, files, commits);
   });
 }
