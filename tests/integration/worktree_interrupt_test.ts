@@ -5,6 +5,7 @@
  * who runs it and blocks (a checkout that takes long), in real git repositories in temp dirs.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { repoLockPath } from "../../src/core/worktree/git.ts";
 import { LISA_ARGV, waitFor, type World } from "../helpers/world.ts";
 import {
   branches,
@@ -103,6 +104,8 @@ async function nothingLeft(world: World): Promise<void> {
   deepStrictEqual(await branches(world), ["main"]);
   deepStrictEqual(worktreeEntries(world).filter((e) => e.includes("/")), []);
 }
+
+const HOLD_LOCK = new URL("../fixtures/hold_lock.ts", import.meta.url).pathname;
 
 const SPAWN = ["session", "spawn", "--worktree", "--command", "true", "--json"];
 
@@ -452,5 +455,67 @@ Deno.test("SIGTERM or SIGKILL to a prune while git removes a merged worktree: th
       endFilter(hook);
       await world.dispose();
     }
+  }
+});
+
+Deno.test("SIGTERM to a merge waiting for the repository's lock (another lisa holds it): it stops at once (exit 143), having done nothing", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  let holder: Deno.ChildProcess | undefined;
+  let lisa: Deno.ChildProcess | undefined;
+  try {
+    const s = await spawnWt(world, "echo w > w.txt; git add w.txt; git commit -qm w");
+    await waitCompleted(world, s.session);
+    const head = (await gitIn(world, main, ["rev-parse", "HEAD"])).trim();
+    const common = (await gitIn(world, main, [
+      "rev-parse",
+      "--path-format=absolute",
+      "--git-common-dir",
+    ])).trim();
+    const lock = repoLockPath(world.runtimeDir, common);
+    holder = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-q", "--allow-all", HOLD_LOCK, lock],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const reader = holder.stdout.getReader();
+    strictEqual(new TextDecoder().decode((await reader.read()).value), "locked\n");
+    lisa = startLisa(world, ["session", "merge", s.session, "--json"]);
+    const pid = lisa.pid;
+    const waits = () => {
+      try {
+        return [...Deno.readDirSync(`/proc/${pid}/fd`)].some((e) => {
+          try {
+            return Deno.readLinkSync(`/proc/${pid}/fd/${e.name}`) === lock;
+          } catch {
+            return false;
+          }
+        });
+      } catch {
+        return false;
+      }
+    };
+    ok(await waitFor(waits, 30_000), "lisa waits for the lock");
+    Deno.kill(pid, "SIGTERM");
+    const ended = await Promise.race([
+      lisa.output(),
+      new Promise<null>((r) => setTimeout(() => r(null), 15_000)),
+    ]);
+    ok(ended !== null, "lisa stopped without waiting out the lock");
+    strictEqual(ended.code, 143);
+    strictEqual(JSON.parse(new TextDecoder().decode(ended.stdout)).errorCode, "interrupted");
+    strictEqual((await gitIn(world, main, ["rev-parse", "HEAD"])).trim(), head);
+    lisa = undefined;
+  } finally {
+    try {
+      if (lisa) Deno.kill(lisa.pid, "SIGKILL");
+    } catch { /* ended */ }
+    await lisa?.status;
+    if (holder) {
+      await holder.stdin.close();
+      await holder.status;
+    }
+    await world.dispose();
   }
 });

@@ -155,14 +155,22 @@ export function repoLockPath(runtimeDir: string, commonDir: string): string {
  * Runs `fn` holding lisa's lock on one repository (its common git dir), so lisa's own writes
  * to it (worktree add/remove, merge, branch deletion) never race each other. Unlike the state
  * locks, this one is held across git calls: serialising them is its purpose. Throws
- * `lock_busy` after {@link REPO_LOCK_TIMEOUT_MS}.
+ * `lock_busy` after {@link REPO_LOCK_TIMEOUT_MS}, and `interrupted` when a signal interrupts
+ * lisa's section while it waits.
  */
 export async function withRepoLock<T>(
   runtimeDir: string,
   commonDir: string,
   fn: () => Promise<T>,
 ): Promise<T> {
+  const lockName = `lisa's lock of the repository ${commonDir}`;
   return await withLock(repoLockPath(runtimeDir, commonDir), {
     timeoutMs: REPO_LOCK_TIMEOUT_MS,
+    // A signal to lisa in a section (`interrupt.ts`) does not wait for another lisa's merge.
+    stop: () => {
+      const signal = interruption();
+      if (signal === null) return null;
+      return new InterruptedError(signal, SIGNAL_NUMBERS[signal] ?? 15, "waiting for " + lockName);
+    },
   }, fn);
 }
