@@ -114,7 +114,16 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
     gitGroup: null,
     startedAt: deps.now().toISOString(),
   };
-  writeJournal(jpath, journal);
+  try {
+    writeJournal(jpath, journal);
+  } catch (error) {
+    throw new LisaError(
+      "merge_failed",
+      `Cannot write the merge's restore point "${jpath}": ${(error as Error).message}; ` +
+        `nothing was merged and ${main} is as it was`,
+      { cause: error, details: { main, branch, into, pendingCommit, restored: true } },
+    );
+  }
   const options = {
     allowFailure: true,
     onStart: (pgid: number) => {
