@@ -31,6 +31,7 @@ import { helpCommandOf, reportFailure, wantsJson } from "./failure.ts";
 import { writeError } from "./output.ts";
 import { realDeps } from "./real_deps.ts";
 import { buildTable, joinDashValues, routeOf } from "./table.ts";
+import { lastValueWins } from "./last_value.ts";
 import type { Guard, ImplOverrides } from "./verbs.ts";
 
 /** The program's version (kept in step with deno.json). */
@@ -105,7 +106,7 @@ export async function main(
     );
     return await runHook(givenArgv.slice(1), deps.env);
   }
-  const argv = joinDashValues(givenArgv);
+  const argv = lastValueWins(joinDashValues(givenArgv));
   const json = wantsJson(argv);
   const failures: ParseFailure[] = [];
   const text = {
