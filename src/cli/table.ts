@@ -48,6 +48,23 @@ export function routeOf(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** The group `argv`'s leading words name (`session`, `history`), or "" (the root). */
+export function groupOf(argv: readonly string[]): string {
+  for (let n = Math.min(argv.length, 2); n > 0; n--) {
+    const group = argv.slice(0, n).join(" ");
+    if (Object.hasOwn(GROUPS, group)) return group;
+  }
+  return "";
+}
+
+/**
+ * The command words of `argv` that exist (a verb's route, else a group's), so a help hint
+ * never repeats a typo: `session sned` → `["session"]`.
+ */
+export function commandWordsOf(argv: readonly string[]): string[] {
+  return (routeOf(argv) ?? groupOf(argv)).split(" ").filter((w) => w !== "");
+}
+
 /** Builds the route map of every verb. */
 export function buildTable(options: TableOptions = {}): RouteMap<LisaContext> {
   const groups = new Map<string, Record<string, Command<LisaContext> | RouteMap<LisaContext>>>();
