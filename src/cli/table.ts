@@ -4,6 +4,7 @@
  */
 import { buildCommand, buildRouteMap, type Command, type RouteMap } from "@stricli/core";
 import type { LisaContext } from "./context.ts";
+import { briefOf } from "./flags.ts";
 import { GROUPS, type Guard, type ImplOverrides, VERBS, type VerbSpec } from "./verbs.ts";
 
 function verb(route: string, spec: VerbSpec, options: TableOptions): Command<LisaContext> {
@@ -14,7 +15,12 @@ function verb(route: string, spec: VerbSpec, options: TableOptions): Command<Lis
       return options.guard ? options.guard(route, impl) : impl;
     },
     parameters: {
-      flags: spec.flags,
+      // Each verb's help says what a shared flag does for that verb.
+      flags: Object.fromEntries(
+        Object.entries(spec.flags).map((
+          [key, flag],
+        ) => [key, { ...flag, brief: briefOf(flag, route) }]),
+      ),
       ...(spec.aliases ? { aliases: spec.aliases } : {}),
       // deno-lint-ignore no-explicit-any
       ...(spec.positional ? { positional: spec.positional as any } : {}),
