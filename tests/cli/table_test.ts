@@ -80,7 +80,9 @@ Deno.test("argv reaches each verb as typed flags, kebab-case and --flag=value al
     jsonMin: true,
   });
   const completions = await call(["completions", "fish"]);
-  deepStrictEqual(completions.args, ["fish"]);
+  deepStrictEqual(completions.args, ["fish", undefined]);
+  const candidates = await call(["completions", "sessions", "app-"]);
+  deepStrictEqual(candidates.args, ["sessions", "app-"]);
   const wait = await call([
     "session",
     "send",
