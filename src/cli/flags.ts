@@ -567,7 +567,10 @@ export const handoffCursorFile = text(
   "path",
 );
 /** `--markers-json` of capture/snapshot. */
-export const markersJson = bool("print the marker summary as JSON (marker-only payload)");
+export const markersJson = bool(
+  "print the marker summary as JSON, with markerHits: each occurrence's marker, line, start, " +
+    "end, at (needs --markers)",
+);
 /** `--strip-banner` of capture (the default; accepted for compatibility). */
 export const stripBanner = bool("drop agent banners (the default; accepted for compatibility)");
 /** `--verbatim` of capture: the pane text exactly as tmux shows it. */
