@@ -103,9 +103,12 @@ function occurrences(haystack: string, needle: string): number[] {
   return out;
 }
 
+const SURROGATE = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
+const SURROGATES = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
 /** Code points in `text` (a surrogate pair is one character). */
 function codePoints(text: string): number {
-  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+  return text.length - (text.match(SURROGATES)?.length ?? 0);
 }
 
 /** One hit found at UTF-16 index `at` of line `index`, before its offsets are known. */
@@ -117,20 +120,27 @@ interface RawHit {
 
 /**
  * The hits with their line numbers and code-point offsets in `lines` joined by "\n", ordered
- * by position (then marker). Only the lines up to the last hit are measured.
+ * by position (then marker). Only the lines up to the last hit are measured, and only lines
+ * holding a surrogate pair (where UTF-16 and code points differ) are counted character by
+ * character. Linear in the hits: a one-letter marker can hit everywhere in a long history.
  */
 function placed(lines: readonly string[], raw: readonly RawHit[]): MarkerHit[] {
   if (raw.length === 0) return [];
-  const last = Math.max(...raw.map((h) => h.index));
+  const last = raw.reduce((max, h) => Math.max(max, h.index), 0);
   const lineStart: number[] = [];
   for (let i = 0, offset = 0; i <= last; i++) {
     lineStart.push(offset);
     offset += codePoints(lines[i]) + 1;
   }
-  return raw.map((h) => {
-    const start = lineStart[h.index] + codePoints(lines[h.index].slice(0, h.at));
+  const hits = raw.map((h) => {
+    const line = lines[h.index];
+    const column = SURROGATE.test(line) ? codePoints(line.slice(0, h.at)) : h.at;
+    const start = lineStart[h.index] + column;
     return { marker: h.marker, line: h.index + 1, start, end: start + codePoints(h.marker) };
-  }).sort((a, b) => a.start - b.start || (a.marker < b.marker ? -1 : a.marker > b.marker ? 1 : 0));
+  });
+  return hits.sort((a, b) =>
+    a.start - b.start || (a.marker < b.marker ? -1 : a.marker > b.marker ? 1 : 0)
+  );
 }
 
 /**

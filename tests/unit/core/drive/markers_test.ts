@@ -32,3 +32,12 @@ Deno.test("markerFields adds markerHits stamped with the read time only when ask
   ]);
   strictEqual(markerFields(s, { counts: false }).markerCounts, undefined);
 });
+
+Deno.test("a marker seen hundreds of thousands of times in a long history is still placed", () => {
+  // monitor --until-marker searches the whole history: a one-letter marker can hit everywhere.
+  const lines = Array.from({ length: 3000 }, () => "x".repeat(100));
+  const s = findMarkers(lines, ["x"]);
+  strictEqual(s.counts.x, 300_000);
+  strictEqual(s.hits.length, 300_000);
+  deepStrictEqual(s.hits.at(-1), { marker: "x", line: 3000, start: 302_998, end: 302_999 });
+});
