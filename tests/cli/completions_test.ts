@@ -145,6 +145,13 @@ Deno.test("a file or directory name with spaces completes as one word, typed quo
   }
 });
 
+Deno.test("a prefix after a shell's name is refused, not ignored", async () => {
+  const io = new MemoryIo();
+  strictEqual(await main(["completions", "bash", "x"], fakeDeps({ io })), 1);
+  strictEqual(io.stdout, "");
+  ok(io.stderr.startsWith('lisa: a prefix ("x") goes with sessions or history'), io.stderr);
+});
+
 Deno.test("every verb's flags are in the scripts; hidden commands are not", () => {
   const bash = completionScript("bash");
   const fish = completionScript("fish");

@@ -1,5 +1,6 @@
 /** `lisa completions bash|zsh|fish`: a completion script generated from the command table. */
 import type { LisaContext } from "../context.ts";
+import { UsageError } from "../../base/errors.ts";
 import type { completionsFlags, FlagsOf } from "../verbs.ts";
 import { completionScript, historyCandidates, sessionCandidates } from "../completion_script.ts";
 
@@ -19,6 +20,12 @@ export default async function completions(
       : await historyCandidates(this.deps, prefix);
     for (const name of names) this.deps.io.out(`${name}\n`);
     return;
+  }
+  if (prefix !== undefined) {
+    throw new UsageError(
+      `a prefix ("${prefix}") goes with sessions or history, not with a shell's script`,
+      "unexpected_argument",
+    );
   }
   this.deps.io.out(completionScript(shell));
 }
