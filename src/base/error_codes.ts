@@ -18,7 +18,7 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   },
   {
     codes: ["unknown_command", "unknown_option"],
-    when: 'a typo; the message carries a "did you mean" hint',
+    when: 'a typo; the message names the nearest real commands or flags ("did you mean"), if any',
   },
   {
     codes: ["missing_argument", "unexpected_argument", "conflicting_options"],

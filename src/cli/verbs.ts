@@ -32,6 +32,8 @@ export interface VerbSpec {
       // deno-lint-ignore no-explicit-any
       parse: (t: string) => any;
       optional?: boolean;
+      /** What shell completion offers for it: live sessions, or the sessions of history. */
+      completes?: "sessions" | "history";
     }[];
   };
   /** One-letter flag aliases (`{ v: "verbose" }` lets `-v` stand for `--verbose`). */
@@ -47,6 +49,7 @@ const sessionPositional: VerbSpec["positional"] = {
     placeholder: "id",
     parse: (t: string) => t,
     optional: true,
+    completes: "sessions",
   }],
 };
 
@@ -73,14 +76,21 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     brief: "print a shell completion script (bash, zsh or fish)",
     fullDescription: "Load it with: source <(lisa completions bash)  (zsh: source " +
       "<(lisa completions zsh); fish: lisa completions fish | source). Session names " +
-      "complete from the live sessions.",
+      "complete from the live sessions (each once: its alias, or its name when that is what " +
+      "was typed); history show's from history. The scripts ask lisa for them with " +
+      "`lisa completions sessions|history [prefix]`.",
     flags: V.completionsFlags,
     positional: {
       kind: "tuple",
       parameters: [{
         brief: "the shell: bash, zsh or fish",
         placeholder: "bash|zsh|fish",
-        parse: F.oneOf(["bash", "zsh", "fish", "sessions"]),
+        parse: F.oneOf(["bash", "zsh", "fish", "sessions", "history"]),
+      }, {
+        brief: "with sessions or history: only the sessions whose alias or name starts with it",
+        placeholder: "prefix",
+        parse: F.parseText,
+        optional: true,
       }],
     },
     load: () => lazyImport(new URL("./commands/completions.ts", import.meta.url)),
@@ -163,6 +173,7 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
         placeholder: "session",
         parse: F.parseText,
         optional: true,
+        completes: "sessions",
       }],
     },
     load: () => lazyImport(new URL("./commands/session/attach.ts", import.meta.url)),
@@ -244,7 +255,12 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     flags: V.historyShowFlags,
     positional: {
       kind: "tuple",
-      parameters: [{ brief: "session name or alias", placeholder: "session", parse: F.parseText }],
+      parameters: [{
+        brief: "session name or alias",
+        placeholder: "session",
+        parse: F.parseText,
+        completes: "history",
+      }],
     },
     load: () => lazyImport(new URL("./commands/history/show.ts", import.meta.url)),
   },

@@ -9,50 +9,12 @@ import { main } from "../../src/cli/run.ts";
 import { VERBS } from "../../src/cli/verbs.ts";
 import { LisaError } from "../../src/base/errors.ts";
 import { fakeDeps } from "../helpers/fake_deps.ts";
+import { callStubbed } from "../helpers/cli_call.ts";
 
 const SNAPSHOTS = new URL("./snapshots/help/", import.meta.url).pathname;
 const UPDATE = Deno.env.get("UPDATE_SNAPSHOTS") === "1";
 
-interface Call {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: Record<string, unknown> | undefined;
-  /** What the stub of the verb received (undefined when it did not run). */
-  flags: Record<string, unknown> | undefined;
-  args: unknown[] | undefined;
-}
-
-/** `flags` without the keys stricli set to undefined (absent optional flags). */
-export function definedOnly(flags: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
-}
-
-/** Runs `argv` with every verb stubbed; the stub records what it got. */
-async function call(
-  argv: string[],
-  stub?: (flags: Record<string, unknown>) => void,
-): Promise<Call> {
-  const io = new MemoryIo();
-  let flags: Record<string, unknown> | undefined;
-  let args: unknown[] | undefined;
-  const overrides = Object.fromEntries(
-    Object.keys(VERBS).map((route) => [
-      route,
-      function (f: Record<string, unknown>, ...rest: unknown[]) {
-        flags = definedOnly(f);
-        args = rest;
-        stub?.(f);
-      },
-    ]),
-  );
-  const code = await main(argv, fakeDeps({ io }), { overrides });
-  let json: Record<string, unknown> | undefined;
-  try {
-    json = JSON.parse(io.stdout);
-  } catch { /* not JSON */ }
-  return { code, stdout: io.stdout, stderr: io.stderr, json, flags, args };
-}
+const call = callStubbed;
 
 Deno.test("argv reaches each verb as typed flags, kebab-case and --flag=value alike", async () => {
   const spawn = await call([
@@ -118,7 +80,9 @@ Deno.test("argv reaches each verb as typed flags, kebab-case and --flag=value al
     jsonMin: true,
   });
   const completions = await call(["completions", "fish"]);
-  deepStrictEqual(completions.args, ["fish"]);
+  deepStrictEqual(completions.args, ["fish", undefined]);
+  const candidates = await call(["completions", "sessions", "app-"]);
+  deepStrictEqual(candidates.args, ["sessions", "app-"]);
   const wait = await call([
     "session",
     "send",
