@@ -345,10 +345,11 @@ export const stat = bool("a summary per file instead of the patch");
 export const squash = bool("one commit on the current branch instead of a merge commit");
 /** `--message` of merge. */
 export const message = text("the merge (or squash) commit's message", "text");
-/** `--force` of merge, send and prune (one flag spec per name: its brief covers each verb). */
+/** `--force` of merge, send, prune and skill install (one spec per name: its brief covers each). */
 export const force = bool(
   "skip a safety check: merge while the agent works; send --text into a dialog or a starting " +
-    "agent; prune a worktree with unmerged or uncommitted work (it is lost)",
+    "agent; prune a worktree with unmerged or uncommitted work (it is lost); skill install " +
+    "over a SKILL.md lisa did not write or that was edited since",
 );
 // issue 13
 /** `--ready-timeout` of send. */
@@ -535,3 +536,25 @@ export function sessionOf(flag: string | undefined, positional: string | undefin
   }
   return needed(flag ?? positional, "--session");
 }
+
+// issue 22: the skill.
+/**
+ * `--agent` of skill install: which agents get the skill. Not {@link agent}: `all` is no agent,
+ * and no other verb may take it (the one flag name with two specs, see tests/cli/table_test.ts).
+ */
+export const skillAgent = {
+  kind: "parsed",
+  parse: oneOf<Agent | "all">([...AGENTS, "all"]),
+  brief: "the agents to install the skill for: claude, codex or all",
+  placeholder: [...AGENTS, "all"].join("|"),
+  default: "all",
+} as const;
+/** `--scope` of skill install. */
+export const scope = {
+  kind: "parsed",
+  parse: oneOf(["user", "project"] as const),
+  brief: "user: where the agent reads skills in every project (under HOME); project: the " +
+    "project's own skill folder (--project-root, else the current directory)",
+  placeholder: "user|project",
+  default: "user",
+} as const;
