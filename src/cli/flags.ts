@@ -468,11 +468,12 @@ export const stat = bool("a summary per file instead of the patch");
 export const squash = bool("one commit on the current branch instead of a merge commit");
 /** `--message` of merge. */
 export const message = text("the merge (or squash) commit's message", "text");
-/** `--force` of merge, send and prune: each skips its own safety check. */
+/** `--force` of merge, send, prune and skill install: each skips its own safety check. */
 export const force = bool("skip the safety check", {
   "session merge": "merge even while the agent is working",
   "session send": "type --text even into a permission dialog or a starting agent",
   "session prune": "also prune a worktree with unmerged or uncommitted work (that work is lost)",
+  "skill install": "write over a SKILL.md lisa did not write, or one edited since",
 });
 // issue 13
 /** `--ready-timeout` of send. */
@@ -666,3 +667,25 @@ export function sessionOf(flag: string | undefined, positional: string | undefin
   }
   return needed(flag ?? positional, "--session");
 }
+
+// issue 22: the skill.
+/**
+ * `--agent` of skill install: which agents get the skill. Not {@link agent}: `all` is no agent,
+ * and no other verb may take it (the one flag name with two specs, see tests/cli/table_test.ts).
+ */
+export const skillAgent = {
+  kind: "parsed",
+  parse: oneOf<Agent | "all">([...AGENTS, "all"]),
+  brief: "the agents to install the skill for: claude, codex or all",
+  placeholder: [...AGENTS, "all"].join("|"),
+  default: "all",
+} as const;
+/** `--scope` of skill install. */
+export const scope = {
+  kind: "parsed",
+  parse: oneOf(["user", "project"] as const),
+  brief: "user: where the agent reads skills in every project (under HOME); project: the " +
+    "project's own skill folder (--project-root, else the current directory)",
+  placeholder: "user|project",
+  default: "user",
+} as const;

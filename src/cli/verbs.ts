@@ -273,6 +273,22 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     },
     load: () => lazyImport(new URL("./commands/history/search.ts", import.meta.url)),
   },
+  "skill install": {
+    brief: "install lisa's skill (SKILL.md) where claude and codex read skills, so they know " +
+      "how to drive lisa; never overwrites a file it did not write without --force",
+    fullDescription: "Paths: claude ~/.claude/skills/lisa/SKILL.md ($CLAUDE_CONFIG_DIR/skills " +
+      "when set), codex ~/.agents/skills/lisa/SKILL.md; with --scope project, " +
+      "<project>/.claude/skills/lisa/ and <project>/.agents/skills/lisa/. The file carries a " +
+      "line with its SHA-256: a file without it, or edited since, is not lisa's, and is only " +
+      "replaced with --force. Installing again over lisa's own file updates it.",
+    flags: V.skillInstallFlags,
+    load: () => lazyImport(new URL("./commands/skill/install.ts", import.meta.url)),
+  },
+  "skill show": {
+    brief: "print the SKILL.md that skill install writes (--json: its name, description, size)",
+    flags: V.skillShowFlags,
+    load: () => lazyImport(new URL("./commands/skill/show.ts", import.meta.url)),
+  },
 };
 
 /** Documentation of the route maps (groups). */
@@ -280,4 +296,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   "": "Start, watch, drive and clean up AI coding agents (claude, codex, any command) in tmux.",
   "session": "spawn, drive, watch and end sessions",
   "history": "what every session did: turns, tools, replies (a SQLite store)",
+  "skill": "the Agent Skill that teaches claude and codex to drive lisa",
 };

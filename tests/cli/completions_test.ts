@@ -50,9 +50,14 @@ Deno.test("the bash script completes commands, flags, choices and live session n
       "doctor",
       "history",
       "session",
+      "skill",
       "version",
     ]);
     deepStrictEqual(await complete(script, ["lisa", "session", "st"], dir), ["status"]);
+    deepStrictEqual(
+      (await complete(script, ["lisa", "skill", "install", "--agent", ""], dir)).sort(),
+      ["all", "claude", "codex"],
+    );
     ok((await complete(script, ["lisa", "session", "spawn", "--"], dir)).includes("--no-hooks"));
     deepStrictEqual(await complete(script, ["lisa", "session", "spawn", "--agent", ""], dir), [
       "claude",
