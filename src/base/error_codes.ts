@@ -93,6 +93,10 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when:
       "send/attach: the session's command has finished; nothing sent (payload: `state`, `exitCode`)",
   },
+  {
+    codes: ["attach_self"],
+    when: "attach run from a shell inside that very session (it would show itself inside itself)",
+  },
   { codes: ["not_a_terminal"], when: "attach: stdin/stdout is not a terminal" },
   {
     codes: ["cursor_file_requires_delta_json"],

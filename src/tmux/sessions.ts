@@ -244,6 +244,22 @@ export async function sessionPanePids(tmux: Tmux, session: string): Promise<Sess
   };
 }
 
+/**
+ * Whether the pane at `target` ({@link paneTarget}) is dead; null when it, its session or the
+ * server is gone. `has-session` resolves the whole target strictly first: `display-message`
+ * alone would answer a target that does not resolve with some other pane's facts.
+ */
+export async function paneDead(tmux: Tmux, target: string): Promise<boolean | null> {
+  const commands = [
+    ["has-session", "-t", target],
+    ["display-message", "-p", "-t", target, "#{pane_dead}"],
+  ];
+  const r = await tmux.run(commands);
+  if (r.success) return r.stdout.trim() === "1";
+  if (isNoServer(r.stderr) || isMissingTarget(r.stderr)) return null;
+  return fail(tmux, commands, r);
+}
+
 /** Kills `session`; returns false when it (or the server) was already gone. */
 export async function killSession(tmux: Tmux, session: string): Promise<boolean> {
   const commands = [["kill-session", "-t", sessionTarget(session)]];

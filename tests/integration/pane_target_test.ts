@@ -6,8 +6,17 @@
  * creates a window in a lisa server.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { makeWorld, waitFor, type World } from "../helpers/world.ts";
-import { artifact, endStray, readIf, spawn, type Spawned, waitPane } from "./lifecycle_helpers.ts";
+import { shellJoin } from "../../src/base/shell_quote.ts";
+import { LISA_ARGV, makeWorld, waitFor, type World } from "../helpers/world.ts";
+import {
+  artifact,
+  endStray,
+  readIf,
+  spawn,
+  type Spawned,
+  waitDone,
+  waitPane,
+} from "./lifecycle_helpers.ts";
 
 /** The meta's pane ids of `s`. */
 function idsOf(world: World, s: Spawned): { windowId: string; paneId: string } {
@@ -112,6 +121,106 @@ Deno.test("a window opened in a lisa session never takes the agent pane's place"
     const { windowId: _w, paneId: _p, ...older } = JSON.parse(readIf(metaPath)!);
     Deno.writeTextFileSync(metaPath, JSON.stringify(older));
     await agentPaneServes(world, s, agentPane, "first-pane");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("attach from a shell inside a lisa session opens no window there; attaching itself is refused", async () => {
+  const world = await makeWorld();
+  try {
+    const agent = await spawn(world, ["--agent", "claude", "--tag", "agent"], {
+      FAKE_BEHAVIOR: "idle",
+    });
+    await waitPane(world, agent, "> ");
+    const agentPane = (() => {
+      const ids = idsOf(world, agent);
+      return `=${agent.session}:${ids.windowId}.${ids.paneId}`;
+    })();
+    // The caller: a lisa session whose command is `lisa session attach` (TMUX points at lisa's
+    // own server in its pane, as in any shell there).
+    const shell = await spawn(world, [
+      "--command",
+      shellJoin([...LISA_ARGV, "session", "attach", agent.session]),
+      "--tag",
+      "shell",
+    ]);
+    const shellIds = idsOf(world, shell);
+    const shellPane = `=${shell.session}:${shellIds.windowId}.${shellIds.paneId}`;
+    const attached = await waitFor(async () => {
+      const r = await world.tmux(agent.socketPath, ["list-clients", "-F", "#{session_name}"]);
+      return r.stdout.split("\n").includes(agent.session);
+    }, 30_000);
+    ok(attached, "no client attached to the agent's session");
+    // No window was created in the lisa server: one per session.
+    const windows = await world.tmux(agent.socketPath, [
+      "list-windows",
+      "-a",
+      "-F",
+      "#{session_name}",
+    ]);
+    deepStrictEqual(
+      windows.stdout.trim().split("\n").sort(),
+      [agent.session, shell.session].sort(),
+    );
+    // It attaches in its own terminal: the agent's screen shows inside the shell's pane.
+    const shown = await waitFor(async () => {
+      const t = await textOf(world, shell, shellPane);
+      return t.includes("fake claude (interactive)") ? t : undefined;
+    }, 30_000);
+    ok(shown, await textOf(world, shell, shellPane));
+    // The agent is still driven at its own pane.
+    const sent = await lisaJson(world, [
+      "session",
+      "send",
+      "--session",
+      agent.session,
+      "--text",
+      "via-attach",
+      "--enter",
+      "--force",
+    ]);
+    strictEqual(sent.ok, true);
+    ok(
+      await waitFor(
+        async () => (await textOf(world, agent, agentPane)).includes("got: via-attach"),
+        30_000,
+      ),
+    );
+
+    // Without a terminal (an orchestrator's exec), TMUX pointing into lisa's server: no window
+    // there either, a clear error instead.
+    const noTty = await world.lisaInProcess(["session", "attach", agent.session, "--json"], {
+      env: { TMUX: `${agent.socketPath},1,0` },
+    });
+    strictEqual(noTty.code, 1, noTty.stdout);
+    strictEqual(noTty.json?.errorCode, "not_a_terminal");
+    const still = await world.tmux(agent.socketPath, [
+      "list-windows",
+      "-a",
+      "-F",
+      "#{session_name}",
+    ]);
+    strictEqual(still.stdout.trim().split("\n").length, 2, still.stdout);
+
+    // A session attaching itself would show itself inside itself: refused.
+    const self = await spawn(world, [
+      "--session",
+      "lisa-self-attach",
+      "--command",
+      shellJoin([...LISA_ARGV, "session", "attach", "lisa-self-attach", "--json"]),
+    ]);
+    strictEqual(await waitDone(world, self), `${self.runId}:1`);
+    const said = await textOf(world, self, `=${self.session}:`);
+    ok(said.includes(`"errorCode":"attach_self"`), said);
+    const windowsAfter = await world.tmux(self.socketPath, [
+      "list-windows",
+      "-a",
+      "-F",
+      "#{session_name}",
+    ]);
+    strictEqual(windowsAfter.stdout.trim().split("\n").length, 3, windowsAfter.stdout);
   } finally {
     await endStray();
     await world.dispose();
