@@ -8,6 +8,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { shellJoin } from "../../src/base/shell_quote.ts";
 import { LISA_ARGV, makeWorld, waitFor, type World } from "../helpers/world.ts";
+import { CountingRunner } from "./status_helpers.ts";
 import {
   artifact,
   endStray,
@@ -121,6 +122,52 @@ Deno.test("a window opened in a lisa session never takes the agent pane's place"
     const { windowId: _w, paneId: _p, ...older } = JSON.parse(readIf(metaPath)!);
     Deno.writeTextFileSync(metaPath, JSON.stringify(older));
     await agentPaneServes(world, s, agentPane, "first-pane");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("status, capture, snapshot and send by alias give tmux the session's own pane, never the alias", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--command", "cat"]);
+    await waitPane(world, s, "__LISA_SESSION_START__");
+    const { windowId, paneId } = idsOf(world, s);
+    const pane = `=${s.session}:${windowId}.${paneId}`;
+    const alias = String(s.alias);
+    const runner = new CountingRunner();
+    const since = `@${Math.floor(Date.now() / 1000) - 3600}`;
+    for (
+      const args of [
+        ["status"],
+        ["capture"],
+        ["snapshot", "--delta-from", since],
+        ["capture", "--delta-from", since],
+        ["send", "--text", "typed", "--enter"],
+      ]
+    ) {
+      const r = await world.lisaInProcess([
+        "session",
+        args[0],
+        "--session",
+        alias,
+        ...args.slice(1),
+        "--json",
+      ], {
+        runner,
+      });
+      strictEqual(r.code, 0, `${args.join(" ")}: ${r.stdout}`);
+    }
+    const targets = runner.calls.filter((c) => c[0] === "tmux").flatMap((argv) =>
+      argv.flatMap((word, i) => {
+        // Direct `-t` words, and those inside the guarded write's command strings.
+        if (argv[i - 1] === "-t") return [word];
+        return [...word.matchAll(/'-t' '([^']*)'/g)].map((m) => m[1]);
+      })
+    );
+    ok(targets.length >= 8, targets.join(" "));
+    for (const t of targets) strictEqual(t, pane, targets.join(" "));
   } finally {
     await endStray();
     await world.dispose();
