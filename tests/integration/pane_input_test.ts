@@ -163,3 +163,38 @@ Deno.test("send to a finished session is session_not_running with its final stat
     await world.dispose();
   }
 });
+
+Deno.test("every printable key word reaches the agent byte for byte through the guarded write", async () => {
+  const world = await makeWorld();
+  try {
+    const record = `${world.base}/recorded`;
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: `record:${record}` });
+    await waitFor(async () => {
+      const r = await world.tmux(s.socketPath, ["capture-pane", "-p", "-t", `=${s.session}:`]);
+      return r.stdout.includes("recording");
+    }, 30_000);
+    // tmux re-reads the write as a command string (the if-shell branch): quotes, `;`, `#`,
+    // `$`, `\`, `~`, braces and non-ASCII must come through as the keys they are.
+    const ascii = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i));
+    const keys = [...ascii, "é", "日", "M-x", "M-'", 'M-"', "M-;", "C-a", "Enter"];
+    const r = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--keys",
+      keys.join(" "),
+      "--json",
+    ]);
+    strictEqual(r.code, 0, r.stdout + r.stderr);
+    const expected = `${ascii.join("")}é日\x1bx\x1b'\x1b"\x1b;\x01\r`;
+    const got = await waitFor(() => {
+      const text = Deno.readTextFileSync(record);
+      return text === expected ? text : undefined;
+    }, 30_000);
+    strictEqual(got ?? Deno.readTextFileSync(record), expected);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
