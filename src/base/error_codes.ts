@@ -90,7 +90,12 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   },
   {
     codes: ["session_not_running"],
-    when: "attach: the session exists but its command has finished (or no session runs)",
+    when:
+      "send/attach: the session's command has finished; nothing sent (payload: `state`, `exitCode`)",
+  },
+  {
+    codes: ["attach_self"],
+    when: "attach run from a shell inside that very session (it would show itself inside itself)",
   },
   { codes: ["not_a_terminal"], when: "attach: stdin/stdout is not a terminal" },
   {
