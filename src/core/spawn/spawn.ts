@@ -42,7 +42,7 @@ import { buildStartupScript } from "./startup_script.ts";
 import { pathExists, writeFileAtomic } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
-import { hasSession, isDuplicateSession, killSession } from "../../tmux/sessions.ts";
+import { hasSession, isDuplicateSession, killSession, parseNewPane } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
 export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./plan.ts";
@@ -379,7 +379,7 @@ async function launchIn(
   }
 
   try {
-    writeMeta(paths, plan.meta);
+    writeMeta(paths, { ...plan.meta, ...parseNewPane(created.stdout) });
   } catch (error) {
     try {
       await killSession(tmux, session);
