@@ -6,7 +6,7 @@ import { flattenTree, renderTreeLines, type TreeNode } from "../../../core/inven
 import { runTree } from "../../../core/inventory/tree.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { resolvePath } from "../../../base/paths.ts";
-import { knownSessions, resolveIn } from "../../../core/session/locate.ts";
+import { resolveSession } from "../../../core/session/locate.ts";
 import { resolveProject } from "../../../core/session/project.ts";
 
 /** The state word of a node: its state, else active / exited N / gone; "?" when unknown. */
@@ -62,10 +62,11 @@ export default async function tree(
   });
   // A full name, an alias or an unambiguous prefix of an alias (session_ambiguous otherwise); a
   // value that matches no session keeps the empty answer.
-  const session = flags.session === undefined ? undefined : resolveIn(
-    knownSessions(resolveProject(deps, flags.projectRoot).runtimeDir),
+  const session = flags.session === undefined ? undefined : (await resolveSession(
+    deps,
+    resolveProject(deps, flags.projectRoot).runtimeDir,
     flags.session,
-  ) ?? flags.session;
+  ))?.session ?? flags.session;
   if (session !== undefined) {
     // The subtree of one session (the older Go lisa's root filter).
     const found = findNode(result.roots, session);

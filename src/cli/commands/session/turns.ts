@@ -4,7 +4,7 @@ import { needed } from "../../flags.ts";
 import { printJson, renderTable } from "../../output.ts";
 import type { FlagsOf, turnsFlags } from "../../verbs.ts";
 import { readHistory, showSession } from "../../../core/history/query.ts";
-import { knownSessions, resolveIn } from "../../../core/session/locate.ts";
+import { resolveSession } from "../../../core/session/locate.ts";
 import { resolveProject } from "../../../core/session/project.ts";
 
 function oneLine(text: string | null, max = 60): string {
@@ -20,10 +20,8 @@ export default async function turns(
   // A full name, an alias or an unambiguous prefix of one, as every --session verb; a value the
   // runtime dir does not know is looked up in history as a name or alias (its files may be gone).
   const value = needed(flags.session, "--session");
-  const name = resolveIn(
-    knownSessions(resolveProject(this.deps, flags.projectRoot).runtimeDir),
-    value,
-  ) ?? value;
+  const runtimeDir = resolveProject(this.deps, flags.projectRoot).runtimeDir;
+  const name = (await resolveSession(this.deps, runtimeDir, value))?.session ?? value;
   const { value: s } = await readHistory(this.deps, (h) => showSession(h, name));
   if (flags.json) {
     printJson(this.deps.io, { session: s.session, runId: s.runId, turns: s.turnList });
