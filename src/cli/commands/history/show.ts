@@ -2,10 +2,8 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, historyShowFlags } from "../../verbs.ts";
-import { readHistory, showSession } from "../../../core/history/query.ts";
+import { historySubject, readHistory, showSession } from "../../../core/history/query.ts";
 import { formatDuration, indent } from "./format.ts";
-import { resolveSession } from "../../../core/session/locate.ts";
-import { resolveProject } from "../../../core/session/project.ts";
 
 /** Prints the session's turns: prompt, tools, reply, durations; then its plans. */
 export default async function show(
@@ -13,11 +11,10 @@ export default async function show(
   flags: FlagsOf<typeof historyShowFlags>,
   name: string,
 ): Promise<void> {
-  // An alias, or a unique prefix of one, resolves as for every --session verb (a killed
-  // session's alias included); anything else is looked up in history as a name or alias.
-  const runtimeDir = resolveProject(this.deps).runtimeDir;
-  const session = (await resolveSession(this.deps, runtimeDir, name))?.session ?? name;
-  const { value: s, info } = await readHistory(this.deps, (h) => showSession(h, session));
+  // Resolved as for every --session verb (an alias or a unique prefix of one, the current
+  // project's session of a name first); anything else is looked up in history as given.
+  const { name: session, prefer } = await historySubject(this.deps, name);
+  const { value: s, info } = await readHistory(this.deps, (h) => showSession(h, session, prefer));
   if (flags.json) {
     const { turnList, ...session } = s;
     printJson(this.deps.io, {
