@@ -13,6 +13,7 @@ import { type Project, resolveProject } from "../session/project.ts";
 import {
   type MetaFile,
   scanMetaFiles,
+  sessionKey,
   type SessionLocation,
   shownAgent,
   tryReadMeta,
@@ -280,7 +281,7 @@ export async function gatherLiveSessions(
       if (meta === undefined || !socketSet.has(meta.socketPath)) continue;
       if (options.projectOnly && (meta.projectHash ?? f.hash) !== project.hash) continue;
       candidates.set(
-        `${meta.socketPath}\n${f.session}`,
+        sessionKey(meta.socketPath, f.session),
         locationOf(project, f.session, meta.socketPath, { meta, hash: f.hash }),
       );
     }
@@ -305,7 +306,7 @@ export async function gatherLiveSessions(
         }
         for (const name of reading.sessions.keys()) {
           if (!name.startsWith("lisa-")) continue;
-          const known = candidates.get(`${socketPath}\n${name}`);
+          const known = candidates.get(sessionKey(socketPath, name));
           if (known !== undefined) {
             out.push(known);
             continue;
@@ -321,8 +322,9 @@ export async function gatherLiveSessions(
     },
   });
   const rows: ListedSession[] = [];
-  for (const [session, outcome] of outcomes) {
+  for (const outcome of outcomes.values()) {
     const loc = outcome.location;
+    const session = loc.session;
     const probe = readings.get(loc.socketPath)?.sessions.get(session);
     const r = outcome.report;
     const meta = loc.meta;

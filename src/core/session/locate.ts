@@ -45,6 +45,14 @@ export interface SessionLocation {
   alias?: string;
 }
 
+/**
+ * The key of a session among many (list, tree, watch): its tmux server and its name. Two
+ * projects may each run a `lisa-job`; keyed by name alone, one would hide the other.
+ */
+export function sessionKey(socketPath: string, session: string): string {
+  return `${socketPath}\n${session}`;
+}
+
 /** One meta file found in the runtime dir. */
 export interface MetaFile {
   hash: string;
@@ -277,8 +285,10 @@ export async function resolveSession(
 
 /**
  * Locates session `name`: a full name (exactly), an alias, or an unambiguous prefix of an alias
- * ({@link resolveSession}). Throws `session_ambiguous`, `invalid_session_name` for a value that
- * is neither a valid name nor matches a session, and the errors of {@link resolveProject}. A valid name without meta anywhere is placed in the current project
+ * ({@link resolveSession}). Throws `session_ambiguous` (also for a full name the current project
+ * has no file of while several other projects' metas have it), `invalid_session_name` for a
+ * value that is neither a valid name nor matches a session, and the errors of
+ * {@link resolveProject}. A valid name without meta anywhere is placed in the current project
  * (status then says not_found).
  */
 export async function locateSession(
@@ -354,9 +364,27 @@ function locateExact(
   // kill) keep it here: another project's session of the same name is another session.
   const { local: hasLocal, otherMetas } = filesOfName(project.runtimeDir, project.hash, name);
   if (hasLocal) return withAlias(here(undefined), gone);
-  for (const file of otherMetas) {
-    const meta = tryReadMeta(file.path);
-    if (meta === undefined) continue;
+  const others = otherMetas.map((file) => ({ file, meta: tryReadMeta(file.path) }))
+    .filter((o): o is { file: MetaFile; meta: SessionMeta } => o.meta !== undefined);
+  if (others.length > 1) {
+    // Two other projects each have a session of this name: picking one would act on a session
+    // the caller may not mean (kill would end it). Neither is taken.
+    const candidates = others.map(({ file, meta }) => ({
+      session: name,
+      alias: meta.alias ?? null,
+      projectRoot: meta.projectRoot ?? null,
+      projectHash: file.hash,
+    })).sort((x, y) => (x.projectRoot ?? "") < (y.projectRoot ?? "") ? -1 : 1);
+    throw new LisaError(
+      "session_ambiguous",
+      `"${name}" names sessions of ${candidates.length} projects (` +
+        candidates.map((c) => c.projectRoot ?? c.projectHash).join(", ") +
+        "), none of them this one; run lisa from the project's directory or pass --project-root",
+      { details: { value: name, candidates } },
+    );
+  }
+  if (others.length === 1) {
+    const { file, meta } = others[0];
     return {
       session: name,
       hash: file.hash,
