@@ -25,7 +25,7 @@ import type { ControlChannel } from "../../tmux/control.ts";
 import type { CpuSample } from "../../base/types.ts";
 import type { SessionMeta, SessionStateName } from "../../base/types.ts";
 import { sessionPaths, SOCKET_RE } from "../../store/runtime_dir.ts";
-import { readTextIfExists } from "../../store/atomic.ts";
+import { pathExists, readTextIfExists } from "../../store/atomic.ts";
 import { listSessions, type SessionRow } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -59,6 +59,11 @@ export interface ListedSession {
   lastOutputAgeSeconds: number | null;
   parentSession: string | null;
   socketPath: string;
+  /**
+   * True when tmux no longer has it (its server died, or it was closed outside lisa) while its
+   * meta is still there: listed until prune removes its files.
+   */
+  lost: boolean;
 }
 
 /** Options of {@link gatherSessions} and {@link listSessionsOf}. */
@@ -72,6 +77,16 @@ export interface ListOptions {
   live?: boolean;
 }
 
+/** Options of {@link gatherLiveSessions}. */
+export interface LiveListOptions extends Pick<ListOptions, "projectOnly" | "allSockets"> {
+  /**
+   * Also the sessions lisa still has a meta of that their server no longer lists (it died, or
+   * the session was closed behind lisa's back): classified like the others (`not_found`, reason
+   * `server_gone` or `session_missing`, or the done file's verdict), until prune removes them.
+   */
+  lost?: boolean;
+}
+
 /** `session list --json`. */
 export interface ListResult {
   sessions: ListedSession[];
@@ -79,6 +94,8 @@ export interface ListResult {
   projectRoot: string;
   projectOnly: boolean;
   allSockets: boolean;
+  /** Sessions tmux lost ({@link ListedSession.lost}). */
+  lostCount: number;
 }
 
 /** Every `lisa-tmux-*.sock` in `dir`, sorted. */
@@ -185,6 +202,7 @@ function toListed(
     lastOutputAgeSeconds: null,
     parentSession: meta?.parentSession ?? null,
     socketPath,
+    lost: false,
   };
 }
 
@@ -257,7 +275,7 @@ function locationOf(
 export async function gatherLiveSessions(
   deps: Deps,
   project: Project,
-  options: Pick<ListOptions, "projectOnly" | "allSockets">,
+  options: LiveListOptions,
   channels?: ReadonlyMap<string, ControlChannel>,
   cpuMemory?: Map<string, CpuSample[]>,
 ): Promise<ListedSession[]> {
@@ -266,6 +284,9 @@ export async function gatherLiveSessions(
     ? [...new Set([project.socketPath, ...lisaSockets(socketDir)])]
     : [project.socketPath];
   const socketSet = new Set(sockets);
+  // Every project's metas with --all-sockets when lost sessions count: a server that died may
+  // have taken its socket with it, and its sessions are lost all the same.
+  const everyMeta = options.lost === true && options.allSockets === true;
   // The screens to capture, from file names alone (metas under each server's project hash), so
   // tmux is asked before any meta is read.
   const files = scanMetaFiles(project.runtimeDir);
@@ -276,9 +297,12 @@ export async function gatherLiveSessions(
   }
   const candidates = new Map<string, SessionLocation>();
   const readCandidates = () => {
-    for (const f of metaFilesOn(files, sockets, project)) {
+    for (const f of everyMeta ? files : metaFilesOn(files, sockets, project)) {
       const meta = tryReadMeta(f.path);
-      if (meta === undefined || !socketSet.has(meta.socketPath)) continue;
+      if (meta === undefined) continue;
+      if (!socketSet.has(meta.socketPath) && !(everyMeta && !pathExists(meta.socketPath))) {
+        continue;
+      }
       if (options.projectOnly && (meta.projectHash ?? f.hash) !== project.hash) continue;
       candidates.set(
         sessionKey(meta.socketPath, f.session),
@@ -318,6 +342,14 @@ export async function gatherLiveSessions(
           out.push(locationOf(project, name, socketPath, found));
         }
       }
+      if (options.lost) {
+        for (const [key, loc] of candidates) {
+          const reading = readings.get(loc.socketPath);
+          // Unknown is not gone: a server that could not be asked keeps its sessions unshown.
+          if (reading === undefined || !reading.reachable) continue;
+          if (!reading.sessions.has(loc.session)) out.push(candidates.get(key)!);
+        }
+      }
       return out;
     },
   });
@@ -329,7 +361,9 @@ export async function gatherLiveSessions(
     const r = outcome.report;
     const meta = loc.meta;
     const fromName = NAME_AGENT_MODE.exec(session);
-    const terminal = r.sessionState === "completed" || r.sessionState === "crashed";
+    // Finished, or lost (tmux no longer has it): nothing of it runs.
+    const terminal = r.sessionState === "completed" || r.sessionState === "crashed" ||
+      probe === undefined;
     rows.push({
       session,
       alias: meta?.alias ?? null,
@@ -348,6 +382,7 @@ export async function gatherLiveSessions(
       lastOutputAgeSeconds: r.signals.outputQuietSeconds,
       parentSession: meta?.parentSession ?? null,
       socketPath: loc.socketPath,
+      lost: probe === undefined,
     });
   }
   return sortByCreation(rows);
@@ -357,7 +392,7 @@ export async function gatherLiveSessions(
 export async function listSessionsOf(deps: Deps, options: ListOptions): Promise<ListResult> {
   const project = resolveProject(deps, options.projectRoot);
   const sessions = options.live
-    ? await gatherLiveSessions(deps, project, options)
+    ? await gatherLiveSessions(deps, project, { ...options, lost: true })
     : await gatherSessions(deps, project, options);
   return {
     sessions,
@@ -365,5 +400,6 @@ export async function listSessionsOf(deps: Deps, options: ListOptions): Promise<
     projectRoot: project.root,
     projectOnly: options.projectOnly ?? false,
     allSockets: options.allSockets ?? false,
+    lostCount: sessions.filter((s) => s.lost).length,
   };
 }

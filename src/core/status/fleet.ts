@@ -32,6 +32,7 @@ import { sessionKey, type SessionLocation } from "../session/locate.ts";
 import type { ControlChannel } from "../../tmux/control.ts";
 import type { CpuSample } from "../../base/types.ts";
 import { samplesAfterPoll } from "./record.ts";
+import { pathExists } from "../../store/atomic.ts";
 import {
   formatOf,
   isMissingTarget,
@@ -150,6 +151,11 @@ export async function readSocket(
     sessions: new Map(),
     captured: new Set(),
   };
+  if (!pathExists(socketPath)) {
+    // No socket, no server (a lost session's server took it along): tmux would only say so.
+    reading.serverGone = true;
+    return reading;
+  }
   let r;
   try {
     r = await runBatch(tmux, wanted);
