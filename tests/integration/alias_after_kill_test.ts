@@ -2,7 +2,7 @@
  * Issue 20 §3 against real tmux: an alias (and a unique prefix of one) keeps naming its session
  * after kill, for as long as its event log, its history row or its kept worktree is there.
  */
-import { ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld, waitFor } from "../helpers/world.ts";
 import { endStray, readIf, spawn } from "./lifecycle_helpers.ts";
 import { gitIn, makeGitWorld, spawnWt } from "./worktree_helpers.ts";
@@ -55,6 +55,35 @@ Deno.test("after kill an alias and its prefix still name the session: status not
     const none = await world.lisaInProcess(["session", "status", "--session", "zzz-no", "--json"]);
     strictEqual(none.code, 1);
     strictEqual(none.json!.errorCode, "invalid_session_name");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("a prefix a running and a killed session share is ambiguous: kill of it ends nothing", async () => {
+  const world = await makeWorld();
+  try {
+    const live = await spawn(world, ["--command", "sleep 120", "--tag", "live"]);
+    const gone = await spawn(world, ["--command", "sleep 120", "--tag", "gone"]);
+    const k = await world.lisaInProcess(["session", "kill", "--session", gone.session, "--json"]);
+    strictEqual(k.code, 0, k.stdout);
+    // Every alias of the project starts with "project-".
+    const amb = await world.lisaInProcess(["session", "kill", "--session", "project-", "--json"]);
+    strictEqual(amb.code, 1, amb.stdout);
+    strictEqual(amb.json!.errorCode, "session_ambiguous");
+    deepStrictEqual(
+      (amb.json!.candidates as { session: string }[]).map((c) => c.session).sort(),
+      [live.session, gone.session].sort(),
+    );
+    const st = await world.lisaInProcess([
+      "session",
+      "status",
+      "--session",
+      live.session,
+      "--json",
+    ]);
+    strictEqual(st.json!.sessionState, "in_progress", st.stdout);
   } finally {
     await endStray();
     await world.dispose();

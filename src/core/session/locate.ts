@@ -243,8 +243,8 @@ const NAME_SHAPED_ALIAS = /^lisa-[a-z]+-[a-z]+(?:-\d+)?$/;
  * its session after kill, for as long as its event log, its worktree record or its history row
  * is there. Tiers, each consulted only when the ones before matched nothing: a name an artifact
  * knows; an alias among the metas; an alias among the gone sessions' files
- * ({@link goneSessions}); a prefix among the metas, then among the gone files; an alias, then a
- * prefix, in history (the newest run for an alias used twice). A value shaped as a full name
+ * ({@link goneSessions}); a prefix unique among both; an alias, then a prefix, in history (the
+ * newest run for an alias used twice). A value shaped as a full name
  * goes past the metas only when it could be an alias ({@link NAME_SHAPED_ALIAS}), so a poll of
  * an unknown full name reads no more than it always did. Returns the session found (with what
  * knows it), or null. Throws `session_ambiguous`.
@@ -263,15 +263,14 @@ export async function resolveSession(
   const fullName = isValidSessionName(value);
   if (fullName && !NAME_SHAPED_ALIAS.test(value)) return null;
   const gone = goneSessions(known, deps.config.worktreeDir);
-  const tiers: (() => KnownSession | null)[] = [
-    () => oneOf(aliasMatches(gone, value, false), value),
-    () => fullName ? null : oneOf(aliasMatches(known.metas, value, true), value),
-    () => fullName ? null : oneOf(aliasMatches(gone, value, true), value),
-  ];
-  for (const tier of tiers) {
-    const found = tier();
-    if (found !== null) return found;
-  }
+  const exactGone = oneOf(aliasMatches(gone, value, false), value);
+  if (exactGone !== null) return exactGone;
+  // A prefix must be unique among every session it could name, running or gone: `kill` of a
+  // prefix meant for a killed session must not end a running one that shares it.
+  const prefixed = fullName
+    ? null
+    : oneOf(aliasMatches([...known.metas, ...gone], value, true), value);
+  if (prefixed !== null) return prefixed;
   // History last: it opens a database, and only a session older than its event log needs it.
   const { historyAliases } = await lazyImport<typeof import("../history/lookup.ts")>(
     new URL("../history/lookup.ts", import.meta.url),
