@@ -83,7 +83,7 @@ Deno.test("a prefix a running and a killed session share is ambiguous: kill of i
       live.session,
       "--json",
     ]);
-    strictEqual(st.json!.sessionState, "in_progress", st.stdout);
+    ok(["just_started", "in_progress"].includes(st.json!.sessionState as string), st.stdout);
   } finally {
     await endStray();
     await world.dispose();

@@ -4,9 +4,27 @@
  * would do.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { makeWorld } from "../helpers/world.ts";
-import { artifact, endStray, readIf, spawn, waitDone } from "./lifecycle_helpers.ts";
-import { makeGitWorld, spawnWt, waitCompleted } from "./worktree_helpers.ts";
+import { makeWorld, waitFor, type World } from "../helpers/world.ts";
+import { artifact, endStray, readIf, spawn } from "./lifecycle_helpers.ts";
+import { makeGitWorld, spawnWt } from "./worktree_helpers.ts";
+
+/** Waits until the session's command ended and tmux shows its pane dead (what prune checks). */
+async function paneDead(world: World, s: { session: string; socketPath: string }): Promise<void> {
+  const dead = await waitFor(async () => {
+    const r = await world.tmux(s.socketPath, [
+      "display-message",
+      "-p",
+      "-t",
+      `=${s.session}:`,
+      "#{pane_dead}",
+    ]);
+    return r.stdout.trim() === "1";
+  }, 30_000);
+  ok(dead, `${s.session} never finished`);
+}
+
+/** What a running `sleep` session reads as, depending on how soon after its spawn it is asked. */
+const LIVE = ["just_started", "in_progress"];
 
 Deno.test("list shows a session whose server died as not_found (server_gone) until pruned, and says how many were lost", async () => {
   const world = await makeWorld();
@@ -16,6 +34,14 @@ Deno.test("list shows a session whose server died as not_found (server_gone) unt
     const lost = await spawn(world, ["--command", "sleep 120"]);
     const live = await spawn(world, ["--command", "sleep 120", "--project-root", other]);
     await world.tmux(lost.socketPath, ["kill-server"]);
+    // Gone once nothing answers on its socket any more.
+    ok(
+      await waitFor(async () => {
+        const r = await world.tmux(lost.socketPath, ["list-sessions"]);
+        return r.code !== 0 && /no server|error connecting/i.test(r.stderr);
+      }, 10_000),
+      "the killed server still answers",
+    );
 
     const json = await world.lisaInProcess(["session", "list", "--json"]);
     strictEqual(json.code, 0, json.stdout);
@@ -39,11 +65,13 @@ Deno.test("list shows a session whose server died as not_found (server_gone) unt
       Deno.removeSync(lost.socketPath);
     } catch { /* tmux removed it on the way out */ }
     const all = await world.lisaInProcess(["session", "list", "--all-sockets", "--json"]);
+    const rows = all.json!.items as { session: string; state: string; lost: boolean }[];
     deepStrictEqual(
-      (all.json!.items as { session: string; state: string }[])
-        .map((i) => [i.session, i.state]).sort(),
-      [[lost.session, "not_found"], [live.session, "in_progress"]].sort(),
+      rows.map((i) => [i.session, i.lost]).sort(),
+      [[lost.session, true], [live.session, false]].sort(),
     );
+    strictEqual(rows.find((i) => i.lost)!.state, "not_found");
+    ok(LIVE.includes(rows.find((i) => !i.lost)!.state), all.stdout);
     strictEqual(all.json!.lostCount, 1);
 
     // Pruned, it is gone from the list too.
@@ -64,8 +92,8 @@ Deno.test("prune acts on the current project's finished sessions only, every pro
     Deno.mkdirSync(other);
     const mine = await spawn(world, ["--command", "true"]);
     const theirs = await spawn(world, ["--command", "true", "--project-root", other]);
-    await waitDone(world, mine);
-    await waitDone(world, theirs);
+    await paneDead(world, mine);
+    await paneDead(world, theirs);
 
     const here = await world.lisaInProcess(["session", "prune", "--older-than", "0s", "--json"]);
     strictEqual(here.code, 0, here.stdout);
@@ -99,7 +127,7 @@ Deno.test("prune --dry-run never says nothing to prune above a worktree it would
   const world = await makeGitWorld();
   try {
     const s = await spawnWt(world, "true");
-    await waitCompleted(world, s.session);
+    await paneDead(world, s);
     const dry = await world.lisaInProcess(["session", "prune", "--dry-run"]);
     strictEqual(dry.code, 0, dry.stdout + dry.stderr);
     ok(!dry.stdout.includes("nothing to prune"), dry.stdout);

@@ -1,7 +1,9 @@
 /**
  * Finding a session by name from any directory: under the current project's hash first, else
  * through its meta file anywhere in the runtime dir (one directory listing), whose projectRoot
- * and socketPath then decide where it lives.
+ * and socketPath then decide where it lives. An alias names its session while it runs (its
+ * meta) and after it was killed (what outlives the meta: its event log, its worktree record,
+ * its history row), see {@link resolveSession}.
  */
 import type { Deps } from "../../base/deps.ts";
 import { isValidSessionName, validateSessionName } from "./identity.ts";
