@@ -307,10 +307,15 @@ function removeFile(path: string, removed: string[]): boolean {
  * `retentionDays` days before `nowMs`, with their `.lock` files; hook sidecars
  * (`-hooks.jsonl`) past the same age go too when their session has no meta file (a live
  * session keeps its hooks). Lock files left without their log are removed once past the age.
- * Symlinks and non-files are never touched. `retentionDays` ≤ 0 disables pruning. Best effort:
- * never throws; returns the removed paths.
+ * Symlinks and non-files are never touched. `retentionDays` ≤ 0 disables pruning. Only project
+ * `hash`'s files when given. Best effort: never throws; returns the removed paths.
  */
-export function pruneOldEvents(runtimeDir: string, retentionDays: number, nowMs: number): string[] {
+export function pruneOldEvents(
+  runtimeDir: string,
+  retentionDays: number,
+  nowMs: number,
+  hash?: string,
+): string[] {
   const removed: string[] = [];
   if (!(retentionDays > 0)) return removed;
   const cutoff = nowMs - retentionDays * 86_400_000;
@@ -330,7 +335,8 @@ export function pruneOldEvents(runtimeDir: string, retentionDays: number, nowMs:
     if (!entry.isFile) continue;
     const m = SESSION_ARTIFACT_RE.exec(entry.name);
     if (m === null) continue;
-    const [, hash, session, kind, lock] = m;
+    const [, fileHash, session, kind, lock] = m;
+    if (hash !== undefined && fileHash !== hash) continue;
     const path = joinPath(runtimeDir, entry.name);
     if (lock !== undefined) {
       if (kind === "events.jsonl" || kind === "hooks.jsonl") locks.push(path);
@@ -339,7 +345,7 @@ export function pruneOldEvents(runtimeDir: string, retentionDays: number, nowMs:
     if (kind === "events.jsonl" && isOld(path)) {
       if (removeFile(path, removed)) gone.add(path);
     } else if (kind === "hooks.jsonl" && isOld(path)) {
-      const meta = joinPath(runtimeDir, `.lisa-${hash}-session-${session}-meta.json`);
+      const meta = joinPath(runtimeDir, `.lisa-${fileHash}-session-${session}-meta.json`);
       if (!pathExists(meta) && removeFile(path, removed)) gone.add(path);
     }
   }

@@ -58,6 +58,8 @@ interface Target {
   socketPath: string;
   runtimeDir: string;
   meta: SessionMeta | undefined;
+  /** The alias it was found by when its meta is gone (a second kill by alias). */
+  alias?: string;
 }
 
 /** A process left alive, with the session it belonged to. */
@@ -285,6 +287,7 @@ async function endSession(
     target.session,
     allHashes ? {} : { hash: target.hash },
   );
+  const alias = target.meta?.alias ?? target.alias;
   // A name nobody knew (a typo) gets no event log: nothing would ever read or prune it.
   if (pids !== null || removed.length > 0 || ended.signalled > 0 || pathExists(paths.events)) {
     await appendLifecycle(deps, paths.events, target.session, {
@@ -292,6 +295,8 @@ async function endSession(
       state: "not_found",
       status: "not_found",
       reason: pids !== null ? "killed" : "kill_not_found",
+      // The meta goes now: the log's last event keeps the alias naming the session.
+      ...(alias ? { alias } : {}),
       trigger,
       signalled: ended.signalled,
       remaining: ended.remaining,
@@ -360,7 +365,7 @@ async function endAll(
 export async function killSessionTree(deps: Deps, options: KillOptions): Promise<KillResult> {
   // An alias (or a prefix of one) is resolved here, once, to a full name; a full name is taken
   // exactly, never as a prefix of another (issue 9); tmux targets stay exact.
-  const loc = locateSession(deps, options.session, options.projectRoot);
+  const loc = await locateSession(deps, options.session, options.projectRoot);
   const name = validateSessionName(loc.session);
   const root: Target = {
     session: name,
@@ -368,6 +373,7 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
     socketPath: loc.socketPath,
     runtimeDir: loc.runtimeDir,
     meta: loc.meta,
+    ...(loc.alias ? { alias: loc.alias } : {}),
   };
   const runId = await runIdOf(deps, root);
   const targets = [
@@ -377,12 +383,20 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
     })),
     { target: root, trigger: "kill" },
   ];
+  const known = loc.meta !== undefined || loc.alias !== undefined || pathExists(loc.paths.events);
   return await deafToHangup(async (ownClosed) => {
     const { killed, found, processes, closes, worktrees } = await endAll(deps, targets, options);
     try {
       pruneOldEvents(loc.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
       if (!found.has(name)) {
-        throw new LisaError("session_not_found", `Session "${name}" was not found`, {
+        const label = loc.alias ? `${name} (${loc.alias})` : `"${name}"`;
+        // A session lisa knew (its files, or what outlives a kill) is gone; anything else was
+        // never there.
+        const message = known
+          ? `Session ${label} is already gone: tmux no longer has it, so there was nothing ` +
+            "to kill (its history: lisa history show " + name + ")"
+          : `Session "${name}" was not found`;
+        throw new LisaError("session_not_found", message, {
           details: { session: name, found: false, killed, processes, projectRoot: loc.projectRoot },
         });
       }

@@ -204,7 +204,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
   // The alias first: a worktree's default branch is named after it (`lisa/<alias>`). A name
   // given with --session is already the person's short name: it gets no generated alias.
   const alias = options.session === undefined
-    ? pickAlias(project.slug, knownAliases(project.runtimeDir))
+    ? pickAlias(project.slug, knownAliases(project.runtimeDir, deps.config.worktreeDir))
     : undefined;
   if (options.worktree) {
     // The name comes first: the worktree's directory and default branch derive from it.
@@ -288,6 +288,7 @@ async function launchIn(
   if (worktree !== undefined && create !== undefined) {
     await create.createWorktree(deps, project.runtimeDir, worktree, {
       session,
+      ...(plan.meta.alias ? { alias: plan.meta.alias } : {}),
       projectRoot: project.root,
       projectHash: project.hash,
       socketPath: project.socketPath,
@@ -402,6 +403,8 @@ async function launchIn(
     state: "just_started",
     status: "active",
     reason: "spawn_success",
+    // The alias outlives the meta here (kill keeps the event log): it still names the session.
+    ...(plan.meta.alias ? { alias: plan.meta.alias } : {}),
     agent: plan.agent,
     mode: plan.mode,
     parentSession: plan.parentSession,

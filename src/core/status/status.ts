@@ -488,7 +488,7 @@ export async function finishEvaluation(
   const found = facts.view?.found ?? null;
   const report: StatusReport = {
     session: loc.session,
-    alias: meta?.alias ?? null,
+    alias: meta?.alias ?? loc.alias ?? null,
     agent: meta ? shownAgent(meta) : found?.agent ?? null,
     mode: meta?.mode ?? null,
     status: c.status,
@@ -537,7 +537,7 @@ export async function finishEvaluation(
  * does not know is `not_found` (the caller decides the exit code).
  */
 export async function sessionStatus(deps: Deps, options: StatusOptions): Promise<StatusOutcome> {
-  const loc = locateSession(deps, options.session, options.projectRoot);
+  const loc = await locateSession(deps, options.session, options.projectRoot);
   const tmux = new Tmux(deps.runner, loc.socketPath, deps.config.cmdTimeoutSeconds * 1000);
   const lines = Math.max(options.captureLines ?? 0, STATUS_CAPTURE_LINES);
 

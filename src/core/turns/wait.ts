@@ -244,7 +244,7 @@ function endedBy(s: StatusRead): { outcome: TurnOutcome; error?: string } | null
  * turn's sake: a gone session is the outcome `interrupted`.
  */
 export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<WaitResult> {
-  const loc = locateSession(deps, options.session, options.projectRoot);
+  const loc = await locateSession(deps, options.session, options.projectRoot);
   // Read the text once (stdin can be read only once) and pass it on as a value.
   const input = await readTextInput(deps, {
     value: options.text,

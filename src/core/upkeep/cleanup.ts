@@ -5,7 +5,8 @@
  *
  * - a socket: no server answers on it (`list-sessions` says no server / connection refused);
  * - a session's artifacts: its server is gone or no longer lists the session, and none of its
- *   files changed within a grace period (a spawn may be preparing them right now);
+ *   files changed within a grace period (a spawn may be preparing them right now; the state
+ *   file and event log a status poll writes do not count);
  * - a startup script: older than an hour and its session is not live.
  *
  * Event logs of gone sessions are kept for post-mortems until `LISA_EVENT_RETENTION_DAYS`.
@@ -297,7 +298,11 @@ export async function runCleanup(deps: Deps, options: CleanupOptions): Promise<C
     const live = (probe?.kind === "live" && probe.sessions.includes(g.session)) ||
       liveByHash.get(g.hash)?.has(g.session) === true;
     const unsure = probe?.kind === "unknown" || unsureHashes.has(g.hash);
-    const fresh = g.files.some((f) => now - f.mtimeMs < grace);
+    // A poll's own writes (state, events: a list of lost sessions records them) are no sign of
+    // life; a spawn preparing its files writes the others.
+    const fresh = g.files.some((f) =>
+      !/-(state\.json|events\.jsonl)(\.lock)?$/.test(f.name) && now - f.mtimeMs < grace
+    );
     return { g, live, unsure, fresh };
   });
   // History keeps what the hook and event files of gone sessions say before they go.

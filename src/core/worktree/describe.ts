@@ -198,7 +198,7 @@ async function withScratchIndex<T>(
  * the errors of `findWorktree` (`worktree_not_found`) and `git_failed`.
  */
 export async function diffSession(deps: Deps, options: DiffOptions): Promise<DiffResult> {
-  const { record, session } = findWorktree(deps, options.session, options.projectRoot);
+  const { record, session } = await findWorktree(deps, options.session, options.projectRoot);
   const info = record.worktree;
   const present = worktreePresent(info);
   const dir = present ? info.path : info.repoRoot;

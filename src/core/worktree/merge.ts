@@ -132,7 +132,7 @@ function touches(files: readonly string[], path: string): boolean {
  * `lock_busy`.
  */
 export async function mergeSession(deps: Deps, options: MergeOptions): Promise<MergeResult> {
-  const found = findWorktree(deps, options.session, options.projectRoot);
+  const found = await findWorktree(deps, options.session, options.projectRoot);
   const { session } = found;
   const info = found.record.worktree;
   const squash = options.squash ?? false;

@@ -65,6 +65,8 @@ export interface PruneIntent {
 /** A worktree session, as recorded at spawn (and updated by merge). */
 export interface WorktreeRecord {
   session: string;
+  /** The session's alias, so that it names the session after kill (absent in older records). */
+  alias?: string;
   projectRoot: string;
   projectHash: string;
   socketPath: string;
