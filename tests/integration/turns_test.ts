@@ -5,6 +5,7 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld, waitFor, type World } from "../helpers/world.ts";
+import { withLock } from "../../src/store/lock.ts";
 import { artifact, paneText, readIf, spawn, type Spawned, waitPane } from "./lifecycle_helpers.ts";
 
 type Wait = {
@@ -174,6 +175,36 @@ Deno.test("two send --wait of the same text at once never both get the same turn
     ok(done.length >= 1, a.stdout + b.stdout);
     if (done.length === 2) {
       ok(a.json?.turnId !== b.json?.turnId, `both got turn ${a.json?.turnId}`);
+    }
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("send --wait never holds the hooks log's lock: hooks append freely while it waits", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_TURN_SECONDS: "120" });
+    await hooksReady(world, s);
+    const hooks = artifact(world, s, "hooks.jsonl");
+    const args = ["session", "send", "--session", s.session, "--wait", "--json"];
+    const waiting = world.lisa([...args, "--text", "long turn", "--timeout-seconds", "300"]);
+    try {
+      // The turn started and runs for minutes: the waiter holds its lock until it ends.
+      ok(
+        await waitFor(() => (readIf(hooks) ?? "").includes("long turn") || undefined, 30_000),
+        await paneText(world, s),
+      );
+      // `lisa hook` appends under the log's lock: it must be free (a 0 ms try, no waiting).
+      await withLock(`${hooks}.lock`, { timeoutMs: 0 }, () => {});
+      // The waiter's own lock still keeps a second waiter off the session.
+      const second = await world.lisaInProcess([...args, "--text", "another"]);
+      strictEqual(second.code, 1, second.stdout + second.stderr);
+      strictEqual(second.json?.errorCode, "turn_busy", second.stdout);
+    } finally {
+      await world.lisaInProcess(["session", "kill", "--session", s.session]);
+      const w = await waiting;
+      strictEqual(w.json?.outcome, "interrupted", w.stdout + w.stderr);
     }
   } finally {
     await world.dispose();

@@ -30,7 +30,6 @@ import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
 import { readTextInput } from "../drive/text_input.ts";
 import { LisaError, LockBusyError } from "../../base/errors.ts";
 import { withLock } from "../../store/lock.ts";
-import { lockPathFor } from "../../store/runtime_dir.ts";
 import {
   lineKey,
   parseTurnRecord,
@@ -254,7 +253,9 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
   });
   // One waiter per session: two waits started together would both take the first matching
   // turn as theirs (same text, same reply). The second is refused before it sends anything.
-  const lockPath = lockPathFor(loc.paths.hooks);
+  // The lock is the wait's own: held for the whole turn, it must never be the hooks log's,
+  // whose appends the agent's hooks (and so the agent) wait for.
+  const lockPath = loc.paths.waitLock;
   try {
     return await withLock(lockPath, { timeoutMs: 0 }, () => waitTurn(deps, options, loc, input));
   } catch (error) {
