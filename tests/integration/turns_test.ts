@@ -274,3 +274,42 @@ Deno.test("send --wait says when codex's reply was cut to fit its hook line", as
     await world.dispose();
   }
 });
+
+Deno.test("send --keys 1 --wait after a permission outcome follows the turn the keys resumed", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], {
+      FAKE_PERMISSION: "1",
+      FAKE_REPLY_ECHO: "1",
+      // The dialog (and its hook) stay a moment after the answer: not a new permission.
+      FAKE_ANSWER_SECONDS: "1",
+    });
+    await hooksReady(world, s);
+    const asked = await sendWait(world, s, "make a file");
+    strictEqual(asked.json.outcome, "permission", asked.raw);
+    // The answer types no prompt: the turn it resumes ends with the tool run and the reply.
+    const r = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--keys",
+      "1",
+      "--wait",
+      "--timeout-seconds",
+      "60",
+      "--json",
+    ]);
+    const json = r.json as unknown as Wait;
+    strictEqual(r.code, 0, r.stdout + r.stderr);
+    strictEqual(json.outcome, "completed", r.stdout);
+    strictEqual(json.reply, "reply to: make a file");
+    strictEqual(json.turnId, asked.json.turnId, "the same turn, under the same id");
+    deepStrictEqual(json.tools.map((t) => t.tool), ["Bash"]);
+    const turns = await world.lisaInProcess(["session", "turns", "--session", s.session, "--json"]);
+    const list = (turns.json as { turns: { turnId: string; outcome: string }[] }).turns;
+    deepStrictEqual(list.map((t) => [t.turnId, t.outcome]), [[json.turnId, "completed"]]);
+  } finally {
+    await world.dispose();
+  }
+});
