@@ -42,6 +42,40 @@ Deno.test("a killed session's running turn is interrupted and the session closed
   }
 });
 
+Deno.test("a turn interrupted by kill lasts until the kill, not 0 ms", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_TURN_SECONDS: "60" });
+    const hooks = artifact(world, s, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
+    const sent = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "long job",
+      "--enter",
+    ]);
+    strictEqual(sent.code, 0, sent.stderr);
+    const startedAt = await waitFor(() => {
+      const line = (readIf(hooks) ?? "").split("\n").find((l) => l.includes("UserPromptSubmit"));
+      return line === undefined ? undefined : Date.parse(JSON.parse(line).at);
+    }, 30_000);
+    ok(startedAt !== undefined, "the turn started");
+    // The turn runs (its tool child sleeps) for at least 2 s before the kill.
+    ok(await waitFor(() => Date.now() - startedAt >= 2000, 10_000));
+    const killed = await world.lisaInProcess(["session", "kill", "--session", s.session]);
+    strictEqual(killed.code, 0, killed.stdout + killed.stderr);
+    const shown = await world.lisaInProcess(["history", "show", s.session, "--json"]);
+    const turn = (shown.json as { turns: (Turn & { durationMs: number })[] }).turns[0];
+    strictEqual(turn.outcome, "interrupted", shown.stdout);
+    ok(turn.durationMs >= 2000, `durationMs ${turn.durationMs}`);
+  } finally {
+    await world.dispose();
+  }
+});
+
 Deno.test("history show and session turns list a waited turn with its tool and reply", async () => {
   const world = await makeWorld();
   try {

@@ -286,6 +286,16 @@ function applyHook(
     case "session_end":
       if (open) closeTurn(h, open.id, "interrupted", at);
       break;
+    case "other":
+      // Any line of the run while a turn is open is a sign of it (a turn that is later
+      // interrupted ends at its last sign, not at its start).
+      if (open) {
+        h.db.prepare(
+          "UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at) WHERE id = ?",
+        )
+          .run(at, open.id);
+      }
+      break;
   }
   return added;
 }

@@ -255,6 +255,32 @@ Deno.test("sweeps: a killed session's open turn is interrupted; orphan tools joi
   }
 });
 
+Deno.test("an interrupted turn ends at its last sign: the kill, else its last hook line", async () => {
+  for (const [reason, endedAt] of [["killed", "00:00:09"], ["cleanup", "00:00:04"]]) {
+    const f = await fixture();
+    try {
+      await Deno.writeTextFile(
+        f.hooks,
+        [
+          TURN[1],
+          hook("2026-01-01T00:00:04.000Z", "Notification", { notificationType: "idle_prompt" }),
+        ].join(""),
+      );
+      await withHistory(f, async (h) => {
+        ingestAll(h, f.deps);
+        markEnded(h, SESSION, RUN, reason, "2026-01-01T00:00:09.000Z");
+        await sweepHistory(h, f.deps, { probe: false });
+        const t = showSession(h, SESSION).turnList[0];
+        deepStrictEqual([t.outcome, t.endedAt], ["interrupted", `2026-01-01T${endedAt}.000Z`]);
+        strictEqual(t.durationMs, Date.parse(t.endedAt!) - Date.parse(t.startedAt!), reason);
+        ok(t.durationMs! > 0, reason);
+      });
+    } finally {
+      await Deno.remove(f.dir, { recursive: true });
+    }
+  }
+});
+
 Deno.test("sweeps: a stale turn of a session not working is interrupted; its late Stop reopens it", async () => {
   const f = await fixture(new Date("2026-01-01T01:00:00Z"));
   try {
