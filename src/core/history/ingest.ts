@@ -19,7 +19,8 @@
 import type { Deps } from "../../base/deps.ts";
 import type { SessionMeta } from "../../base/types.ts";
 import { baseName } from "../../base/paths.ts";
-import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
+import { type FileCursor, MAX_READ_BYTES, readLinesFrom } from "../../store/line_cursor.ts";
+import { markRead } from "../../store/events.ts";
 import { sessionPaths } from "../../store/runtime_dir.ts";
 import { tryReadMeta } from "../session/locate.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
@@ -346,15 +347,28 @@ function readDone(path: string): { runId: string; exitCode: number; at: string |
   }
 }
 
-/** Reads `path`'s new lines (none when it is missing or unsafe). */
+/**
+ * Reads every line of `path` after the stored cursor, oldest first, in bounded chunks (none
+ * when it is missing or unsafe): a log that kept its unread lines may be larger than one read.
+ */
 function newLines(h: History, path: string): { lines: string[]; next: FileCursor } | null {
-  let read;
+  const lines: string[] = [];
+  let cursor = readCursor(h, path);
   try {
-    read = readLinesFrom(path, readCursor(h, path));
+    while (true) {
+      const read = readLinesFrom(path, cursor, MAX_READ_BYTES, true);
+      if (read === null) {
+        return cursor === null || lines.length === 0 ? null : { lines, next: cursor };
+      }
+      lines.push(...read.lines);
+      const stuck = cursor !== null && read.next.ino === cursor.ino &&
+        read.next.offset === cursor.offset;
+      cursor = read.next;
+      if (!read.more || stuck) return { lines, next: cursor };
+    }
   } catch {
-    return null;
+    return lines.length === 0 || cursor === null ? null : { lines, next: cursor };
   }
-  return read === null ? null : { lines: read.lines, next: read.next };
 }
 
 /**
@@ -391,6 +405,7 @@ export function ingestSession(
     ? seen.fingerprints.get(fpKey)
     : h.db.prepare("SELECT fingerprint FROM cursors WHERE path = ?").get(fpKey)?.fingerprint;
   if (known === fingerprint) return counts;
+  let hooksRead: FileCursor | null = null;
   h.write(() => {
     h.db.prepare(
       "INSERT INTO cursors (path, offset, fingerprint) VALUES (?, 0, ?) " +
@@ -439,6 +454,7 @@ export function ingestSession(
         counts.tools += added.tools;
       }
       saveCursor(h, paths.hooks, hooks.next);
+      hooksRead = hooks.next;
     }
     const done = readDone(paths.done);
     if (done !== null) {
@@ -457,6 +473,8 @@ export function ingestSession(
     const after = Number(row(h.db.prepare("SELECT COUNT(*) AS n FROM sessions").get(), "n"));
     counts.sessions = after - before;
   });
+  // Stored for good: the hook log may now drop what was read (it keeps every unread line).
+  if (hooksRead !== null) markRead(paths.hooks, hooksRead);
   return counts;
 }
 

@@ -16,6 +16,7 @@ import {
 } from "../../../../src/core/history/query.ts";
 import { LisaError } from "../../../../src/base/errors.ts";
 import { REPO_ROOT } from "../../../helpers/world.ts";
+import { runHook } from "../../../../src/core/hook/run_hook.ts";
 
 const HASH = "0123abcd";
 const SESSION = "lisa-proj-260101-000000-1-claude-interactive";
@@ -419,6 +420,100 @@ Deno.test("metas lacking facts, with odd types or without a run id never fail in
       strictEqual(showSession(h, "lisa-proj-odd").projectRoot, null);
       // The well-formed session beside them is ingested in full.
       strictEqual(showSession(h, SESSION).turnList[0].reply, "Parser fixed; tests pass.");
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+/**
+ * Appends one claude hook line to the fixture's hook file the way the agent does it (through
+ * `lisa hook`, with the log's bounds from `env`).
+ */
+async function agentHook(
+  f: Fixture,
+  env: Record<string, string>,
+  at: Date,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  const bytes = new TextEncoder().encode(JSON.stringify(payload));
+  let given = false;
+  const code = await runHook(
+    ["claude"],
+    { LISA_HOOK_FILE: f.hooks, LISA_RUN_ID: RUN, ...env },
+    {
+      stdin: {
+        isTerminal: () => false,
+        read(buffer: Uint8Array) {
+          if (given) return Promise.resolve(null);
+          given = true;
+          buffer.set(bytes);
+          return Promise.resolve(bytes.length);
+        },
+      },
+      now: () => at,
+      runChain: () => Promise.resolve(),
+    },
+  );
+  strictEqual(code, 0);
+}
+
+/** `turns` turns of `tools` tool calls each, through the hook, at one-second steps. */
+async function agentTurns(f: Fixture, env: Record<string, string>, from: number, turns: number) {
+  const tools = 5;
+  let t = Date.parse("2026-01-01T00:00:00Z") + from * 100_000;
+  const at = () => new Date(t += 1000);
+  for (let i = from; i < from + turns; i++) {
+    await agentHook(f, env, at(), { hook_event_name: "UserPromptSubmit", prompt: `q${i}` });
+    for (let k = 0; k < tools; k++) {
+      await agentHook(f, env, at(), {
+        hook_event_name: "PostToolUse",
+        tool_name: "Bash",
+        tool_input: { command: `step ${i}.${k}` },
+      });
+    }
+    await agentHook(f, env, at(), {
+      hook_event_name: "Stop",
+      last_assistant_message: `a${i}`,
+      stop_hook_active: false,
+    });
+  }
+}
+
+/** Every turn of the fixture's session: prompt, reply, outcome and tool count. */
+function turnFacts(h: History): [string | null, string | null, string, number][] {
+  return showSession(h, SESSION).turnList.map((
+    t,
+  ) => [t.prompt, t.reply, t.outcome, t.tools.length]);
+}
+
+Deno.test("compaction of the hook log never drops a line history has not ingested", async () => {
+  const f = await fixture();
+  const env = { LISA_EVENTS_MAX_LINES: "12" };
+  try {
+    // 12 turns of 7 lines each with nothing read in between: 84 lines against a bound of 12.
+    await agentTurns(f, env, 0, 12);
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      deepStrictEqual(
+        turnFacts(h),
+        Array.from({ length: 12 }, (_, i) => [`q${i}`, `a${i}`, "completed", 5]),
+      );
+    });
+    // Once read, the next append compacts the log to its bound again.
+    await agentTurns(f, env, 12, 1);
+    const lines = Deno.readTextFileSync(f.hooks).trim().split("\n").length;
+    ok(lines <= 12, `${lines} lines after a read`);
+    // Reads in between: still every turn, once.
+    for (const from of [13, 15, 17]) {
+      await agentTurns(f, env, from, 2);
+      await withHistory(f, (h) => ingestAll(h, f.deps));
+    }
+    await withHistory(f, (h) => {
+      deepStrictEqual(
+        turnFacts(h),
+        Array.from({ length: 19 }, (_, i) => [`q${i}`, `a${i}`, "completed", 5]),
+      );
     });
   } finally {
     await Deno.remove(f.dir, { recursive: true });
