@@ -3,7 +3,7 @@
  * and `session turns`; a session killed mid-turn is closed and its turn interrupted.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { makeWorld, waitFor } from "../helpers/world.ts";
+import { makeWorld, REPO_ROOT, waitFor, type World } from "../helpers/world.ts";
 import { artifact, processesOf, readIf, spawn } from "./lifecycle_helpers.ts";
 import { openHistory } from "../../src/core/history/store.ts";
 
@@ -253,6 +253,82 @@ Deno.test("session turns accepts an alias or a unique prefix of one, as every --
       strictEqual(r.json!.session, s.session, r.stdout);
       deepStrictEqual((r.json!.turns as Turn[]).map((t) => t.prompt), ["hello"]);
     }
+  } finally {
+    await world.dispose();
+  }
+});
+
+/** A second writer holding the history database's write lock until `release()`. */
+async function holdHistory(
+  world: World,
+  db: string,
+): Promise<{ release: () => Promise<void> }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "-A", `${REPO_ROOT}/tests/fixtures/hold_history.ts`, db],
+    env: world.env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const { value } = await reader.read();
+  ok(new TextDecoder().decode(value).includes("locked"), "the second writer holds the database");
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      await child.stdin.close();
+      reader.releaseLock();
+      await child.stdout.cancel();
+      await child.status;
+    },
+  };
+}
+
+Deno.test("kill while another writer holds history keeps the session's files; the next read has its turns", async () => {
+  const world = await makeWorld();
+  const db = `${world.base}/state/history.db`;
+  const env = { LISA_HISTORY_DB: db };
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_REPLY_ECHO: "1" });
+    const hooks = artifact(world, s, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
+    // History exists (and has read the session) before the turn that only the hook file holds.
+    strictEqual((await world.lisaInProcess(["history", "list", "--json"], { env })).code, 0);
+    const sent = await world.lisaInProcess(
+      ["session", "send", "--session", s.session, "--text", "remember me", "--wait", "--json"],
+      { env },
+    );
+    strictEqual((sent.json as { outcome: string }).outcome, "completed", sent.stdout);
+    const holder = await holdHistory(world, db);
+    let killed;
+    try {
+      const args = ["session", "kill", "--session", s.session, "--json"];
+      killed = await world.lisaInProcess(args, { env });
+      strictEqual(killed.code, 0, killed.stdout + killed.stderr);
+    } finally {
+      await holder.release();
+    }
+    // The next read ingests what the kill kept: the turn, and the facts of the gone meta.
+    const shown = await world.lisaInProcess(["history", "show", s.session, "--json"], { env });
+    strictEqual(shown.code, 0, shown.stdout + shown.stderr);
+    const json = shown.json as { projectRoot: string | null; finalState: string; turns: Turn[] };
+    deepStrictEqual(json.turns.map((t) => [t.prompt, t.outcome, t.reply]), [
+      ["remember me", "completed", "reply to: remember me"],
+    ]);
+    strictEqual(json.projectRoot, s.projectRoot);
+    // The kill said so in its JSON, not only on stderr.
+    const history = killed.json!.history as {
+      recorded: boolean;
+      keptFiles: string[];
+      errorCode?: string;
+    };
+    strictEqual(history.recorded, false, killed.stdout);
+    strictEqual(history.errorCode, "history_busy", killed.stdout);
+    ok(history.keptFiles.includes(hooks), killed.stdout);
+    ok(/history not recorded/.test(killed.stderr), killed.stderr);
+    strictEqual(json.finalState, "killed");
   } finally {
     await world.dispose();
   }

@@ -22,6 +22,7 @@ import { baseName } from "../../base/paths.ts";
 import { type FileCursor, MAX_READ_BYTES, readLinesFrom } from "../../store/line_cursor.ts";
 import { markRead } from "../../store/events.ts";
 import { sessionPaths } from "../../store/runtime_dir.ts";
+import { normalizeMeta } from "../../store/session_store.ts";
 import { tryReadMeta } from "../session/locate.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
 import {
@@ -318,6 +319,10 @@ function applyEvent(h: History, id: number, e: Record<string, unknown>): void {
       id,
     );
   } else if (e.type === "lifecycle" && (reason === "killed" || reason === "kill_not_found")) {
+    // A kill that could not record history kept the files, and wrote the meta's facts here.
+    if (typeof e.meta === "object" && e.meta !== null && !Array.isArray(e.meta)) {
+      applyMeta(h, id, normalizeMeta(e.meta as Record<string, unknown>));
+    }
     h.db.prepare(
       `UPDATE sessions SET ended_at = COALESCE(ended_at, ?),
         final_state = COALESCE(final_state, 'killed'), end_reason = COALESCE(end_reason, ?)

@@ -262,9 +262,11 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
     });
   }
   const files = { runtimeDir: project.runtimeDir, hash: project.hash, session };
-  // Files of an earlier session of the same name go: history records them first.
+  // Files of an earlier session of the same name go: history records them first. A hook log it
+  // cannot take stays; the new run appends to it (lines carry their run id).
+  let keepHooks = false;
   if (pathExists(paths.meta) || pathExists(paths.hooks)) {
-    await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup");
+    keepHooks = !(await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup")).recorded;
   }
   const create = worktree !== undefined ? await worktreeCreateModule() : undefined;
   if (worktree !== undefined && create !== undefined) {
@@ -281,12 +283,16 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
       await create.discardWorktree(deps, project.runtimeDir, worktree);
     }
   };
-  removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+  removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash, keepHooks });
   pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
 
   const failed = async (reason: string, message: string, cause: unknown): Promise<never> => {
-    await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed");
-    removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+    const recorded = (await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed"))
+      .recorded;
+    removeSessionArtifacts(project.runtimeDir, session, {
+      hash: project.hash,
+      keepHooks: keepHooks || !recorded,
+    });
     await undoWorktree().catch(() => {});
     await appendLifecycle(deps, paths.events, session, {
       runId,
