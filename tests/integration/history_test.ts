@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld, REPO_ROOT, waitFor, type World } from "../helpers/world.ts";
-import { artifact, processesOf, readIf, spawn } from "./lifecycle_helpers.ts";
+import { artifact, processesOf, readIf, spawn, waitDone } from "./lifecycle_helpers.ts";
 import { openHistory } from "../../src/core/history/store.ts";
 
 type Turn = { prompt: string; outcome: string; reply: string | null; tools: { tool: string }[] };
@@ -329,6 +329,89 @@ Deno.test("kill while another writer holds history keeps the session's files; th
     ok(history.keptFiles.includes(hooks), killed.stdout);
     ok(/history not recorded/.test(killed.stderr), killed.stderr);
     strictEqual(json.finalState, "killed");
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("prune while another writer holds history keeps the hook file for the next read", async () => {
+  const world = await makeWorld();
+  const env = { LISA_HISTORY_DB: `${world.base}/state/history.db` };
+  try {
+    // History exists before the session runs: only its hook file holds its turn.
+    strictEqual((await world.lisaInProcess(["history", "list", "--json"], { env })).code, 0);
+    const s = await spawn(world, ["--agent", "claude", "--mode", "exec", "--prompt", "one job"]);
+    await waitDone(world, s);
+    const hooks = artifact(world, s, "hooks.jsonl");
+    ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionEnd") || undefined, 30_000));
+    // The done file comes just before the wrapper exits: prune takes the pane once it is dead.
+    const target = ["display-message", "-p", "-t", `=${s.session}:`, "#{pane_dead}"];
+    ok(
+      await waitFor(
+        async () => (await world.tmux(s.socketPath, target)).stdout.trim() === "1",
+        30_000,
+      ),
+    );
+    const holder = await holdHistory(world, env.LISA_HISTORY_DB);
+    try {
+      const args = ["session", "prune", "--older-than", "0s", "--json"];
+      const pruned = await world.lisaInProcess(args, { env });
+      strictEqual(pruned.code, 0, pruned.stdout + pruned.stderr);
+      ok(/history not recorded/.test(pruned.stderr), pruned.stderr);
+    } finally {
+      await holder.release();
+    }
+    const shown = await world.lisaInProcess(["history", "show", s.session, "--json"], { env });
+    strictEqual(shown.code, 0, shown.stdout + shown.stderr);
+    const turns = (shown.json as { turns: Turn[] }).turns;
+    deepStrictEqual(turns.map((t) => [t.prompt, t.outcome]), [["one job", "completed"]]);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("cleanup while another writer holds history keeps a gone session's hook file", async () => {
+  const world = await makeWorld();
+  const env = { LISA_HISTORY_DB: `${world.base}/state/history.db` };
+  try {
+    strictEqual((await world.lisaInProcess(["history", "list", "--json"], { env })).code, 0);
+    const live = await spawn(world, ["--command", "sleep 120", "--session", "lisa-live"]);
+    // A session gone from its (live) server, files hours old: cleanup's to remove.
+    const base = `${world.runtimeDir}/.lisa-${live.projectHash}-session-lisa-gone`;
+    const old = new Date(Date.now() - 3 * 3600_000);
+    const write = (path: string, text: string) => {
+      Deno.writeTextFileSync(path, text, { mode: 0o600 });
+      Deno.utimeSync(path, old, old);
+    };
+    write(
+      `${base}-meta.json`,
+      JSON.stringify({ session: "lisa-gone", socketPath: live.socketPath, runId: "gone-run" }),
+    );
+    const line = (event: string, extra: Record<string, string>) =>
+      JSON.stringify({
+        at: old.toISOString(),
+        runId: "gone-run",
+        agent: "claude",
+        event,
+        ...extra,
+      });
+    write(
+      `${base}-hooks.jsonl`,
+      [line("UserPromptSubmit", { prompt: "lost?" }), line("Stop", { reply: "no" })].join("\n") +
+        "\n",
+    );
+    const holder = await holdHistory(world, env.LISA_HISTORY_DB);
+    try {
+      const cleaned = await world.lisaInProcess(["cleanup", "--json"], { env });
+      strictEqual(cleaned.code, 0, cleaned.stdout + cleaned.stderr);
+      ok(/history not recorded/.test(cleaned.stderr), cleaned.stderr);
+    } finally {
+      await holder.release();
+    }
+    const shown = await world.lisaInProcess(["history", "show", "lisa-gone", "--json"], { env });
+    strictEqual(shown.code, 0, shown.stdout + shown.stderr);
+    const turns = (shown.json as { turns: Turn[] }).turns;
+    deepStrictEqual(turns.map((t) => [t.prompt, t.reply]), [["lost?", "no"]]);
   } finally {
     await world.dispose();
   }

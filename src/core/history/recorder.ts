@@ -45,7 +45,7 @@ export interface RecordOutcome {
 }
 
 /** The key of a session in {@link RecordOutcome.unrecorded}. */
-export function recordKey(s: SessionFiles): string {
+export function recordKey(s: Pick<SessionFiles, "hash" | "session">): string {
   return `${s.hash}/${s.session}`;
 }
 
