@@ -14,7 +14,9 @@
  * (closing a turn still open as interrupted); `PostToolUse` adds a tool to the open turn;
  * a permission request marks it waiting; `Stop` / `agent-turn-complete` closes it completed
  * with the reply (codex has no start hook: its turn is recorded whole at its end);
- * `StopFailure` closes it failed; a new `SessionStart` or `SessionEnd` closes it interrupted.
+ * `StopFailure` closes it failed; a new `SessionStart` or `SessionEnd` closes it interrupted;
+ * lisa's own `lisa:turn_end` (status decided a turn ended without its hook) closes it as it says,
+ * `recovered`, at the turn's last sign (a late `Stop` then completes it).
  */
 import type { Deps } from "../../base/deps.ts";
 import type { SessionMeta } from "../../base/types.ts";
@@ -25,6 +27,7 @@ import { sessionPaths } from "../../store/runtime_dir.ts";
 import { normalizeMeta } from "../../store/session_store.ts";
 import { tryReadMeta } from "../session/locate.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
+import { LISA_TURN_END } from "../../agents/hooks.ts";
 import {
   lineKey,
   parseTurnRecord,
@@ -207,13 +210,17 @@ function applyHook(
   key: string,
 ): { turns: number; tools: number } {
   const at = typeof r.at === "string" ? r.at : null;
+  // lisa's own end of a turn that ended without its hook (status decided it): the turn ends
+  // when its last sign came, and stays open to a late Stop (recovered).
+  const inferred = r.event === LISA_TURN_END;
+  const endAt = inferred && typeof r.endedAt === "string" ? r.endedAt : at;
   const added = { turns: 0, tools: 0 };
   h.db.prepare(
     `UPDATE sessions SET last_activity_at = MAX(COALESCE(last_activity_at, ''), COALESCE(?, '')),
       agent_session_id = COALESCE(agent_session_id, ?),
       transcript_path = COALESCE(?, transcript_path)
     WHERE id = ?`,
-  ).run(at, r.agentSessionId ?? null, r.transcriptPath ?? null, id);
+  ).run(endAt, r.agentSessionId ?? null, r.transcriptPath ?? null, id);
   const open = openTurn(h, id);
   const touch = (turnId: number, waitingFor: string | null) =>
     h.db.prepare(
@@ -262,12 +269,15 @@ function applyHook(
     case "completed": {
       const reply = replyOf(r);
       if (open) {
-        closeTurn(h, open.id, "completed", at, { reply });
+        closeTurn(h, open.id, "completed", endAt, { reply, recovered: inferred });
         break;
       }
-      // A turn a sweep closed too early (a long silent tool call): its end reopens it.
+      if (inferred) break; // the turn it ends is closed already
+      // A turn closed without its hook (a sweep, or status deciding a long silent tool call was
+      // its end): its real end completes it, with the agent's own reply.
       const swept = h.db.prepare(
-        `SELECT id FROM turns WHERE session_id = ? AND recovered = 1 AND outcome = 'interrupted'
+        `SELECT id FROM turns WHERE session_id = ? AND recovered = 1
+          AND outcome IN ('interrupted', 'completed')
           AND seq = (SELECT MAX(seq) FROM turns WHERE session_id = ?)`,
       ).get(id, id);
       if (swept !== undefined && r.event === "Stop") {
@@ -278,6 +288,9 @@ function applyHook(
       insertTurn("completed", { prompt: r.prompt ?? null, reply, ended_at: at });
       break;
     }
+    case "interrupted":
+      if (open) closeTurn(h, open.id, "interrupted", endAt, { recovered: true });
+      break;
     case "failed": {
       const error = r.error ?? r.preview ?? "the turn failed";
       if (open) closeTurn(h, open.id, "failed", at, { error });

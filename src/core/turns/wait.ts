@@ -179,6 +179,7 @@ export function feedHookLine(turn: HookTurn, line: string, runId: string, sent: 
     case "failed":
       turn.end = endOf(r, "failed");
       return;
+    case "interrupted":
     case "start":
     case "session_start":
     case "session_end":
@@ -220,6 +221,7 @@ export function resumeOpenTurn(
         break;
       case "completed":
       case "failed":
+      case "interrupted":
       case "session_start":
       case "session_end":
         open = -1;
@@ -238,9 +240,11 @@ export function resumeOpenTurn(
 }
 
 function endOf(r: TurnRecord, outcome: "completed" | "failed" | "interrupted"): HookTurn["end"] {
+  // lisa's own turn-end line says when the turn ended (its last sign), not when it was written.
+  const ended = typeof r.endedAt === "string" ? Date.parse(r.endedAt) : NaN;
   return {
     outcome,
-    atMs: atMs(r),
+    atMs: Number.isNaN(ended) ? atMs(r) : ended,
     reply: outcome === "completed" ? r.reply ?? r.preview ?? null : null,
     replyCut: (r.cut ?? []).includes("reply") || (r.reply === undefined && r.preview != null),
     error: outcome === "failed" ? r.error ?? r.preview ?? "the turn failed" : null,

@@ -519,3 +519,42 @@ Deno.test("compaction of the hook log never drops a line history has not ingeste
     await Deno.remove(f.dir, { recursive: true });
   }
 });
+
+Deno.test("lisa's own turn end closes the open turn at its last sign; a late Stop completes it", async () => {
+  const f = await fixture();
+  try {
+    await Deno.writeTextFile(
+      f.hooks,
+      [
+        TURN[1],
+        hook("2026-01-01T00:00:08.000Z", "lisa:turn_end", {
+          outcome: "completed",
+          reply: "from the screen",
+          endedAt: "2026-01-01T00:00:04.000Z",
+          reason: "hook_running_but_idle:claude_title_idle",
+        }),
+      ].join(""),
+    );
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      const t = showSession(h, SESSION).turnList[0];
+      deepStrictEqual(
+        [t.outcome, t.reply, t.endedAt, t.durationMs, t.recovered],
+        ["completed", "from the screen", "2026-01-01T00:00:04.000Z", 2000, true],
+      );
+    });
+    // The agent's own Stop, late after all: its reply and time win.
+    await Deno.writeTextFile(f.hooks, hook("2026-01-01T00:00:09.000Z", "Stop", { reply: "real" }), {
+      append: true,
+    });
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      const turns = showSession(h, SESSION).turnList;
+      deepStrictEqual(turns.map((t) => [t.outcome, t.reply, t.endedAt]), [
+        ["completed", "real", "2026-01-01T00:00:09.000Z"],
+      ]);
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});

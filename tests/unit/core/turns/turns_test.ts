@@ -136,3 +136,24 @@ Deno.test("keys that resumed a turn but typed a prompt of their own follow that 
   feedHookLine(turn, line("Stop", { reply: "new" }), "r1", "");
   strictEqual(endOf(turn)?.reply, "new");
 });
+
+Deno.test("lisa's own turn end ends the waited turn as status decided, at the turn's last sign", () => {
+  const done = newHookTurn();
+  feedHookLine(done, line("UserPromptSubmit", { prompt: "go" }), "r1", "go");
+  feedHookLine(
+    done,
+    line("lisa:turn_end", {
+      outcome: "completed",
+      reply: "shown",
+      endedAt: "2025-12-31T23:59:58.000Z",
+    }),
+    "r1",
+    "go",
+  );
+  deepStrictEqual([endOf(done)?.outcome, endOf(done)?.reply], ["completed", "shown"]);
+  strictEqual(endOf(done)?.atMs, Date.parse("2025-12-31T23:59:58.000Z"));
+  const cut = newHookTurn();
+  feedHookLine(cut, line("UserPromptSubmit", { prompt: "go" }), "r1", "go");
+  feedHookLine(cut, line("lisa:turn_end", { outcome: "interrupted" }), "r1", "go");
+  strictEqual(endOf(cut)?.outcome, "interrupted");
+});
