@@ -247,7 +247,9 @@ function applyHook(
   };
   switch (turnEventKind(r)) {
     case "start":
-      if (open) closeTurn(h, open.id, "interrupted", at);
+      // A turn still open when the next prompt comes ended silently, at its last sign (the next
+      // prompt may come much later).
+      if (open) closeTurn(h, open.id, "interrupted", null);
       insertTurn("running", { prompt: r.prompt ?? r.preview ?? null, started_at: at });
       break;
     case "tool": {
@@ -298,7 +300,10 @@ function applyHook(
       break;
     }
     case "session_start":
+      if (open) closeTurn(h, open.id, "interrupted", null);
+      break;
     case "session_end":
+      // The agent ended (an exit, a kill) during the turn: it ran until then.
       if (open) closeTurn(h, open.id, "interrupted", at);
       break;
     case "other":

@@ -558,3 +558,27 @@ Deno.test("lisa's own turn end closes the open turn at its last sign; a late Sto
     await Deno.remove(f.dir, { recursive: true });
   }
 });
+
+Deno.test("a turn still open at the next prompt ended at its last sign, not at that prompt", async () => {
+  const f = await fixture();
+  try {
+    await Deno.writeTextFile(
+      f.hooks,
+      [
+        TURN[1],
+        hook("2026-01-01T00:00:03.000Z", "PostToolUse", { tool: "Read", preview: "Read: /a" }),
+        hook("2026-01-01T00:05:00.000Z", "UserPromptSubmit", { prompt: "next" }),
+      ].join(""),
+    );
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      const turns = showSession(h, SESSION).turnList;
+      deepStrictEqual(turns.map((t) => [t.prompt, t.outcome, t.endedAt]), [
+        ["fix the parser", "interrupted", "2026-01-01T00:00:03.000Z"],
+        ["next", "running", null],
+      ]);
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
