@@ -57,3 +57,22 @@ export async function withLock<T>(
     file.close();
   }
 }
+
+/**
+ * Runs `fn` under the exclusive lock on `lockPath` if it can be taken at once (one try, no
+ * waiting), for work that may as well be skipped when someone holds it. Returns `fn`'s value,
+ * or undefined when the lock was busy. Throws `FileUnsafeError` for a symlinked lock file.
+ */
+export function tryWithLockSync<T>(lockPath: string, fn: () => T): T | undefined {
+  const file = openLockFile(lockPath);
+  try {
+    if (!file.tryLockSync(true)) return undefined;
+    try {
+      return fn();
+    } finally {
+      file.unlockSync();
+    }
+  } finally {
+    file.close();
+  }
+}

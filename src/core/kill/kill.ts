@@ -82,6 +82,21 @@ export interface KeptWorktree {
   branch: string;
 }
 
+/**
+ * What history holds of the ended sessions. Their hook and event files go only once history
+ * ingested them; when it could not (busy past its timeout, unusable), they stay for the next
+ * ingestion (any history read) and are listed here.
+ */
+export interface KillHistory {
+  /** True when history holds every ended session's turns (or there is no history at all). */
+  recorded: boolean;
+  /** Files kept for the next ingestion (empty when `recorded`). */
+  keptFiles: string[];
+  /** Why history could not take them (`history_busy`, `history_unsafe`, …). */
+  errorCode?: string;
+  error?: string;
+}
+
 /** `session kill --json`. */
 export interface KillResult {
   /** False when a process could not be ended. */
@@ -93,6 +108,7 @@ export interface KillResult {
   projectRoot: string;
   /** Worktrees of the ended sessions: never removed by kill (merge, then prune). */
   worktrees: KeptWorktree[];
+  history: KillHistory;
 }
 
 /** `session kill-all --json`. */
@@ -103,6 +119,7 @@ export interface KillAllResult {
   processes: ProcessReport;
   /** Worktrees of the ended sessions: never removed by kill (merge, then prune). */
   worktrees: KeptWorktree[];
+  history: KillHistory;
   projectRoot: string;
   projectOnly: boolean;
   cleanupAllHashes: boolean;
@@ -207,6 +224,7 @@ interface EndResult {
   coverage: KillCoverage;
   /** For the caller's own session: its `kill-session`, left for the very end. */
   close: (() => Promise<void>) | null;
+  history: KillHistory;
 }
 
 /** `kill-session`, then a check that it is gone (`kill_failed`). */
@@ -279,13 +297,15 @@ async function endSession(
     if (own) close = () => closeSession(tmux, target);
     else await closeSession(tmux, target);
   }
-  // History keeps what the hook and event files say before they go (turns, tools, replies).
-  await recordBeforeRemoval(deps, [{ ...target, runId }], "killed");
+  // History keeps what the hook and event files say before they go (turns, tools, replies);
+  // what it cannot take now stays for the next ingestion.
+  const recording = await recordBeforeRemoval(deps, [{ ...target, runId }], "killed");
+  const keep = !recording.recorded;
   const allHashes = options.cleanupAllHashes ?? deps.config.cleanupAllHashes;
   const removed = removeSessionArtifacts(
     target.runtimeDir,
     target.session,
-    allHashes ? {} : { hash: target.hash },
+    allHashes ? { keepHooks: keep } : { hash: target.hash, keepHooks: keep },
   );
   const alias = target.meta?.alias ?? target.alias;
   // A name nobody knew (a typo) gets no event log: nothing would ever read or prune it.
@@ -300,9 +320,31 @@ async function endSession(
       trigger,
       signalled: ended.signalled,
       remaining: ended.remaining,
+      // The meta goes: the ingestion that takes the kept files reads its facts from here.
+      ...(keep ? { history: "not_recorded", meta: target.meta ?? null } : {}),
     });
   }
-  return { found: pids !== null, ...ended, coverage, close };
+  const history: KillHistory = keep
+    ? {
+      recorded: false,
+      keptFiles: [paths.hooks, paths.events].filter(pathExists),
+      ...(recording.error
+        ? { errorCode: recording.error.code, error: recording.error.message }
+        : {}),
+    }
+    : { recorded: true, keptFiles: [] };
+  return { found: pids !== null, ...ended, coverage, close, history };
+}
+
+/** The history facts of several ended sessions as one. */
+function bothRecorded(a: KillHistory, b: KillHistory): KillHistory {
+  if (b.recorded) return a;
+  return {
+    recorded: false,
+    keptFiles: [...a.keptFiles, ...b.keptFiles],
+    errorCode: a.errorCode ?? b.errorCode,
+    error: a.error ?? b.error,
+  };
 }
 
 interface Ordered {
@@ -311,6 +353,7 @@ interface Ordered {
 }
 
 interface EndAllResult {
+  history: KillHistory;
   worktrees: KeptWorktree[];
   killed: string[];
   found: Set<string>;
@@ -338,6 +381,7 @@ async function endAll(
   const processes: ProcessReport = { signalled: 0, remaining: [], coverage: fullCoverage() };
   const closes: (() => Promise<void>)[] = [];
   const worktrees: KeptWorktree[] = [];
+  let history: KillHistory = { recorded: true, keptFiles: [] };
   const caller = callerOf(deps);
   for (const { target, trigger } of ownLast(deps, targets)) {
     const r = await endSession(deps, target, trigger, options, caller);
@@ -350,11 +394,12 @@ async function endAll(
       worktrees.push({ session: target.session, path: wt.path, branch: wt.branch });
     }
     if (r.close) closes.push(r.close);
+    history = bothRecorded(history, r.history);
     processes.signalled += r.signalled;
     processes.coverage = bothCovered(processes.coverage, r.coverage);
     processes.remaining.push(...r.remaining.map((s) => ({ ...s, session: target.session })));
   }
-  return { killed, found, processes, closes, worktrees };
+  return { killed, found, processes, closes, worktrees, history };
 }
 
 /**
@@ -385,7 +430,11 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
   ];
   const known = loc.meta !== undefined || loc.alias !== undefined || pathExists(loc.paths.events);
   return await deafToHangup(async (ownClosed) => {
-    const { killed, found, processes, closes, worktrees } = await endAll(deps, targets, options);
+    const { killed, found, processes, closes, worktrees, history } = await endAll(
+      deps,
+      targets,
+      options,
+    );
     try {
       pruneOldEvents(loc.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
       if (!found.has(name)) {
@@ -397,7 +446,14 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
             "to kill (its history: lisa history show " + name + ")"
           : `Session "${name}" was not found`;
         throw new LisaError("session_not_found", message, {
-          details: { session: name, found: false, killed, processes, projectRoot: loc.projectRoot },
+          details: {
+            session: name,
+            found: false,
+            killed,
+            processes,
+            projectRoot: loc.projectRoot,
+            history,
+          },
         });
       }
       const result: KillResult = {
@@ -407,6 +463,7 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
         processes,
         projectRoot: loc.projectRoot,
         worktrees,
+        history,
       };
       options.announce?.(result);
       return result;
@@ -476,7 +533,7 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
     ordered.push({ target: root, trigger: "kill_all" });
   }
   return await deafToHangup(async (ownClosed) => {
-    const { killed, processes, closes, worktrees } = await endAll(deps, ordered, {
+    const { killed, processes, closes, worktrees, history } = await endAll(deps, ordered, {
       ...options,
       cleanupAllHashes,
     });
@@ -488,6 +545,7 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
         count: killed.length,
         processes,
         worktrees,
+        history,
         projectRoot: project.root,
         projectOnly,
         cleanupAllHashes,

@@ -281,9 +281,11 @@ async function launchIn(
     });
   }
   const files = { runtimeDir: project.runtimeDir, hash: project.hash, session };
-  // Files of an earlier session of the same name go: history records them first.
+  // Files of an earlier session of the same name go: history records them first. A hook log it
+  // cannot take stays; the new run appends to it (lines carry their run id).
+  let keepHooks = false;
   if (pathExists(paths.meta) || pathExists(paths.hooks)) {
-    await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup");
+    keepHooks = !(await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup")).recorded;
   }
   if (worktree !== undefined && create !== undefined) {
     await create.createWorktree(deps, project.runtimeDir, worktree, {
@@ -300,12 +302,16 @@ async function launchIn(
       await create.discardWorktree(deps, project.runtimeDir, worktree);
     }
   };
-  removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+  removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash, keepHooks });
   pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
 
   const failed = async (reason: string, message: string, cause: unknown): Promise<never> => {
-    await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed");
-    removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+    const recorded = (await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed"))
+      .recorded;
+    removeSessionArtifacts(project.runtimeDir, session, {
+      hash: project.hash,
+      keepHooks: keepHooks || !recorded,
+    });
     await undoWorktree().catch(() => {});
     await appendLifecycle(deps, paths.events, session, {
       runId,

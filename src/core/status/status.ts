@@ -13,6 +13,7 @@
  * (event log, capture cleaning, hooks reader) are loaded on demand to keep start-up lean.
  */
 import type { Deps } from "../../base/deps.ts";
+import { lazyImport } from "../../base/lazy.ts";
 import { LisaError } from "../../base/errors.ts";
 import type { PaneFacts } from "../drive/capture_view.ts";
 import type { Agent, Mode, WorktreeInfo } from "../../base/types.ts";
@@ -476,6 +477,25 @@ export async function finishEvaluation(
       runId: meta?.runId ?? null,
       progress: ev.progress,
       samplesInMemory,
+    });
+  }
+  // Status answers that the agent waits for input while its hooks still say the turn runs: the
+  // turn ended without its end hook, and the hook log says so from now on (turn_end.ts).
+  const pending = ev.signals.hooks?.pending;
+  if (
+    c.sessionState === "waiting_input" && c.waitingFor === "input" &&
+    (pending === "turn_running" || pending === "permission")
+  ) {
+    const { recordSilentTurnEnd } = await lazyImport<typeof import("./turn_end.ts")>(
+      new URL("./turn_end.ts", import.meta.url),
+    );
+    await recordSilentTurnEnd(deps, {
+      loc,
+      classification: c,
+      hooks: ev.signals.hooks,
+      screen: probe.rawCapture,
+      quietSeconds: ev.signals.screen.quietSeconds,
+      nowMs: ev.nowMs,
     });
   }
   // The output file is written at a terminal state only (spawn removes stale ones).

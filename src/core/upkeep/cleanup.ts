@@ -25,7 +25,7 @@ import {
   SOCKET_RE,
 } from "../../store/runtime_dir.ts";
 import { isNoServer, Tmux } from "../../tmux/tmux.ts";
-import { recordBeforeRemoval } from "../history/recorder.ts";
+import { recordBeforeRemoval, recordKey } from "../history/recorder.ts";
 
 /** Options of {@link runCleanup}. */
 export interface CleanupOptions {
@@ -307,17 +307,22 @@ export async function runCleanup(deps: Deps, options: CleanupOptions): Promise<C
   });
   // History keeps what the hook and event files of gone sessions say before they go.
   const going = verdicts.filter((v) => !v.live && !v.unsure && !v.fresh).map((v) => v.g);
+  // A hook file history could not take stays for the next ingestion.
+  let unrecorded = new Set<string>();
   if (!options.dryRun && going.length > 0) {
-    await recordBeforeRemoval(
+    unrecorded = (await recordBeforeRemoval(
       deps,
       going.map((g) => ({ runtimeDir, hash: g.hash, session: g.session })),
       "cleanup",
-    );
+    )).unrecorded;
   }
   for (const { g, live, unsure, fresh } of verdicts) {
+    const keepHooks = unrecorded.has(recordKey(g));
     for (const f of g.files) {
       const isEvents = /-events\.jsonl(\.lock)?$/.test(f.name);
-      const keep = live || unsure || fresh || (isEvents && now - f.mtimeMs < retentionMs);
+      const isHooks = /-hooks\.jsonl(\.lock)?$/.test(f.name);
+      const keep = live || unsure || fresh || (isEvents && now - f.mtimeMs < retentionMs) ||
+        (isHooks && keepHooks);
       if (keep) report.kept.artifacts.push(f.path);
       else remove(f.path, "artifacts");
     }

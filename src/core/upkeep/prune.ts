@@ -270,13 +270,17 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
           );
         } catch { /* the files still go; the dead pane stays visible */ }
       }
-      // History keeps what the hook and event files say before they go (issue 14).
-      await recordBeforeRemoval(
+      // History keeps what the hook and event files say before they go (issue 14); a hook file
+      // it could not take stays for the next ingestion (and the next prune).
+      const { recorded } = await recordBeforeRemoval(
         deps,
         [{ runtimeDir, hash: s.hash, session: s.session, runId: meta?.runId ?? null }],
         "pruned",
       );
-      pruned.files = removeSessionArtifacts(runtimeDir, s.session, { hash: s.hash }).sort();
+      pruned.files = removeSessionArtifacts(runtimeDir, s.session, {
+        hash: s.hash,
+        keepHooks: !recorded,
+      }).sort();
     }
     result.pruned.push(pruned);
   }
