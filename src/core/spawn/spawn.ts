@@ -44,6 +44,7 @@ import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
 import { hasSession, isDuplicateSession, killSession, parseNewPane } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
+import { agentVersion } from "../../agents/version.ts";
 
 export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./plan.ts";
 
@@ -116,6 +117,12 @@ export interface SpawnResult {
   /** A `--command` session without an explicit agent: status expects no agent in it. */
   commandOnly: boolean;
   /**
+   * The version of the claude that runs (it decides which hooks it gets: an event an older
+   * claude does not know would break its `--settings`); null for codex, `--command` sessions,
+   * sessions without hooks, and when it cannot be told.
+   */
+  agentVersion: string | null;
+  /**
    * The session's short name (`{slug}-{adjective}-{noun}`), accepted wherever a name is; null
    * for a session named with `--session` (that name is its short name).
    */
@@ -166,6 +173,7 @@ function resultOf(plan: SpawnPlan, dryRun: boolean): SpawnResult {
     socketPath: plan.project.socketPath,
     command: plan.command,
     commandOnly: plan.commandOnly,
+    agentVersion: plan.meta.agentVersion ?? null,
     alias: plan.meta.alias ?? null,
     parentSession: plan.parentSession,
     createdAt: plan.createdAt,
@@ -221,8 +229,13 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
       dryRun: options.dryRun,
     });
   }
+  const custom = options.command !== undefined && options.command.trim() !== "";
+  // Only claude's hooks depend on its version (one look at its install, or one `--version`).
+  const hooked = agent === "claude" && !custom && options.hooks !== false &&
+    deps.config.hooks !== "off";
   const plan = planSpawn(deps, {
     ...options,
+    agentVersion: hooked ? await agentVersion(deps, "claude", !options.dryRun) : null,
     session,
     worktree: worktree?.info,
     cwd: worktree?.cwd,

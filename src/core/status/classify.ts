@@ -15,9 +15,14 @@
  *    dialog fires no hook): once the record is {@link PERMISSION_RENDER_SECONDS} old and the
  *    captured screen shows no dialog, it is dismissed → `waiting_input`/`input`
  *    (`hook:permission_dismissed`) when nothing shows work, else the other evidence decides;
- *    a finished turn → `waiting_input`/`input` unless activity
- *    contradicts it (or the agent runs in exec mode, where it is about to exit); a running turn → `in_progress` only while it is recent or confirmed by
- *    activity; a working spinner on screen → `in_progress`. Between the permission checks and
+ *    an MCP server's request for input (claude's Elicitation) → `waiting_input`/`input`
+ *    (`hook:elicitation`); a finished turn whose Stop still lists background work in flight (a
+ *    Bash run in the background, a subagent) → `in_progress` (`hook:background_tasks`) until a
+ *    later Stop lists none; a finished turn → `waiting_input`/`input` unless activity
+ *    contradicts it (or the agent runs in exec mode, where it is about to exit); a compaction
+ *    (PreCompact, no PostCompact yet) → `in_progress` (`hook:compacting`, never a stall); a
+ *    running turn → `in_progress` only while it is recent or confirmed by activity; a working
+ *    spinner on screen → `in_progress`. Between the permission checks and
  *    the turn hooks (issue 13): a blocked message that is the newest thing on screen, or in a
  *    failed turn's hook (a usage/rate limit, a credential, a failing API) →
  *    `waiting_input`/`quota|auth|error` unless the agent visibly works again; and a silent
@@ -59,7 +64,7 @@ import {
   rulesFor,
   type ScreenMatch,
 } from "../../agents/rules/index.ts";
-import type { HookSignal } from "../../agents/hooks.ts";
+import type { BackgroundTask, HookSignal } from "../../agents/hooks.ts";
 
 /** Seconds after spawn during which a quiet session is `just_started`. */
 export const SESSION_GRACE_SECONDS = 8;
@@ -205,6 +210,11 @@ export interface SignalSummary {
   /** See {@link HooksHealth}. */
   hooksHealth: HooksHealth;
   hooks: HookSignal | null;
+  /**
+   * Work the agent still runs on its own after its turn ended (claude's `background_tasks` of
+   * its last Stop, or subagents that have not stopped): `[]` when none.
+   */
+  backgroundTasks: BackgroundTask[];
   /** Seconds since anything showed progress (see {@link StallInfo}); null when unknown. */
   progressQuietSeconds: number | null;
   lastInputAgeSeconds: number | null;
@@ -293,6 +303,7 @@ function summarize(
     hooksActive: s.hooks?.active === true,
     hooksHealth: hooksHealth(s),
     hooks: s.hooks,
+    backgroundTasks: s.hooks?.active ? s.hooks.backgroundTasks ?? [] : [],
     progressQuietSeconds: quiet === null ? null : Math.round(quiet),
     lastInputAgeSeconds: s.lastInputAgeSeconds === null
       ? null
@@ -434,9 +445,10 @@ export function classify(s: Signals): Classification {
   const done = (a: Omit<Classification, "signals">): Classification => {
     // A working answer with no progress for LISA_STALL_SECONDS is a stall (issue 13); never
     // inside the grace window, whatever the threshold.
+    // A compaction is work however long it stays silent (its end hook says when it is over).
     if (
       a.sessionState === "in_progress" && !inGrace && progress.quietSeconds !== null &&
-      progress.quietSeconds >= stallAfter
+      progress.quietSeconds >= stallAfter && a.classificationReason !== "hook:compacting"
     ) {
       a = {
         ...answer("stuck", `stalled:${a.classificationReason}`),
@@ -486,6 +498,10 @@ export function classify(s: Signals): Classification {
     }
   }
   if (permission) return done(answer("waiting_input", `screen:${permission.name}`, "permission"));
+  // An MCP server asks the person for input (a form or a URL): the prompt waits for them.
+  if (hooks?.pending === "elicitation") {
+    return done(answer("waiting_input", "hook:elicitation", "input"));
+  }
   // A limit, a credential or a failing API (screen, or the failed turn's hook): a person must
   // act, unless the agent visibly works again (it retries, or a new turn runs).
   if (blocked && !working && busyChild === undefined && !inputRecent) {
@@ -495,6 +511,11 @@ export function classify(s: Signals): Classification {
       ...(blocked.resets ? { resetsText: blocked.resets } : {}),
     });
   }
+  // The turn ended, but work it started runs on (a background Bash, a subagent): the agent
+  // reports it with a turn of its own, so it is not done until a later Stop lists none.
+  if (hooks?.pending === "turn_done" && (hooks.backgroundTasks?.length ?? 0) > 0) {
+    return done(answer("in_progress", "hook:background_tasks"));
+  }
   // An exec agent ends its only turn and exits: a finished turn there is not a wait for input.
   if (hooks?.pending === "turn_done" && s.mode !== "exec") {
     const inputAfter = s.lastInputAgeSeconds !== null && hooks.lastEventAgeSeconds !== null &&
@@ -503,15 +524,22 @@ export function classify(s: Signals): Classification {
       return done(answer("waiting_input", "hook:turn_done", "input"));
     }
   }
+  // A silent end: the hook says running (or compacting), but the agent sits at its idle prompt
+  // with no CPU, no output change and no tool child for a few seconds (a turn that ended
+  // without a Stop hook, an Esc). The screen wins, and the reason names the disagreement.
+  const silentEnd = s.mode !== "exec" && idle !== undefined && !working &&
+    busyChild === undefined && !cpuBusy && !inputRecent && quiet !== null &&
+    quiet >= QUIET_SECONDS && !inGrace;
+  if (hooks?.pending === "compacting") {
+    return done(
+      silentEnd
+        ? answer("waiting_input", `hook_compacting_but_idle:${idle.name}`, "input")
+        : answer("in_progress", "hook:compacting"),
+    );
+  }
   if (hooks?.pending === "turn_running") {
     const recent = hooks.lastEventAgeSeconds !== null &&
       hooks.lastEventAgeSeconds < HOOK_RUNNING_FRESH_SECONDS;
-    // A silent turn end: the hook says running, but the agent sits at its idle prompt with no
-    // CPU, no output change and no tool child for a few seconds (a turn that ended without a
-    // Stop hook, an Esc). The screen wins, and the reason names the disagreement.
-    const silentEnd = s.mode !== "exec" && idle !== undefined && !working &&
-      busyChild === undefined && !cpuBusy && !inputRecent && quiet !== null &&
-      quiet >= QUIET_SECONDS && !inGrace;
     if (silentEnd) {
       return done(answer("waiting_input", `hook_running_but_idle:${idle.name}`, "input"));
     }

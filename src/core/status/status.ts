@@ -484,7 +484,7 @@ export async function finishEvaluation(
   const pending = ev.signals.hooks?.pending;
   if (
     c.sessionState === "waiting_input" && c.waitingFor === "input" &&
-    (pending === "turn_running" || pending === "permission")
+    (pending === "turn_running" || pending === "permission" || pending === "compacting")
   ) {
     const { recordSilentTurnEnd } = await lazyImport<typeof import("./turn_end.ts")>(
       new URL("./turn_end.ts", import.meta.url),
