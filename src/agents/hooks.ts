@@ -430,7 +430,7 @@ export function pendingOf(record: HookLine): HookSignal["pending"] | undefined {
 }
 
 /** The in-flight tasks of a record's `backgroundTasks`, or null when it carries none. */
-function tasksOf(record: HookLine): BackgroundTask[] | null {
+export function tasksOf(record: { backgroundTasks?: unknown }): BackgroundTask[] | null {
   if (!Array.isArray(record.backgroundTasks)) return null;
   return record.backgroundTasks.filter((t): t is BackgroundTask =>
     typeof t === "object" && t !== null && typeof t.id === "string" &&

@@ -17,6 +17,12 @@
  * `StopFailure` closes it failed; a new `SessionStart` or `SessionEnd` closes it interrupted;
  * lisa's own `lisa:turn_end` (status decided a turn ended without its hook) closes it as it says,
  * `recovered`, at the turn's last sign (a late `Stop` then completes it).
+ *
+ * A turn claude opens itself when background work it started ends (its prompt is a
+ * `<task-notification>`), or a claude `Stop` with no turn open, is a turn of its own with
+ * `started_by` `background`. A turn that ends gets its tokens from the agent's transcript or
+ * session log (`src/agents/usage.ts`; null when they do not tell), each log read once per
+ * ingestion.
  */
 import type { Deps } from "../../base/deps.ts";
 import type { SessionMeta } from "../../base/types.ts";
@@ -32,9 +38,12 @@ import {
   lineKey,
   parseTurnRecord,
   toolUseOf,
+  triggerOf,
   turnEventKind,
   type TurnRecord,
 } from "../turns/records.ts";
+import type { Env } from "../../base/config.ts";
+import { UsageReader } from "../../agents/usage.ts";
 import type { History, SqlValue } from "./store.ts";
 
 /** Where a session's files are. */
@@ -202,12 +211,47 @@ function capturePlan(h: History, id: number, turnId: number | null, r: TurnRecor
   ).run(id, turnId, path, content, r.at ?? null);
 }
 
+/**
+ * Stores the tokens of turn `turnId` (just ended by record `r`) when its agent's log tells
+ * them; the turn's prompt id is the one its lines gave (or, first, the ending record's).
+ */
+function fillUsage(h: History, usage: UsageReader, turnId: number, r: TurnRecord): void {
+  h.db.prepare("UPDATE turns SET prompt_id = COALESCE(prompt_id, ?) WHERE id = ?")
+    .run(r.promptId ?? null, turnId);
+  const t = h.db.prepare(
+    `SELECT t.prompt_id, t.started_at, t.ended_at, s.agent, s.transcript_path,
+      s.agent_session_id FROM turns t JOIN sessions s ON s.id = t.session_id WHERE t.id = ?`,
+  ).get(turnId);
+  if (t === undefined) return;
+  const ms = (v: unknown) => {
+    const n = typeof v === "string" ? Date.parse(v) : NaN;
+    return Number.isNaN(n) ? null : n;
+  };
+  const agent = typeof t.agent === "string" ? t.agent : r.agent ?? null;
+  const u = usage.turnUsage({
+    agent,
+    promptId: typeof t.prompt_id === "string" ? t.prompt_id : null,
+    transcriptPath: r.transcriptPath ??
+      (typeof t.transcript_path === "string" ? t.transcript_path : null),
+    threadId: r.agentSessionId ??
+      (typeof t.agent_session_id === "string" ? t.agent_session_id : null),
+    startMs: ms(t.started_at),
+    endMs: ms(t.ended_at),
+  });
+  if (u === null) return;
+  h.db.prepare(
+    `UPDATE turns SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
+      cache_write_tokens = ? WHERE id = ?`,
+  ).run(u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens, turnId);
+}
+
 /** Applies one hook record of session `id` (module doc); returns turns and tools added. */
 function applyHook(
   h: History,
   id: number,
   r: TurnRecord,
   key: string,
+  usage: UsageReader,
 ): { turns: number; tools: number } {
   const at = typeof r.at === "string" ? r.at : null;
   // lisa's own end of a turn that ended without its hook (status decided it): the turn ends
@@ -222,15 +266,20 @@ function applyHook(
     WHERE id = ?`,
   ).run(endAt, r.agentSessionId ?? null, r.transcriptPath ?? null, id);
   const open = openTurn(h, id);
+  const close = (turnId: number, outcome: string, endAt: string | null, fields = {}) => {
+    closeTurn(h, turnId, outcome, endAt, fields);
+    fillUsage(h, usage, turnId, r);
+  };
   const touch = (turnId: number, waitingFor: string | null) =>
     h.db.prepare(
       "UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at), waiting_for = ? " +
         "WHERE id = ?",
     ).run(at, waitingFor, turnId);
   const insertTurn = (outcome: string, fields: Record<string, SqlValue>) => {
-    h.db.prepare(
+    const ins = h.db.prepare(
       `INSERT OR IGNORE INTO turns (session_id, turn_key, seq, prompt, reply, error, outcome,
-        started_at, ended_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        started_at, ended_at, last_activity_at, started_by, prompt_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       id,
       key,
@@ -242,15 +291,25 @@ function applyHook(
       fields.started_at ?? null,
       fields.ended_at ?? null,
       at,
+      fields.started_by ?? "prompt",
+      r.promptId ?? null,
     );
     added.turns++;
+    // A turn known only at its end (codex; claude's own turn without a start) has its tokens now.
+    if (outcome !== "running" && Number(ins.changes) > 0) {
+      fillUsage(h, usage, Number(ins.lastInsertRowid), r);
+    }
   };
   switch (turnEventKind(r)) {
     case "start":
       // A turn still open when the next prompt comes ended silently, at its last sign (the next
       // prompt may come much later).
-      if (open) closeTurn(h, open.id, "interrupted", null);
-      insertTurn("running", { prompt: r.prompt ?? r.preview ?? null, started_at: at });
+      if (open) close(open.id, "interrupted", null);
+      insertTurn("running", {
+        prompt: r.prompt ?? r.preview ?? null,
+        started_at: at,
+        started_by: triggerOf(r),
+      });
       break;
     case "tool": {
       const use = toolUseOf(r);
@@ -266,12 +325,17 @@ function applyHook(
       break;
     }
     case "permission":
-      if (open) touch(open.id, "permission");
+      // An MCP server's request (Elicitation) waits for the person's input, not an approval.
+      if (open) {
+        const elicitation = r.event === "Elicitation" ||
+          r.notificationType === "elicitation_dialog";
+        touch(open.id, elicitation ? "input" : "permission");
+      }
       break;
     case "completed": {
       const reply = replyOf(r);
       if (open) {
-        closeTurn(h, open.id, "completed", endAt, { reply, recovered: inferred });
+        close(open.id, "completed", endAt, { reply, recovered: inferred });
         break;
       }
       if (inferred) break; // the turn it ends is closed already
@@ -283,28 +347,34 @@ function applyHook(
           AND seq = (SELECT MAX(seq) FROM turns WHERE session_id = ?)`,
       ).get(id, id);
       if (swept !== undefined && r.event === "Stop") {
-        closeTurn(h, Number(swept.id), "completed", at, { reply });
+        close(Number(swept.id), "completed", at, { reply });
         break;
       }
-      // codex: the whole turn is known only at its end.
-      insertTurn("completed", { prompt: r.prompt ?? null, reply, ended_at: at });
+      // codex: the whole turn is known only at its end. A claude Stop with no turn open ends a
+      // turn the agent took on its own (it reports background work without a prompt hook).
+      insertTurn("completed", {
+        prompt: r.prompt ?? null,
+        reply,
+        ended_at: at,
+        started_by: r.event === "Stop" ? "background" : "prompt",
+      });
       break;
     }
     case "interrupted":
-      if (open) closeTurn(h, open.id, "interrupted", endAt, { recovered: true });
+      if (open) close(open.id, "interrupted", endAt, { recovered: true });
       break;
     case "failed": {
       const error = r.error ?? r.preview ?? "the turn failed";
-      if (open) closeTurn(h, open.id, "failed", at, { error });
+      if (open) close(open.id, "failed", at, { error });
       else insertTurn("failed", { error, ended_at: at });
       break;
     }
     case "session_start":
-      if (open) closeTurn(h, open.id, "interrupted", null);
+      if (open) close(open.id, "interrupted", null);
       break;
     case "session_end":
       // The agent ended (an exit, a kill) during the turn: it ran until then.
-      if (open) closeTurn(h, open.id, "interrupted", at);
+      if (open) close(open.id, "interrupted", at);
       break;
     case "other":
       // Any line of the run while a turn is open is a sign of it (a turn that is later
@@ -416,6 +486,7 @@ export function ingestSession(
   h: History,
   files: SessionFiles,
   seen?: IngestScan,
+  env: Env = {},
 ): IngestCounts {
   const paths = sessionPaths(files.runtimeDir, files.hash, files.session);
   const counts: IngestCounts = { sessions: 0, lines: 0, turns: 0, tools: 0 };
@@ -464,6 +535,8 @@ export function ingestSession(
       saveCursor(h, paths.events, events.next);
     }
     const hooks = newLines(h, paths.hooks);
+    // Each agent log is read once for all the turns this ingestion ends.
+    const usage = seen?.usage ?? new UsageReader(env);
     if (hooks !== null) {
       for (const line of hooks.lines) {
         const r = parseTurnRecord(line);
@@ -472,7 +545,7 @@ export function ingestSession(
         const key = lineKey(line);
         if (!firstSight(h, id, key)) continue;
         counts.lines++;
-        const added = applyHook(h, id, r, key);
+        const added = applyHook(h, id, r, key, usage);
         counts.turns += added.turns;
         counts.tools += added.tools;
       }
@@ -523,6 +596,8 @@ function statKey(path: string, present?: ReadonlySet<string>): string {
 export interface IngestScan {
   present: ReadonlySet<string>;
   fingerprints: ReadonlyMap<string, unknown>;
+  /** Reads turns' tokens from their agents' logs (codex's are found under `$CODEX_HOME`). */
+  usage?: UsageReader;
 }
 
 /** Every session whose files are in `runtimeDir` (meta, hooks or event log). */
@@ -549,20 +624,27 @@ export function sessionFilesIn(runtimeDir: string, names?: Set<string>): Session
   ) => (a.session < b.session ? -1 : a.session > b.session ? 1 : 0));
 }
 
-/** Ingests every session of the runtime dir of `deps`; returns the summed counts. */
-export function ingestAll(h: History, deps: Pick<Deps, "config">): IngestCounts {
+/**
+ * Ingests every session of the runtime dir of `deps`; returns the summed counts. `deps.env`
+ * (when given) says where codex keeps its session logs.
+ */
+export function ingestAll(
+  h: History,
+  deps: Pick<Deps, "config"> & Partial<Pick<Deps, "env">>,
+): IngestCounts {
   const total: IngestCounts = { sessions: 0, lines: 0, turns: 0, tools: 0 };
   const present = new Set<string>();
   const sessions = sessionFilesIn(deps.config.runtimeDir, present);
   if (sessions.length === 0) return total;
   const fingerprints = new Map<string, unknown>();
+  const usage = new UsageReader(deps.env ?? {});
   for (
     const r of h.db.prepare(
       "SELECT path, fingerprint FROM cursors WHERE path >= 'fingerprint:' AND path < 'fingerprint;'",
     ).all()
   ) fingerprints.set(String(r.path), r.fingerprint);
   for (const files of sessions) {
-    const c = ingestSession(h, files, { present, fingerprints });
+    const c = ingestSession(h, files, { present, fingerprints, usage });
     total.sessions += c.sessions;
     total.lines += c.lines;
     total.turns += c.turns;

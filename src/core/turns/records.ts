@@ -59,7 +59,11 @@ export function turnEventKind(r: TurnRecord): TurnEventKind {
     case "PostToolUse":
       return "tool";
     case "PermissionRequest":
+    case "Elicitation":
       return "permission";
+    case "ElicitationResult":
+      // The person answered the MCP server: the turn goes on.
+      return "tool";
     case "Notification":
       return r.notificationType === "permission_prompt" ||
           r.notificationType === "elicitation_dialog"
@@ -80,6 +84,21 @@ export function turnEventKind(r: TurnRecord): TurnEventKind {
     default:
       return "other";
   }
+}
+
+/**
+ * Prompts an agent gives itself when work a turn started in the background ends (claude's
+ * `<task-notification>`): the turn they open is the agent's own, not a person's.
+ */
+export const BACKGROUND_PROMPTS: readonly RegExp[] = [/^\s*<task-notification>/];
+
+/** What started a turn: a person's prompt, or the agent's own report of background work. */
+export type TurnTrigger = "prompt" | "background";
+
+/** The trigger of the turn a start record (`UserPromptSubmit`) opens. */
+export function triggerOf(r: TurnRecord): TurnTrigger {
+  const prompt = r.prompt ?? r.preview ?? "";
+  return BACKGROUND_PROMPTS.some((re) => re.test(prompt)) ? "background" : "prompt";
 }
 
 /** Whitespace runs as one space, trimmed. */

@@ -28,6 +28,8 @@ import { type SendOptions, type SendResult, sendToSession } from "../drive/send.
 import { locateSession, type SessionLocation } from "../session/locate.ts";
 import { sessionStatus } from "../status/status.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
+import { type BackgroundTask, tasksOf } from "../../agents/hooks.ts";
+import { type TokenUsage, UsageReader } from "../../agents/usage.ts";
 import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
 import { readTextInput } from "../drive/text_input.ts";
 import { LisaError, LockBusyError } from "../../base/errors.ts";
@@ -38,6 +40,7 @@ import {
   promptMatches,
   type ToolUse,
   toolUseOf,
+  triggerOf,
   turnEventKind,
   type TurnRecord,
 } from "./records.ts";
@@ -82,6 +85,14 @@ export interface WaitResult {
   sent: Omit<SendResult, "ok" | "session">;
   /** Where the answer came from: the agent's hooks or the screen. */
   source: "hooks" | "screen";
+  /**
+   * Work the turn started that runs on after it ended (claude's `background_tasks` of its Stop:
+   * a Bash run in the background, a subagent), `[]` when none. The agent reports it with a turn
+   * of its own (`trigger: "background"` in `session turns`) when it ends.
+   */
+  backgroundTasks: BackgroundTask[];
+  /** The turn's tokens (from the agent's transcript or session log); null when not known. */
+  usage: TokenUsage | null;
 }
 
 /** What the hook records after a send say so far (pure; fed line by line). */
@@ -102,6 +113,10 @@ export interface HookTurn {
   startAtMs: number | null;
   tools: ToolUse[];
   permission: boolean;
+  /** What the dialog the turn stopped at wants: `permission`, or `input` (an MCP elicitation). */
+  waitingFor: "permission" | "input";
+  /** The agent's id of the turn (claude `prompt_id`, codex `turn-id`), once a line says it. */
+  promptId: string | null;
   end: {
     outcome: "completed" | "failed" | "interrupted";
     atMs: number | null;
@@ -109,6 +124,10 @@ export interface HookTurn {
     replyCut: boolean;
     error: string | null;
     transcriptPath: string | null;
+    /** The work in flight the ending line lists (claude's Stop), `[]` when none. */
+    backgroundTasks: BackgroundTask[];
+    /** codex's thread id (the notify's `thread-id`), for its session log. */
+    threadId: string | null;
   } | null;
 }
 
@@ -122,6 +141,8 @@ export function newHookTurn(): HookTurn {
     startAtMs: null,
     tools: [],
     permission: false,
+    waitingFor: "permission",
+    promptId: null,
     end: null,
   };
 }
@@ -141,18 +162,23 @@ export function feedHookLine(turn: HookTurn, line: string, runId: string, sent: 
   if (r === null || r.runId !== runId) return;
   const kind = turnEventKind(r);
   if (!turn.started) {
-    if (kind === "start" && promptMatches(r.prompt ?? r.preview, sent)) {
+    // The agent's own turn (it reports background work that ended) is never the send's.
+    const own = kind === "start" && triggerOf(r) === "background";
+    if (kind === "start" && !own && promptMatches(r.prompt ?? r.preview, sent)) {
       turn.started = true;
       turn.turnId = lineKey(line);
       turn.startAtMs = atMs(r);
+      turn.promptId = r.promptId ?? null;
     } else if (r.event === "agent-turn-complete" && kind === "completed") {
       if (!promptMatches(r.prompt, sent)) return; // a turn that was running before the send
       turn.started = true;
       turn.turnId = lineKey(line);
+      turn.promptId = r.promptId ?? null;
       turn.end = endOf(r, "completed");
     }
     return;
   }
+  turn.promptId ??= r.promptId ?? null;
   if (kind === "start" && turn.resumed) {
     // Keys that resumed nothing typed a prompt of their own: that is the turn of this send.
     Object.assign(turn, newHookTurn());
@@ -172,6 +198,10 @@ export function feedHookLine(turn: HookTurn, line: string, runId: string, sent: 
     }
     case "permission":
       turn.permission = true;
+      turn.waitingFor = r.event === "Elicitation" ||
+          r.notificationType === "elicitation_dialog"
+        ? "input"
+        : "permission";
       return;
     case "completed":
       turn.end = endOf(r, "completed");
@@ -249,7 +279,26 @@ function endOf(r: TurnRecord, outcome: "completed" | "failed" | "interrupted"): 
     replyCut: (r.cut ?? []).includes("reply") || (r.reply === undefined && r.preview != null),
     error: outcome === "failed" ? r.error ?? r.preview ?? "the turn failed" : null,
     transcriptPath: r.transcriptPath ?? null,
+    backgroundTasks: r.event === "Stop" ? tasksOf(r) ?? [] : [],
+    threadId: r.agent === "codex" ? r.agentSessionId ?? null : null,
   };
+}
+
+/** The tokens of the ended hook turn, from its agent's log (null when it does not tell). */
+function usageOf(
+  deps: Deps,
+  turn: HookTurn,
+  end: NonNullable<HookTurn["end"]>,
+  agent: string | null,
+): TokenUsage | null {
+  return new UsageReader(deps.env).turnUsage({
+    agent,
+    promptId: turn.promptId,
+    transcriptPath: end.transcriptPath,
+    threadId: end.threadId,
+    startMs: turn.startAtMs,
+    endMs: end.atMs,
+  });
 }
 
 /**
@@ -402,15 +451,17 @@ async function waitTurn(
   const base = { ok: true as const, session: loc.session, sent };
   const elapsed = () => deps.now().getTime() - sentAt;
   // A dialog waits: nothing is typed into it, the caller (or a person) answers it.
-  const atPermission = (source: "hooks" | "screen") => ({
+  const atPermission = (source: "hooks" | "screen", waitingFor = "permission") => ({
     ...base,
     turnId: turn.turnId,
     outcome: "permission" as const,
     reply: "",
     durationMs: elapsed(),
     tools: turn.tools,
-    waitingFor: "permission",
+    waitingFor,
     source,
+    backgroundTasks: [],
+    usage: null,
   });
 
   let polls = 0;
@@ -451,10 +502,12 @@ async function waitTurn(
           tools: turn.tools,
           ...(end.error !== null ? { error: end.error } : {}),
           source: "hooks",
+          backgroundTasks: end.backgroundTasks,
+          usage: usageOf(deps, turn, end, loc.meta?.agent ?? null),
         };
       }
       if (turn.permission) {
-        return atPermission("hooks");
+        return atPermission("hooks", turn.waitingFor);
       }
     }
     if (deps.now().getTime() >= deadline) {
@@ -466,6 +519,8 @@ async function waitTurn(
         durationMs: elapsed(),
         tools: turn.tools,
         source: useHooks ? "hooks" : "screen",
+        backgroundTasks: [],
+        usage: null,
       };
     }
     if (polls % STATUS_EVERY === STATUS_EVERY - 1 || (!useHooks && polls % 2 === 1)) {
@@ -489,6 +544,8 @@ async function waitTurn(
             tools: turn.tools,
             ...(ended.error ? { error: ended.error } : {}),
             source: useHooks ? "hooks" : "screen",
+            backgroundTasks: [],
+            usage: null,
           };
         }
         const asks = waiting && status.waitingFor === "permission" && (turn.started || sawWork);
@@ -524,6 +581,8 @@ async function waitTurn(
               durationMs: elapsed(),
               tools: [],
               source: "screen",
+              backgroundTasks: [],
+              usage: null,
             };
           }
         } else {
@@ -542,6 +601,8 @@ async function waitTurn(
               durationMs: elapsed(),
               tools: turn.tools,
               source: "hooks",
+              backgroundTasks: [],
+              usage: null,
             };
           }
         }

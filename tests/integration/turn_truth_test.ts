@@ -1,0 +1,187 @@
+/**
+ * Turn truth with the fake agents emitting claude 2.1.197's payload shapes (issue 23): a turn
+ * whose Stop lists a background task leaves the session working until the agent's own follow-up
+ * turn; `send --wait` returns at the turn's own Stop and names the task; the follow-up is a turn
+ * of its own (`trigger: "background"`); every turn carries its tokens, summed per session.
+ */
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { makeWorld, waitFor, type World } from "../helpers/world.ts";
+import { status } from "./status_helpers.ts";
+import { artifact, paneText, readIf, spawn, type Spawned } from "./lifecycle_helpers.ts";
+
+type Usage = {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+};
+type Turn = { trigger: string; outcome: string; prompt: string; reply: string; usage: Usage };
+
+/** Tokens the fake agents write for each turn (FAKE_USAGE "in,out,cacheRead,cacheWrite"). */
+const FAKE_USAGE = "12,5,300,40";
+const PER_TURN: Usage = {
+  inputTokens: 12,
+  outputTokens: 5,
+  cacheReadTokens: 300,
+  cacheWriteTokens: 40,
+};
+
+/** Waits until the session's hook log holds `event` of its run. */
+async function hookSeen(world: World, s: Spawned, event: string): Promise<void> {
+  const seen = await waitFor(
+    () =>
+      (readIf(artifact(world, s, "hooks.jsonl")) ?? "").includes(`"event":"${event}"`) ||
+      undefined,
+    30_000,
+  );
+  ok(seen, `no ${event}: ${await paneText(world, s)}`);
+}
+
+Deno.test(
+  "a Stop listing a background task keeps the session working until the agent's own turn",
+  async () => {
+    const world = await makeWorld();
+    try {
+      const s = await spawn(world, ["--agent", "claude"], {
+        FAKE_BACKGROUND: "4",
+        FAKE_USAGE,
+        FAKE_REPLY: "started it",
+      });
+      await hookSeen(world, s, "SessionStart");
+      const sent = await world.lisaInProcess([
+        "session",
+        "send",
+        "--session",
+        s.session,
+        "--text",
+        "start the background job",
+        "--wait",
+        "--json",
+      ]);
+      strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+      const wait = sent.json as Record<string, unknown>;
+      // The turn's own Stop: its reply, and the task still running.
+      strictEqual(wait.outcome, "completed");
+      strictEqual(wait.reply, "started it");
+      deepStrictEqual(wait.backgroundTasks, [{
+        id: "bgfake1",
+        type: "shell",
+        status: "running",
+        description: "fake background job",
+      }]);
+      deepStrictEqual(wait.usage, PER_TURN);
+      // At its idle prompt, yet working: the background job runs on.
+      const busy = await status(world, s.session);
+      strictEqual(busy.sessionState, "in_progress", JSON.stringify(busy));
+      strictEqual(busy.classificationReason, "hook:background_tasks");
+      strictEqual((busy.signals.backgroundTasks as unknown[]).length, 1);
+      // watch waits for the agent's own turn, which reports the job.
+      const watched = await world.lisaInProcess([
+        "session",
+        "watch",
+        "--session",
+        s.session,
+        "--until",
+        "waiting_input",
+        "--timeout-seconds",
+        "60",
+        "--json",
+      ]);
+      strictEqual(watched.code, 0, watched.stdout + watched.stderr);
+      const hooks = readIf(artifact(world, s, "hooks.jsonl")) ?? "";
+      ok(hooks.includes("background job done"), `the follow-up turn has ended: ${hooks}`);
+      const after = await status(world, s.session);
+      strictEqual(after.sessionState, "waiting_input");
+      deepStrictEqual(after.signals.backgroundTasks, []);
+      // The follow-up is a turn of its own, with its reply and its tokens.
+      const turns = await world.lisaInProcess([
+        "session",
+        "turns",
+        "--session",
+        s.session,
+        "--json",
+      ]);
+      strictEqual(turns.code, 0, turns.stdout + turns.stderr);
+      const list = turns.json?.turns as Turn[];
+      deepStrictEqual(list.map((t) => [t.trigger, t.outcome]), [
+        ["prompt", "completed"],
+        ["background", "completed"],
+      ]);
+      strictEqual(list[1].reply, "background job done");
+      ok(list[1].prompt.startsWith("<task-notification>"), list[1].prompt);
+      deepStrictEqual(list[1].usage, PER_TURN);
+      deepStrictEqual(turns.json?.usage, {
+        inputTokens: 24,
+        outputTokens: 10,
+        cacheReadTokens: 600,
+        cacheWriteTokens: 80,
+      });
+    } finally {
+      await world.dispose();
+    }
+  },
+);
+
+Deno.test("every turn carries its tokens in history show and history list, codex too", async () => {
+  const world = await makeWorld({ env: { CODEX_HOME: "" } });
+  try {
+    world.env.CODEX_HOME = `${world.home}/.codex`;
+    const claude = await spawn(world, ["--agent", "claude"], { FAKE_USAGE });
+    const codex = await spawn(world, ["--agent", "codex"], { FAKE_USAGE });
+    await hookSeen(world, claude, "SessionStart");
+    for (const s of [claude, codex]) {
+      for (const text of ["first", "second"]) {
+        const r = await world.lisaInProcess([
+          "session",
+          "send",
+          "--session",
+          s.session,
+          "--text",
+          text,
+          "--wait",
+          "--json",
+        ]);
+        strictEqual(r.code, 0, r.stdout + r.stderr);
+        deepStrictEqual(r.json?.usage, PER_TURN, `${s.agent}: ${r.stdout}`);
+      }
+    }
+    for (const s of [claude, codex]) {
+      const shown = await world.lisaInProcess(["history", "show", s.session, "--json"]);
+      strictEqual(shown.code, 0, shown.stdout + shown.stderr);
+      const turns = shown.json?.turns as Turn[];
+      deepStrictEqual(turns.map((t) => t.usage), [PER_TURN, PER_TURN], `${s.agent}`);
+      deepStrictEqual(shown.json?.usage, {
+        inputTokens: 24,
+        outputTokens: 10,
+        cacheReadTokens: 600,
+        cacheWriteTokens: 80,
+      });
+      const text = await world.lisaInProcess(["history", "show", s.session]);
+      ok(text.stdout.includes("tokens: in 12, out 5, cache read 300, cache write 40"), text.stdout);
+    }
+    const listed = await world.lisaInProcess(["history", "list", "--json"]);
+    const sessions = listed.json?.sessions as { session: string; usage: Usage | null }[];
+    for (const s of [claude, codex]) {
+      deepStrictEqual(sessions.find((x) => x.session === s.session)?.usage?.inputTokens, 24);
+    }
+    // A session whose agent wrote no log: its turns' tokens are unknown, never an error.
+    const bare = await spawn(world, ["--agent", "claude"]);
+    await hookSeen(world, bare, "SessionStart");
+    const r = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      bare.session,
+      "--text",
+      "hello",
+      "--wait",
+      "--json",
+    ]);
+    strictEqual(r.code, 0, r.stdout + r.stderr);
+    strictEqual(r.json?.usage, null);
+    const table = await world.lisaInProcess(["history", "list"]);
+    ok(/TOKENS/.test(table.stdout), table.stdout);
+  } finally {
+    await world.dispose();
+  }
+});
