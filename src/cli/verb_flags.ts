@@ -230,6 +230,7 @@ export const pruneFlags = {
 /** `lisa session watch`. */
 export const watchFlags = {
   session: F.session,
+  sessions: F.sessions,
   projectRoot: F.projectRoot,
   allSockets: F.allSockets,
   until: F.until,
@@ -238,6 +239,8 @@ export const watchFlags = {
   timeoutSeconds: F.timeoutSeconds,
   json: F.json,
 };
+/** `lisa mcp`. */
+export const mcpFlags = { projectRoot: F.projectRoot };
 /** `lisa session exists`. */
 export const existsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
 /** `lisa session kill`. */

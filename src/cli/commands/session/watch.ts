@@ -26,9 +26,10 @@ export default async function watch(
   if ((flags.any || flags.all) && flags.until === undefined) {
     throw new UsageError("--any and --all need --until");
   }
-  const sessions = flags.session === undefined
+  const named = [...(flags.session === undefined ? [] : [flags.session]), ...flags.sessions ?? []];
+  const sessions = named.length === 0
     ? undefined
-    : [locateSession(deps, flags.session, flags.projectRoot).session];
+    : [...new Set(named.map((s) => locateSession(deps, s, flags.projectRoot).session))];
   let stop = false;
   const onSignal = () => {
     stop = true;
