@@ -101,7 +101,19 @@ export class ControlChannel {
     this.onChange = options.onChange;
     const flags = options.readOnly === false ? "ignore-size,no-output" : CONTROL_FLAGS;
     this.child = new Deno.Command("tmux", {
-      args: ["-S", socketPath, "-C", "attach-session", "-f", flags, "-t", sessionTarget(session)],
+      args: [
+        // UTF-8 output whatever the locale: without it, tmux prints `_` for the field
+        // separator of every listing under a non-UTF-8 locale (an MCP client's environment).
+        "-u",
+        "-S",
+        socketPath,
+        "-C",
+        "attach-session",
+        "-f",
+        flags,
+        "-t",
+        sessionTarget(session),
+      ],
       stdin: "piped",
       stdout: "piped",
       stderr: "null",

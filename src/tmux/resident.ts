@@ -157,9 +157,16 @@ export class ResidentRunner implements Runner {
     return [...this.channels.entries()].filter(([, c]) => !c.closed).map(([s]) => s);
   }
 
+  /**
+   * Runs `argv` through the wrapped runner; a tmux call gets `-u` (UTF-8 output whatever the
+   * locale: an MCP client starts its servers with a minimal environment, without `LANG`, and
+   * tmux then prints `_` for the field separator of every listing, so a live session read as
+   * not_found).
+   */
   private oneShot(argv: readonly string[], options: RunOptions): Promise<RunResult> {
-    if (argv[0] === "tmux") this.stats.oneShot++;
-    return this.fallback.run(argv, options);
+    if (argv[0] !== "tmux") return this.fallback.run(argv, options);
+    this.stats.oneShot++;
+    return this.fallback.run(argv[1] === "-u" ? argv : ["tmux", "-u", ...argv.slice(1)], options);
   }
 
   /** The socket and commands of a call a client can carry; null otherwise. */
@@ -167,9 +174,12 @@ export class ResidentRunner implements Runner {
     argv: readonly string[],
     options: RunOptions,
   ): { socket: string; commands: string[][] } | null {
-    if (this.closed || argv[0] !== "tmux" || argv[1] !== "-S" || argv.length < 4) return null;
+    if (this.closed || argv[0] !== "tmux") return null;
+    // `tmux [-u] -S SOCKET command…`, as `Tmux.argv` writes it.
+    const at = argv[1] === "-u" ? 2 : 1;
+    if (argv[at] !== "-S" || argv.length < at + 3) return null;
     if (options.interactive || options.env || options.cwd || options.clearEnv) return null;
-    const commands = commandsOfArgv(argv.slice(3));
+    const commands = commandsOfArgv(argv.slice(at + 2));
     if (commands.length === 0) return null;
     for (const c of commands) {
       if (!RESIDENT_COMMANDS.has(c[0])) return null;
@@ -180,7 +190,7 @@ export class ResidentRunner implements Runner {
       const readers = commands.filter((c) => c[0] === "load-buffer" && c[c.length - 1] === "-");
       if (readers.length !== 1) return null;
     }
-    return { socket: argv[2], commands };
+    return { socket: argv[at + 1], commands };
   }
 
   /**

@@ -263,3 +263,23 @@ Deno.test("a tmux server killed and started again under the server is read afres
     await world.dispose();
   }
 });
+
+Deno.test("sessions read right when the client starts the server without a UTF-8 locale", async () => {
+  const world = await makeWorld();
+  // What MCP clients pass their servers: a minimal environment, no LANG (here: the C locale).
+  const mcp = await startMcp(world, [], { LC_ALL: "C", LANG: "C", LC_CTYPE: "C" });
+  try {
+    const spawned = await call(mcp, "spawn", { command: "sleep 60" });
+    const session = String(spawned.doc.session);
+    for (let i = 0; i < 2; i++) {
+      // The first status goes one-shot (opening the resident client), the second over it.
+      const status = await call(mcp, "status", { session });
+      strictEqual(status.doc.paneStatus, "alive", JSON.stringify(status.doc));
+    }
+    const list = await call(mcp, "list", {});
+    deepStrictEqual(list.doc.sessions, [session]);
+  } finally {
+    await mcp.close();
+    await world.dispose();
+  }
+});

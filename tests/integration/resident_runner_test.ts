@@ -108,7 +108,15 @@ Deno.test("creating and destroying commands run one-shot, and nothing opens a cl
     const k = await t.viaResident.run([["kill-session", "-t", "=beta"]]);
     strictEqual(k.success, true);
     strictEqual(t.counting.calls.length, before + 1, "kill-session ran as its own process");
-    deepStrictEqual(t.counting.calls.at(-1)?.slice(3), ["kill-session", "-t", "=beta"]);
+    deepStrictEqual(t.counting.calls.at(-1), [
+      "tmux",
+      "-u",
+      "-S",
+      t.socket,
+      "kill-session",
+      "-t",
+      "=beta",
+    ]);
   } finally {
     await t.resident.close();
     await t.world.dispose();
