@@ -18,7 +18,7 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   },
   {
     codes: ["unknown_command", "unknown_option"],
-    when: 'a typo; the message carries a "did you mean" hint',
+    when: 'a typo; the message names the nearest real commands or flags ("did you mean"), if any',
   },
   {
     codes: ["missing_argument", "unexpected_argument", "conflicting_options"],
@@ -176,6 +176,21 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   {
     codes: ["turn_busy"],
     when: "`send --wait` while another `send --wait` waits on the same session (nothing was sent)",
+  },
+  // issue 22
+  {
+    codes: ["skill_foreign"],
+    when: "`skill install`: a SKILL.md lisa did not write (or edited since, or a symlink) is " +
+      "in the way; nothing written (`--force` replaces it)",
+  },
+  {
+    codes: ["skill_path_invalid"],
+    when: "`skill install`: no HOME, a file where a folder goes, or a project's symlink leading " +
+      "out of the project",
+  },
+  {
+    codes: ["skill_write_failed"],
+    when: "`skill install` could not write (its I/O error); the message says what was written",
   },
 ];
 

@@ -28,9 +28,10 @@ export function commandMap(): string {
   for (const [route, spec] of Object.entries(VERBS)) {
     const head = `lisa ${route}`;
     const words = Object.entries(spec.flags).map(([k, s]) => flagWord(k, s));
-    for (const p of spec.positional?.parameters ?? []) {
-      words.unshift(p.optional ? `[${p.placeholder}]` : `<${p.placeholder}>`);
-    }
+    const positionals = (spec.positional?.parameters ?? []).map((p) =>
+      p.optional ? `[${p.placeholder}]` : `<${p.placeholder}>`
+    );
+    words.unshift(...positionals);
     let line = head.padEnd(INDENT - 1);
     let first = true;
     for (const w of words) {

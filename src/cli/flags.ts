@@ -99,12 +99,37 @@ export function parseText(text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Flag specs (stricli's shapes). `optional` flags are undefined when absent.
+// Flag specs (stricli's shapes). `optional` flags are undefined when absent. A flag several
+// verbs share says what it does for each: `brief` where it means the same, and `briefs` (route →
+// text) for the verbs where it means something else or has another default. The command table
+// gives each verb's help its own text ({@link briefOf}); the flag itself is declared once.
 
-const text = (brief: string, placeholder: string) =>
-  ({ kind: "parsed", parse: parseText, brief, placeholder, optional: true }) as const;
-const bool = (brief: string) =>
-  ({ kind: "boolean", brief, optional: true, withNegated: false }) as const;
+/** Per-verb help of a shared flag: route (`"session spawn"`) → what the flag does there. */
+export type Briefs = Readonly<Record<string, string>>;
+
+/** What `spec` does for the verb at `route`: its per-verb text, else its brief. */
+export function briefOf(spec: { brief: string; briefs?: Briefs }, route: string): string {
+  return spec.briefs?.[route] ?? spec.brief;
+}
+
+const text = (brief: string, placeholder: string, briefs?: Briefs) =>
+  ({ kind: "parsed", parse: parseText, brief, placeholder, optional: true, briefs }) as const;
+const bool = (brief: string, briefs?: Briefs) =>
+  ({ kind: "boolean", brief, optional: true, withNegated: false, briefs }) as const;
+
+/** The verbs that accept `--agent`/`--mode` only for the older Go lisa's command lines. */
+const READ_FROM_SESSION = [
+  "session status",
+  "session explain",
+  "session monitor",
+  "session snapshot",
+  "session handoff",
+  "session context-pack",
+];
+/** `text` for each verb of `routes`. */
+function each(routes: readonly string[], text: string): Briefs {
+  return Object.fromEntries(routes.map((r) => [r, text]));
+}
 /**
  * Marks a flag that only makes sense on a terminal (output formats, redraws, progress lines):
  * the MCP tools do not offer it (a tool's result is always the `--json` document).
@@ -115,14 +140,34 @@ const terminal = <S extends object>(spec: S) => ({ ...spec, terminal: true }) as
  * `--session`: the session a verb acts on (required by those verbs, checked in `commands/`);
  * for spawn, the name to give instead of a generated one.
  */
-export const session = text("session name (spawn: the name to give, starting with lisa-)", "name");
+export const session = text(
+  "the session: its name, alias or a unique prefix of its alias",
+  "name",
+  {
+    "session spawn": "the name to give (starting with lisa-; letters, digits, . _ -; default: a " +
+      "generated one, as session name prints)",
+    "session status":
+      "the session: its name, alias or a unique prefix of its alias (default: the " +
+      "project's one running session)",
+    "session attach": "the session: its name, alias or a unique prefix of its alias, as the " +
+      "argument (default: the project's one running session; several: asked on a terminal)",
+    "session diff": "the --worktree session: its name or alias (or give it as the argument)",
+    "session merge": "the --worktree session: its name or alias (or give it as the argument)",
+    "session watch": "watch only this session (default: every session of the project, or of " +
+      "every project with --all-sockets)",
+    "session tree": "show only this session and its descendants (default: every root)",
+    "session context-pack": "the session to pack (same as --for)",
+  },
+);
 /** `--project-root`: where the project's sessions live. */
 export const projectRoot = text(
   "project root (default: LISA_PROJECT_ROOT, else the current directory)",
   "dir",
 );
 /** `--json`. */
-export const json = terminal(bool("print JSON"));
+export const json = terminal(
+  bool("print JSON", { "session watch": "print one JSON object per line" }),
+);
 /** `--json-min`: the compact payload an orchestrator branches on. */
 export const jsonMin = terminal(bool("print compact JSON"));
 /** `--stream-json`: one JSON line per event, then the final payload. */
@@ -136,8 +181,19 @@ export const agent = {
     (t: string): Agent | undefined => isAuto(t) ? undefined : parseAgent(t),
     { type: "string", enum: AGENTS },
   ),
-  brief: "the agent: claude or codex (auto: the verb's default; status-like verbs read it " +
-    "from the session)",
+  brief: "the agent: claude or codex",
+  briefs: {
+    "session name": "the agent the name is for: claude or codex (default and auto: claude)",
+    "session spawn": "the agent to start: claude or codex (default and auto: claude; with " +
+      "--command and no --agent: a command session)",
+    "session detect-nested": "the agent to check for: claude or codex (default and auto: codex)",
+    "session preflight": "also require this agent (claude or codex) on PATH",
+    "history list": "only sessions of this agent: claude or codex",
+    ...each(
+      READ_FROM_SESSION,
+      "accepted for the Go lisa's command lines, not used: the session's own agent counts",
+    ),
+  },
   placeholder: AGENTS.join("|"),
   optional: true,
 } as const;
@@ -148,8 +204,19 @@ export const mode = {
     (t: string): Mode | undefined => isAuto(t) ? undefined : parseMode(t),
     { type: "string", enum: MODES },
   ),
-  brief: "the mode: interactive or exec (aliases execution, non-interactive; auto: the " +
-    "default)",
+  brief: "the mode: interactive or exec (aliases execution, non-interactive)",
+  briefs: {
+    "session name": "the mode the name is for: interactive or exec (aliases execution, " +
+      "non-interactive; default and auto: interactive)",
+    "session spawn": "interactive (the agent stays for more input) or exec (one prompt, then it " +
+      "exits); aliases execution, non-interactive; default and auto: interactive",
+    "session detect-nested": "the mode to check for: interactive or exec (aliases execution, " +
+      "non-interactive; default and auto: exec)",
+    ...each(
+      READ_FROM_SESSION,
+      "accepted for the Go lisa's command lines, not used: the session's own mode counts",
+    ),
+  },
   placeholder: MODES.join("|"),
   optional: true,
 } as const;
@@ -160,23 +227,36 @@ function isAuto(text: string): boolean {
 /** `--tag`. */
 export const tag = text("tag appended to the name (lowercase alphanumerics, at most 16)", "tag");
 /** `--prompt` (spawn: the agent's prompt; detect-nested: the prompt to analyse, required). */
-export const prompt = text("the prompt (never read by a shell; '-' reads stdin)", "text");
+export const prompt = text(
+  "the agent's first prompt (never read by a shell; '-' reads stdin)",
+  "text",
+  {
+    "session detect-nested": "the prompt to check (required; taken as given, '-' included)",
+  },
+);
 /** `--prompt-file`. */
 export const promptFile = text("read the prompt from this file ('-' reads stdin)", "path");
 /** `--command` (spawn: what runs instead of the agent; guard: the command you plan to run). */
 export const command = text(
-  "a shell command (spawn: run it instead of the agent; guard: the command you plan to run)",
+  "run this shell command instead of an agent (shell syntax; without --agent: a command session)",
   "shell",
+  { "session guard": "the cleanup or kill command you plan to run, to rate its risk" },
 );
 /** `--agent-args`. */
-export const agentArgs = text("extra agent arguments (shell syntax, inserted as-is)", "shell");
+export const agentArgs = text("extra agent arguments (shell syntax, inserted as-is)", "shell", {
+  "session detect-nested": "the agent arguments spawn would get, checked with the prompt",
+});
 /** `--model`. */
-export const model = text("model for the agent", "model");
+export const model = text("the agent's model (passed to it as --model)", "model", {
+  "session smoke": "recorded in the report only (smoke runs lisa itself, no agent)",
+  "session detect-nested": "the model the previewed command passes",
+  "session preflight": "record this model in the report (lisa never probes a model)",
+});
 /** `--width`. */
 export const width = {
   kind: "parsed",
   parse: intIn(20, 10_000),
-  brief: "pane width",
+  brief: "pane width (default 200)",
   placeholder: "cols",
   optional: true,
 } as const;
@@ -184,7 +264,7 @@ export const width = {
 export const height = {
   kind: "parsed",
   parse: intIn(5, 10_000),
-  brief: "pane height",
+  brief: "pane height (default 50)",
   placeholder: "rows",
   optional: true,
 } as const;
@@ -204,7 +284,8 @@ export const hooks = {
 export const nestedPolicy = {
   kind: "parsed",
   parse: oneOf<NestedPolicy>(NESTED_POLICIES),
-  brief: "codex exec sandbox bypass for nested lisa calls",
+  brief: "codex exec's sandbox bypass for nested lisa calls: auto (when the prompt asks for " +
+    "them), force (always), off (never)",
   placeholder: NESTED_POLICIES.join("|"),
   default: "auto",
 } as const;
@@ -212,12 +293,17 @@ export const nestedPolicy = {
 export const nestingIntent = {
   kind: "parsed",
   parse: oneOf<NestingIntent>(NESTING_INTENTS),
-  brief: "override the nested-prompt heuristic",
+  brief: "override the nested-prompt heuristic: nested, neutral (auto: the heuristic decides)",
   placeholder: NESTING_INTENTS.join("|"),
   default: "auto",
 } as const;
 /** `--dry-run`. */
-export const dryRun = bool("resolve and report everything, change nothing");
+export const dryRun = bool("report what would be done, change nothing", {
+  "cleanup": "list what would be removed, remove nothing",
+  "session spawn": "resolve the name, the command and the startup script and print them; " +
+    "start nothing",
+  "session prune": "list what would be pruned, remove nothing",
+});
 /** `--text` of send. */
 export const textFlag = text("text to paste (multi-line allowed; '-' reads stdin)", "text");
 /** `--text-file` of send. */
@@ -231,6 +317,12 @@ export const lines = {
   kind: "parsed",
   parse: intIn(1, 1_000_000),
   brief: "at most the last N lines (default 200; a delta is uncapped unless given)",
+  briefs: {
+    "session capture": "at most the last N lines, or messages of a claude transcript (default " +
+      "200; a delta is uncapped unless given)",
+    "session context-pack": "lines of output the pack draws from (default 200; the budget " +
+      "trims them)",
+  },
   placeholder: "n",
   optional: true,
 } as const;
@@ -250,8 +342,12 @@ export const deltaFrom = text(
 );
 /** `--cursor-file`. */
 export const cursorFile = text(
-  "read the offset from PATH when present; write nextOffset to it after the capture",
+  "read the delta's start from PATH when present; write nextOffset to it afterwards",
   "path",
+  {
+    "session list": "keep the previous list in PATH for --delta-json (needs it)",
+    "session tree": "keep the previous tree in PATH for --delta-json (needs it)",
+  },
 );
 /** `--markers`. */
 export const markers = {
@@ -268,19 +364,26 @@ export const events = {
   kind: "parsed",
   parse: intIn(1, 100_000),
   brief: "number of recent events (default 10)",
+  briefs: {
+    "session handoff": "number of recent events (default 5)",
+    "session context-pack": "number of recent events read (default 10; --strategy keeps at " +
+      "most 3, 5 or 10)",
+  },
   placeholder: "n",
   optional: true,
 } as const;
 /** `--since` of explain. */
 export const since = text(
-  "only events (history list: sessions started) since a duration ago (15m, 2h, 1d) or an ISO time",
+  "only events since a duration ago (15m, 2h, 1d) or an ISO time",
   "when",
+  { "history list": "only sessions started since a duration ago (15m, 2h, 1d) or an ISO time" },
 );
 /** `--poll-interval`. */
 export const pollInterval = {
   kind: "parsed",
   parse: numberIn(0),
-  brief: "seconds between polls, fractions allowed (default 30; smoke: 0.5)",
+  brief: "seconds between polls, fractions allowed (default 30)",
+  briefs: { "session smoke": "seconds between L1's polls, fractions allowed (default 0.5)" },
   placeholder: "seconds",
   optional: true,
 } as const;
@@ -288,7 +391,10 @@ export const pollInterval = {
 export const maxPolls = {
   kind: "parsed",
   parse: intIn(1),
-  brief: "stop after N polls (default 120; no limit with only a timeout)",
+  brief: "stop after N polls (default 120; no limit with only --timeout-seconds)",
+  briefs: {
+    "session smoke": "at most N polls of L1 (default: no limit, --timeout-seconds bounds the run)",
+  },
   placeholder: "n",
   optional: true,
 } as const;
@@ -296,8 +402,16 @@ export const maxPolls = {
 export const timeoutSeconds = {
   kind: "parsed",
   parse: numberIn(0),
-  brief: "stop after this many seconds (monitor: exitReason timeout, exit 2; smoke: the " +
-    "whole run's limit, default 120; send --wait: outcome timeout, default 1800)",
+  brief: "stop after this many seconds",
+  briefs: {
+    "session monitor": "stop after this many seconds: exitReason timeout, exit 2 (default: no " +
+      "limit, --max-polls bounds the run)",
+    "session send": "with --wait: stop waiting after this many seconds, outcome timeout, exit 2 " +
+      "(default 1800)",
+    "session watch": "stop after this many seconds: exit 2 when --until was not met (default: " +
+      "no limit)",
+    "session smoke": "the whole run's limit, each level's monitor included (default 120)",
+  },
   placeholder: "seconds",
   optional: true,
 } as const;
@@ -339,11 +453,22 @@ export const levels = {
   optional: true,
 } as const;
 /** `--project-only`. */
-export const projectOnly = bool("only the current project's sessions");
+export const projectOnly = bool("only the current project's sessions", {
+  "cleanup": "only the current project's stale files (default: every project's)",
+  "session list": "only the current project's sessions (not other projects' on its server)",
+  "session kill-all": "only the current project's sessions (default: every lisa session on " +
+    "every lisa server)",
+});
 /** `--all-sockets`. */
 export const allSockets = bool("every project's tmux server in the socket dir");
 /** `--cleanup-all-hashes`. */
-export const cleanupAllHashes = bool("also remove artifacts under every project hash");
+export const cleanupAllHashes = bool("also remove artifacts under every project hash", {
+  "session spawn": "after the spawn, remove what earlier sessions of the same name left under " +
+    "other project hashes",
+  "session kill": "also remove the session's files under every other project hash",
+  "session kill-all": "remove the sessions' files under every project hash (the default " +
+    "without --project-only)",
+});
 /** `--all-hashes` of tree. */
 export const allHashes = bool("include sessions of every project in the runtime dir");
 /** `--active-only` of tree. */
@@ -382,11 +507,13 @@ export const stat = bool("a summary per file instead of the patch");
 export const squash = bool("one commit on the current branch instead of a merge commit");
 /** `--message` of merge. */
 export const message = text("the merge (or squash) commit's message", "text");
-/** `--force` of merge, send and prune (one flag spec per name: its brief covers each verb). */
-export const force = bool(
-  "skip a safety check: merge while the agent works; send --text into a dialog or a starting " +
-    "agent; prune a worktree with unmerged or uncommitted work (it is lost)",
-);
+/** `--force` of merge, send, prune and skill install: each skips its own safety check. */
+export const force = bool("skip the safety check", {
+  "session merge": "merge even while the agent is working",
+  "session send": "type --text even into a permission dialog or a starting agent",
+  "session prune": "also prune a worktree with unmerged or uncommitted work (that work is lost)",
+  "skill install": "write over a SKILL.md lisa did not write, or one edited since",
+});
 // issue 13
 /** `--ready-timeout` of send. */
 export const readyTimeout = {
@@ -477,9 +604,10 @@ export const waitingRequiresTurnComplete = boolValue(
   "stop on waiting_input only once the agent's turn is known complete (hook or transcript)",
 );
 /** `--verbose` (monitor: one progress line per poll on stderr; version: more detail). */
-export const verbose = terminal(
-  bool("more detail (monitor: a progress line per poll on stderr)"),
-);
+export const verbose = terminal(bool("more detail", {
+  "version": "also V8's and TypeScript's versions and the platform",
+  "session monitor": "a progress line per poll on stderr",
+}));
 /** `--emit-handoff` of monitor. */
 export const emitHandoff = terminal(bool(
   "with --stream-json: also a handoff line (reason, nextAction, nextOffset) per poll",
@@ -490,7 +618,10 @@ export const handoffCursorFile = text(
   "path",
 );
 /** `--markers-json` of capture/snapshot. */
-export const markersJson = bool("print the marker summary as JSON (marker-only payload)");
+export const markersJson = bool(
+  "print the marker summary as JSON, with markerHits: each occurrence's marker, line, start, " +
+    "end, at (needs --markers)",
+);
 /** `--strip-banner` of capture (the default; accepted for compatibility). */
 export const stripBanner = bool("drop agent banners (the default; accepted for compatibility)");
 /** `--verbatim` of capture: the pane text exactly as tmux shows it. */
@@ -566,7 +697,8 @@ export const tokenBudget = {
 export const strategy = {
   kind: "parsed",
   parse: oneOf(["terse", "balanced", "full"]),
-  brief: "what fills the budget: terse (state only), balanced, full (more output)",
+  brief: "how the budget is shared: terse (3 events, a quarter for output), balanced (the " +
+    "default: 5 events, 60 %), full (10 events, 80 %)",
   placeholder: "terse|balanced|full",
   optional: true,
 } as const;
@@ -585,3 +717,25 @@ export function sessionOf(flag: string | undefined, positional: string | undefin
   }
   return needed(flag ?? positional, "--session");
 }
+
+// issue 22: the skill.
+/**
+ * `--agent` of skill install: which agents get the skill. Not {@link agent}: `all` is no agent,
+ * and no other verb may take it (the one flag name with two specs, see tests/cli/table_test.ts).
+ */
+export const skillAgent = {
+  kind: "parsed",
+  parse: oneOf<Agent | "all">([...AGENTS, "all"]),
+  brief: "the agents to install the skill for: claude, codex or all",
+  placeholder: [...AGENTS, "all"].join("|"),
+  default: "all",
+} as const;
+/** `--scope` of skill install. */
+export const scope = {
+  kind: "parsed",
+  parse: oneOf(["user", "project"] as const),
+  brief: "user: where the agent reads skills in every project (under HOME); project: the " +
+    "project's own skill folder (--project-root, else the current directory)",
+  placeholder: "user|project",
+  default: "user",
+} as const;

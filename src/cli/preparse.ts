@@ -2,8 +2,9 @@
  * A pre-parser for the hottest verb (`session status`, polled constantly): it reads argv
  * against the verb's flag specs from the command table (`verbs.ts`, the same declarations
  * stricli uses) without loading stricli, and returns null for anything it does not fully
- * understand (help, short flags, unknown or repeated flags, a missing or bad value), so the
- * full command line then handles the call with its usual messages. Nothing is declared twice.
+ * understand (help, short flags, unknown flags, a missing or bad value), so the full command
+ * line then handles the call with its usual messages. A repeated flag takes its last value, as on
+ * the full command line (`last_value.ts`); every value is still read. Nothing is declared twice.
  */
 
 /** The subset of a stricli flag spec the pre-parser reads. */
@@ -38,7 +39,7 @@ export function preparse(
       spec = specs[key];
       if (spec?.kind !== "boolean" || spec.default !== true || inline !== undefined) return null;
       value = false;
-    } else if (spec === undefined || key in out) {
+    } else if (spec === undefined) {
       return null;
     } else if (spec.kind === "boolean") {
       if (inline !== undefined) return null;
@@ -52,7 +53,6 @@ export function preparse(
         return null;
       }
     }
-    if (key in out) return null;
     out[key] = value;
   }
   for (const [key, spec] of Object.entries(specs)) {

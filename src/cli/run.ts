@@ -30,7 +30,10 @@ import type { LisaContext } from "./context.ts";
 import { helpCommandOf, reportFailure, wantsJson } from "./failure.ts";
 import { writeError } from "./output.ts";
 import { realDeps } from "./real_deps.ts";
-import { buildTable, joinDashValues, routeOf } from "./table.ts";
+import { buildTable, commandWordsOf, groupOf, joinDashValues, routeOf } from "./table.ts";
+import { childrenOf, flagsOf } from "./completion_script.ts";
+import { closest } from "../base/suggest.ts";
+import { lastValueWins } from "./last_value.ts";
 import type { Guard, ImplOverrides } from "./verbs.ts";
 
 /** The program's version (kept in step with deno.json). */
@@ -42,8 +45,32 @@ interface ParseFailure {
   message: string;
 }
 
-/** Maps a stricli argument error (or what a flag parser threw) to lisa's error code. */
-export function parseFailureOf(exc: unknown): ParseFailure {
+/** `camelCase` or `kebab-case` → `kebab-case`, as flags are documented. */
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/**
+ * "unknown flag --x", with the flags of `route` it most likely meant (by their documented
+ * spelling), or nothing when none is near; `--no-x` for a flag that has no such form says so.
+ */
+function unknownFlagMessage(input: string, route: string | undefined): string {
+  const typed = `--${input}`;
+  if (route === undefined) return `unknown flag ${typed}`;
+  const names = [...flagsOf(route).map((f) => f.name), "--help"];
+  const negated = /^no-?(.+)$/.exec(input)?.[1];
+  if (negated !== undefined && names.includes(`--${kebab(negated)}`)) {
+    return `unknown flag ${typed}: --${kebab(negated)} has no --no- form (leave it out)`;
+  }
+  const hint = closest(`--${kebab(input)}`, names);
+  return `unknown flag ${typed}${hint.length > 0 ? ` (did you mean ${hint.join(" or ")}?)` : ""}`;
+}
+
+/**
+ * Maps a stricli argument error (or what a flag parser threw) to lisa's error code; `route` is
+ * the verb the call named (its flags are what an unknown flag is compared with).
+ */
+export function parseFailureOf(exc: unknown, route?: string): ParseFailure {
   if (exc instanceof ArgumentParseError) {
     const what = exc.externalFlagNameOrPlaceholder;
     const name = /^[a-z][a-zA-Z-]*$/.test(what) && !what.includes("|")
@@ -53,12 +80,16 @@ export function parseFailureOf(exc: unknown): ParseFailure {
     const code = exc.exception instanceof LisaError ? exc.exception.code : "invalid_argument";
     return { code, message: `${name}: ${reason}` };
   }
+  if (exc instanceof FlagNotFoundError && exc.aliasName === undefined) {
+    return { code: "unknown_option", message: unknownFlagMessage(exc.input, route) };
+  }
+  if (exc instanceof AliasNotFoundError) {
+    return { code: "unknown_option", message: `unknown flag -${exc.input}` };
+  }
   const message = exc instanceof Error
     ? formatMessageForArgumentScannerError(exc as never, {})
     : String(exc);
-  if (exc instanceof FlagNotFoundError || exc instanceof AliasNotFoundError) {
-    return { code: "unknown_option", message };
-  }
+  if (exc instanceof FlagNotFoundError) return { code: "unknown_option", message };
   if (exc instanceof UnsatisfiedFlagError || exc instanceof UnsatisfiedPositionalError) {
     return { code: "missing_argument", message };
   }
@@ -73,13 +104,13 @@ export function parseFailureOf(exc: unknown): ParseFailure {
 }
 
 /** The guard around every verb: errors become exit codes and (with JSON) payloads. */
-function guardFor(argv: readonly string[]): Guard {
+function guardFor(helpHint: string): Guard {
   return (_route, impl) =>
     async function (this: LisaContext, ...args: unknown[]) {
       try {
         await impl.apply(this, args as never);
       } catch (error) {
-        this.exitCode = reportFailure(this.deps, this.json, error, helpCommandOf(argv));
+        this.exitCode = reportFailure(this.deps, this.json, error, helpHint);
       }
     };
 }
@@ -105,27 +136,27 @@ export async function main(
     );
     return await runHook(givenArgv.slice(1), deps.env);
   }
-  const argv = joinDashValues(givenArgv);
+  const argv = lastValueWins(joinDashValues(givenArgv));
   const json = wantsJson(argv);
+  const helpHint = helpCommandOf(commandWordsOf(argv));
   const failures: ParseFailure[] = [];
   const text = {
     ...text_en,
     exceptionWhileParsingArguments(exc: unknown) {
-      failures.push(parseFailureOf(exc));
+      failures.push(parseFailureOf(exc, routeOf(argv)));
       return "";
     },
-    noCommandRegisteredForInput(
-      { input, corrections }: { input: string; corrections: readonly string[] },
-    ) {
-      const hint = corrections.length > 0
-        ? ` (did you mean ${corrections.map((c) => c.replaceAll("`", '"')).join(" or ")}?)`
-        : "";
-      failures.push({ code: "unknown_command", message: `unknown command "${input}"${hint}` });
+    noCommandRegisteredForInput({ input }: { input: string }) {
+      // The words it could have been: the commands of the group typed so far.
+      const hint = input.startsWith("-") ? [] : closest(input, childrenOf(groupOf(argv)));
+      const quoted = hint.map((c) => `"${c}"`);
+      const suffix = quoted.length > 0 ? ` (did you mean ${quoted.join(" or ")}?)` : "";
+      failures.push({ code: "unknown_command", message: `unknown command "${input}"${suffix}` });
       return "";
     },
   };
   const app = buildApplication<LisaContext>(
-    buildTable({ overrides: options.overrides, guard: guardFor(argv), only: routeOf(argv) }),
+    buildTable({ overrides: options.overrides, guard: guardFor(helpHint), only: routeOf(argv) }),
     {
       name: "lisa",
       scanner: { caseStyle: "allow-kebab-for-camel" },
@@ -161,12 +192,12 @@ export async function main(
   try {
     await run(app, argv, context);
   } catch (error) {
-    return reportFailure(deps, json, error, helpCommandOf(argv));
+    return reportFailure(deps, json, error, helpHint);
   }
   const code = Number(process.exitCode ?? 0);
   if (code < 0 || failures.length > 0) {
     const f = failures[0] ?? { code: "internal_error", message: `command line failed (${code})` };
-    writeError(deps.io, json, f.code, f.message, {}, `(see: ${helpCommandOf(argv)})`);
+    writeError(deps.io, json, f.code, f.message, {}, `(see: ${helpHint})`);
     return 1;
   }
   return context.exitCode;

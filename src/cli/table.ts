@@ -4,6 +4,7 @@
  */
 import { buildCommand, buildRouteMap, type Command, type RouteMap } from "@stricli/core";
 import type { LisaContext } from "./context.ts";
+import { briefOf } from "./flags.ts";
 import { GROUPS, type Guard, type ImplOverrides, VERBS, type VerbSpec } from "./verbs.ts";
 
 function verb(route: string, spec: VerbSpec, options: TableOptions): Command<LisaContext> {
@@ -14,7 +15,12 @@ function verb(route: string, spec: VerbSpec, options: TableOptions): Command<Lis
       return options.guard ? options.guard(route, impl) : impl;
     },
     parameters: {
-      flags: spec.flags,
+      // Each verb's help says what a shared flag does for that verb.
+      flags: Object.fromEntries(
+        Object.entries(spec.flags).map((
+          [key, flag],
+        ) => [key, { ...flag, brief: briefOf(flag, route) }]),
+      ),
       ...(spec.aliases ? { aliases: spec.aliases } : {}),
       // deno-lint-ignore no-explicit-any
       ...(spec.positional ? { positional: spec.positional as any } : {}),
@@ -46,6 +52,23 @@ export function routeOf(argv: readonly string[]): string | undefined {
     if (Object.hasOwn(VERBS, route)) return route;
   }
   return undefined;
+}
+
+/** The group `argv`'s leading words name (`session`, `history`), or "" (the root). */
+export function groupOf(argv: readonly string[]): string {
+  for (let n = Math.min(argv.length, 2); n > 0; n--) {
+    const group = argv.slice(0, n).join(" ");
+    if (Object.hasOwn(GROUPS, group)) return group;
+  }
+  return "";
+}
+
+/**
+ * The command words of `argv` that exist (a verb's route, else a group's), so a help hint
+ * never repeats a typo: `session sned` → `["session"]`.
+ */
+export function commandWordsOf(argv: readonly string[]): string[] {
+  return (routeOf(argv) ?? groupOf(argv)).split(" ").filter((w) => w !== "");
 }
 
 /** Builds the route map of every verb. */

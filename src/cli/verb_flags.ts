@@ -356,3 +356,14 @@ export const contextPackFlags = {
   json: F.json,
   jsonMin: F.jsonMin,
 };
+/** `lisa skill install`. */
+export const skillInstallFlags = {
+  agent: F.skillAgent,
+  scope: F.scope,
+  projectRoot: F.projectRoot,
+  force: F.force,
+  dryRun: F.dryRun,
+  json: F.json,
+};
+/** `lisa skill show`. */
+export const skillShowFlags = { json: F.json };

@@ -32,6 +32,8 @@ export interface VerbSpec {
       // deno-lint-ignore no-explicit-any
       parse: (t: string) => any;
       optional?: boolean;
+      /** What shell completion offers for it: live sessions, or the sessions of history. */
+      completes?: "sessions" | "history";
     }[];
   };
   /** One-letter flag aliases (`{ v: "verbose" }` lets `-v` stand for `--verbose`). */
@@ -52,6 +54,7 @@ const sessionPositional: VerbSpec["positional"] = {
     placeholder: "id",
     parse: (t: string) => t,
     optional: true,
+    completes: "sessions",
   }],
 };
 
@@ -78,7 +81,9 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     brief: "print a shell completion script (bash, zsh or fish)",
     fullDescription: "Load it with: source <(lisa completions bash)  (zsh: source " +
       "<(lisa completions zsh); fish: lisa completions fish | source). Session names " +
-      "complete from the live sessions.",
+      "complete from the live sessions (each once: its alias, or its name when that is what " +
+      "was typed); history show's from history. The scripts ask lisa for them with " +
+      "`lisa completions sessions|history [prefix]`.",
     flags: V.completionsFlags,
     mcp: false,
     positional: {
@@ -86,7 +91,12 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
       parameters: [{
         brief: "the shell: bash, zsh or fish",
         placeholder: "bash|zsh|fish",
-        parse: F.oneOf(["bash", "zsh", "fish", "sessions"]),
+        parse: F.oneOf(["bash", "zsh", "fish", "sessions", "history"]),
+      }, {
+        brief: "with sessions or history: only the sessions whose alias or name starts with it",
+        placeholder: "prefix",
+        parse: F.parseText,
+        optional: true,
       }],
     },
     load: () => lazyImport(new URL("./commands/completions.ts", import.meta.url)),
@@ -179,6 +189,7 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
         placeholder: "session",
         parse: F.parseText,
         optional: true,
+        completes: "sessions",
       }],
     },
     load: () => lazyImport(new URL("./commands/session/attach.ts", import.meta.url)),
@@ -265,7 +276,12 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     flags: V.historyShowFlags,
     positional: {
       kind: "tuple",
-      parameters: [{ brief: "session name or alias", placeholder: "session", parse: F.parseText }],
+      parameters: [{
+        brief: "session name or alias",
+        placeholder: "session",
+        parse: F.parseText,
+        completes: "history",
+      }],
     },
     load: () => lazyImport(new URL("./commands/history/show.ts", import.meta.url)),
   },
@@ -278,6 +294,22 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     },
     load: () => lazyImport(new URL("./commands/history/search.ts", import.meta.url)),
   },
+  "skill install": {
+    brief: "install lisa's skill (SKILL.md) where claude and codex read skills, so they know " +
+      "how to drive lisa; never overwrites a file it did not write without --force",
+    fullDescription: "Paths: claude ~/.claude/skills/lisa/SKILL.md ($CLAUDE_CONFIG_DIR/skills " +
+      "when set), codex ~/.agents/skills/lisa/SKILL.md; with --scope project, " +
+      "<project>/.claude/skills/lisa/ and <project>/.agents/skills/lisa/. The file carries a " +
+      "line with its SHA-256: a file without it, or edited since, is not lisa's, and is only " +
+      "replaced with --force. Installing again over lisa's own file updates it.",
+    flags: V.skillInstallFlags,
+    load: () => lazyImport(new URL("./commands/skill/install.ts", import.meta.url)),
+  },
+  "skill show": {
+    brief: "print the SKILL.md that skill install writes (--json: its name, description, size)",
+    flags: V.skillShowFlags,
+    load: () => lazyImport(new URL("./commands/skill/show.ts", import.meta.url)),
+  },
 };
 
 /** Documentation of the route maps (groups). */
@@ -285,4 +317,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   "": "Start, watch, drive and clean up AI coding agents (claude, codex, any command) in tmux.",
   "session": "spawn, drive, watch and end sessions",
   "history": "what every session did: turns, tools, replies (a SQLite store)",
+  "skill": "the Agent Skill that teaches claude and codex to drive lisa",
 };

@@ -14,7 +14,7 @@
  * `invalid_argument`, `missing_argument`, or the parser's own, such as `invalid_agent`).
  */
 import { UsageError } from "../base/errors.ts";
-import type { ValueSchema } from "../cli/flags.ts";
+import { briefOf, type Briefs, type ValueSchema } from "../cli/flags.ts";
 import { VERBS, type VerbSpec } from "../cli/verbs.ts";
 
 /** A JSON Schema of one argument. */
@@ -45,6 +45,7 @@ export interface ToolSpec {
 interface FlagSpecLike {
   kind: string;
   brief: string;
+  briefs?: Briefs;
   parse?: ((text: string) => unknown) & { schema?: ValueSchema };
   default?: unknown;
   optional?: boolean;
@@ -63,11 +64,11 @@ function positionalKey(spec: VerbSpec, placeholder: string): string | null {
   return placeholder.replace(/[^a-zA-Z0-9]+(.)/g, (_, c: string) => c.toUpperCase());
 }
 
-function argSchema(spec: FlagSpecLike): ArgSchema {
+function argSchema(spec: FlagSpecLike, route: string): ArgSchema {
   const value: ValueSchema = spec.kind === "boolean"
     ? { type: "boolean" }
     : spec.parse?.schema ?? { type: "string" };
-  const out: ArgSchema = { ...value, description: spec.brief };
+  const out: ArgSchema = { ...value, description: briefOf(spec, route) };
   if (spec.default !== undefined) {
     out.default = spec.kind === "boolean" || spec.parse === undefined
       ? spec.default
@@ -95,7 +96,7 @@ export function toolSpecs(): ToolSpec[] {
       properties[key] = { ...(parse?.schema ?? { type: "string" }), description: p.brief };
       if (!p.optional) required.add(key);
     }
-    for (const [key, flag] of offeredFlags(spec)) properties[key] = argSchema(flag);
+    for (const [key, flag] of offeredFlags(spec)) properties[key] = argSchema(flag, route);
     const description = [spec.brief, spec.fullDescription, spec.mcp?.note]
       .filter((s) => s !== undefined).join(". ");
     out.push({

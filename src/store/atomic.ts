@@ -1,15 +1,63 @@
 /**
- * Atomic private files: written to a temp file in the same directory (0600, created new, so
- * never through a symlink) and renamed over the target.
+ * Atomic private files: written to a temp file in the same directory (0600 unless a caller asks
+ * otherwise; created new, so never through a symlink) and renamed over the target.
  */
 import { FileUnsafeError } from "../base/errors.ts";
 import { readTextFile } from "../base/text_file.ts";
 
 const encoder = new TextEncoder();
 
-function tempName(path: string): string {
+function tempName(path: string, dir?: string): string {
   const rand = crypto.getRandomValues(new Uint32Array(2));
-  return `${path}.tmp-${Deno.pid}-${rand[0].toString(36)}${rand[1].toString(36)}`;
+  const name = `${path.slice(path.lastIndexOf("/") + 1)}.tmp-${Deno.pid}-` +
+    `${rand[0].toString(36)}${rand[1].toString(36)}`;
+  return dir === undefined
+    ? `${path.slice(0, path.lastIndexOf("/") + 1)}${name}`
+    : `${dir}/${name}`;
+}
+
+/** A file written to a temp file and not yet renamed into place ({@link stageFileAtomic}). */
+export interface StagedFile {
+  /** The temp file that holds the data. */
+  readonly temp: string;
+  /** Renames the temp file over the target (a symlink there is replaced, never followed). */
+  commit(): void;
+  /** Removes the temp file (nothing happens to the target). */
+  discard(): void;
+}
+
+/**
+ * Writes `data` to a new temp file beside `path` (or in `options.tempDir`, which must be on the
+ * same filesystem) with `options.mode` (default 0600), created new so never through a symlink;
+ * the caller renames it into place with `commit()` or drops it with `discard()`, so several files
+ * can be written all or none. Throws on I/O errors (the temp file is removed first).
+ */
+export function stageFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number; tempDir?: string } = {},
+): StagedFile {
+  const tmp = tempName(path, options.tempDir);
+  const bytes = typeof data === "string" ? encoder.encode(data) : data;
+  const file = Deno.openSync(tmp, { write: true, createNew: true, mode: options.mode ?? 0o600 });
+  try {
+    let off = 0;
+    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
+    file.close();
+  } catch (error) {
+    try {
+      file.close();
+    } catch { /* already closed */ }
+    discardTemp(tmp);
+    throw error;
+  }
+  return { temp: tmp, commit: () => Deno.renameSync(tmp, path), discard: () => discardTemp(tmp) };
+}
+
+function discardTemp(tmp: string): void {
+  try {
+    Deno.removeSync(tmp);
+  } catch { /* nothing to remove */ }
 }
 
 /**
@@ -17,21 +65,11 @@ function tempName(path: string): string {
  * followed. Throws on I/O errors (the temp file is removed first).
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = tempName(path);
-  const bytes = typeof data === "string" ? encoder.encode(data) : data;
-  const file = Deno.openSync(tmp, { write: true, createNew: true, mode: 0o600 });
+  const staged = stageFileAtomic(path, data);
   try {
-    let off = 0;
-    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
-    file.close();
-    Deno.renameSync(tmp, path);
+    staged.commit();
   } catch (error) {
-    try {
-      file.close();
-    } catch { /* already closed */ }
-    try {
-      Deno.removeSync(tmp);
-    } catch { /* nothing to remove */ }
+    staged.discard();
     throw error;
   }
 }

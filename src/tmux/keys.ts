@@ -28,6 +28,7 @@
  * (nothing an agent's input needs; a typo there would otherwise type text), and control
  * characters as single characters (use `C-x`, `Enter`, `Tab`, `BSpace`, `Escape`).
  */
+import { closeEnough, editDistance } from "../base/suggest.ts";
 
 /** Named keys tmux 3.3a accepts, spelled as tmux prints them (matching is case-insensitive). */
 export const NAMED_KEYS: readonly string[] = [
@@ -181,33 +182,16 @@ export function isValidKey(word: string): boolean {
     isKeyBase(parts.base, hasCtrl(parts.prefix)) && isSendable(parts.prefix, parts.base);
 }
 
-/** Edit distance with adjacent transpositions (`Escpe` → `Escape` is 1). */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.length][b.length];
-}
-
 function suggestBase(base: string): string | null {
   const lower = base.toLowerCase();
   if (ALIASES[lower] !== undefined) return ALIASES[lower];
   let best: string | null = null;
   let bestDistance = Infinity;
   for (const name of NAMED_KEYS) {
-    const dist = distance(lower, name.toLowerCase());
+    const dist = editDistance(lower, name.toLowerCase());
     if (dist < bestDistance) [best, bestDistance] = [name, dist];
   }
-  // Close enough to be a typo, and not a short word that merely shares length with a name.
-  return bestDistance <= 2 && bestDistance < lower.length - 1 ? best : null;
+  return closeEnough(bestDistance, lower.length) ? best : null;
 }
 
 /** The valid key `word` most likely meant (`Escpe` → `Escape`, `Ctrl+c` → `C-c`), or null. */

@@ -51,9 +51,14 @@ Deno.test("the bash script completes commands, flags, choices and live session n
       "history",
       "mcp",
       "session",
+      "skill",
       "version",
     ]);
     deepStrictEqual(await complete(script, ["lisa", "session", "st"], dir), ["status"]);
+    deepStrictEqual(
+      (await complete(script, ["lisa", "skill", "install", "--agent", ""], dir)).sort(),
+      ["all", "claude", "codex"],
+    );
     ok((await complete(script, ["lisa", "session", "spawn", "--"], dir)).includes("--no-hooks"));
     deepStrictEqual(await complete(script, ["lisa", "session", "spawn", "--agent", ""], dir), [
       "claude",
@@ -80,6 +85,77 @@ Deno.test("the bash script completes commands, flags, choices and live session n
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a verb's session argument completes: attach, diff, merge from live sessions, history show from history", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lisa-compl-" });
+  try {
+    // The stub answers as `lisa completions <kind> <prefix>` does, and says what it was asked.
+    Deno.writeTextFileSync(
+      `${dir}/lisa`,
+      '#!/bin/bash\n[ "$1" = completions ] || exit 1\n' +
+        'case "$2" in sessions) printf "app-calm-otter\\napp-bold-fox\\n" ;;' +
+        ' history) printf "app-old-owl\\nlisa-app-gone\\n" ;; esac\n' +
+        'printf "asked-%s-%s\\n" "$2" "$3"\n',
+      { mode: 0o755 },
+    );
+    const io = new MemoryIo();
+    strictEqual(await main(["completions", "bash"], fakeDeps({ io })), 0);
+    const script = io.stdout;
+    for (const verb of ["attach", "diff", "merge"]) {
+      deepStrictEqual(await complete(script, ["lisa", "session", verb, "app-"], dir), [
+        "app-bold-fox",
+        "app-calm-otter",
+      ], verb);
+      deepStrictEqual(
+        await complete(script, ["lisa", "session", verb, "asked"], dir),
+        ["asked-sessions-asked"],
+        `${verb} passes what was typed`,
+      );
+      ok((await complete(script, ["lisa", "session", verb, "--"], dir)).includes("--json"));
+    }
+    deepStrictEqual(await complete(script, ["lisa", "history", "show", ""], dir), [
+      "app-old-owl",
+      "asked-history-",
+      "lisa-app-gone",
+    ]);
+    // --for names a session too; spawn's --session is a new name: nothing to offer.
+    deepStrictEqual(
+      await complete(script, ["lisa", "session", "context-pack", "--for", "app-c"], dir),
+      ["app-calm-otter"],
+    );
+    deepStrictEqual(await complete(script, ["lisa", "session", "spawn", "--session", ""], dir), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a file or directory name with spaces completes as one word, typed quoted or not", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lisa-compl-" });
+  try {
+    Deno.mkdirSync(`${dir}/my dir`);
+    Deno.mkdirSync(`${dir}/myother`);
+    Deno.writeTextFileSync(`${dir}/my notes.md`, "");
+    const script = completionScript("bash");
+    const words = (...typed: string[]) => ["lisa", "session", "spawn", ...typed];
+    // --project-root takes a directory; --prompt-file any file.
+    deepStrictEqual(await complete(script, words("--project-root", "my"), dir), [
+      "my dir",
+      "myother",
+    ]);
+    deepStrictEqual(await complete(script, words("--project-root", "my\\ d"), dir), ["my dir"]);
+    deepStrictEqual(await complete(script, words("--project-root", "'my d"), dir), ["my dir"]);
+    deepStrictEqual(await complete(script, words("--prompt-file", "my n"), dir), ["my notes.md"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a prefix after a shell's name is refused, not ignored", async () => {
+  const io = new MemoryIo();
+  strictEqual(await main(["completions", "bash", "x"], fakeDeps({ io })), 1);
+  strictEqual(io.stdout, "");
+  ok(io.stderr.startsWith('lisa: a prefix ("x") goes with sessions or history'), io.stderr);
 });
 
 Deno.test("every verb's flags are in the scripts; hidden commands are not", () => {

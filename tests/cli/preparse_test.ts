@@ -7,7 +7,7 @@ import { preparse } from "../../src/cli/preparse.ts";
 import { spawnFlags, statusFlags } from "../../src/cli/verbs.ts";
 import { main } from "../../src/cli/run.ts";
 import { fakeDeps } from "../helpers/fake_deps.ts";
-import { definedOnly } from "./table_test.ts";
+import { definedOnly } from "../helpers/cli_call.ts";
 
 /** The flags stricli hands the status verb for `argv` (through a stub implementation). */
 async function viaTable(argv: string[]): Promise<Record<string, unknown> | null> {
@@ -49,7 +49,6 @@ Deno.test("anything the pre-parser does not fully understand goes to the full co
       ["--session", "--json"],
       ["--session", "a", "extra"],
       ["--json=true"],
-      ["--json", "--json"],
       ["--"],
     ]
   ) {

@@ -9,50 +9,12 @@ import { main } from "../../src/cli/run.ts";
 import { VERBS } from "../../src/cli/verbs.ts";
 import { LisaError } from "../../src/base/errors.ts";
 import { fakeDeps } from "../helpers/fake_deps.ts";
+import { callStubbed } from "../helpers/cli_call.ts";
 
 const SNAPSHOTS = new URL("./snapshots/help/", import.meta.url).pathname;
 const UPDATE = Deno.env.get("UPDATE_SNAPSHOTS") === "1";
 
-interface Call {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: Record<string, unknown> | undefined;
-  /** What the stub of the verb received (undefined when it did not run). */
-  flags: Record<string, unknown> | undefined;
-  args: unknown[] | undefined;
-}
-
-/** `flags` without the keys stricli set to undefined (absent optional flags). */
-export function definedOnly(flags: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
-}
-
-/** Runs `argv` with every verb stubbed; the stub records what it got. */
-async function call(
-  argv: string[],
-  stub?: (flags: Record<string, unknown>) => void,
-): Promise<Call> {
-  const io = new MemoryIo();
-  let flags: Record<string, unknown> | undefined;
-  let args: unknown[] | undefined;
-  const overrides = Object.fromEntries(
-    Object.keys(VERBS).map((route) => [
-      route,
-      function (f: Record<string, unknown>, ...rest: unknown[]) {
-        flags = definedOnly(f);
-        args = rest;
-        stub?.(f);
-      },
-    ]),
-  );
-  const code = await main(argv, fakeDeps({ io }), { overrides });
-  let json: Record<string, unknown> | undefined;
-  try {
-    json = JSON.parse(io.stdout);
-  } catch { /* not JSON */ }
-  return { code, stdout: io.stdout, stderr: io.stderr, json, flags, args };
-}
+const call = callStubbed;
 
 Deno.test("argv reaches each verb as typed flags, kebab-case and --flag=value alike", async () => {
   const spawn = await call([
@@ -118,7 +80,9 @@ Deno.test("argv reaches each verb as typed flags, kebab-case and --flag=value al
     jsonMin: true,
   });
   const completions = await call(["completions", "fish"]);
-  deepStrictEqual(completions.args, ["fish"]);
+  deepStrictEqual(completions.args, ["fish", undefined]);
+  const candidates = await call(["completions", "sessions", "app-"]);
+  deepStrictEqual(candidates.args, ["sessions", "app-"]);
   const wait = await call([
     "session",
     "send",
@@ -249,10 +213,20 @@ Deno.test("--version and version agree", async () => {
 Deno.test("every flag is declared once: one spec per flag name across all verbs, all from flags.ts", async () => {
   const flagsModule = await import("../../src/cli/flags.ts");
   const declared = new Set(Object.values(flagsModule));
+  // The one name with a second spec, and the only verb that takes it: skill install's --agent
+  // takes `all`, which is no agent and which no other verb may accept.
+  const variants = new Map<unknown, { key: string; route: string }>([
+    [flagsModule.skillAgent, { key: "agent", route: "skill install" }],
+  ]);
   const byName = new Map<string, unknown>();
   for (const [route, verb] of Object.entries(VERBS)) {
     for (const [key, spec] of Object.entries(verb.flags)) {
       ok(declared.has(spec), `${route} --${key}: not a flag of flags.ts`);
+      const variant = variants.get(spec);
+      if (variant !== undefined) {
+        deepStrictEqual({ key, route }, variant, `${route} --${key}: a variant spec elsewhere`);
+        continue;
+      }
       const seen = byName.get(key);
       ok(seen === undefined || seen === spec, `--${key} has two declarations`);
       byName.set(key, spec);

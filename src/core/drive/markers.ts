@@ -12,6 +12,20 @@ export interface MarkerSummary {
   missing: string[];
   /** Occurrences of each marker outside echo lines. */
   counts: Record<string, number>;
+  /** Each of those occurrences, in the order of the text (one per count). */
+  hits: MarkerHit[];
+}
+
+/**
+ * Where one occurrence of a marker is in the searched text (its lines joined by "\n"): `line`
+ * counts from 1; `start` and `end` (exclusive) are offsets in characters (Unicode code points,
+ * so a Python `text[start:end]` is the marker) from the start of the text.
+ */
+export interface MarkerHit {
+  marker: string;
+  line: number;
+  start: number;
+  end: number;
 }
 
 // Box drawing and prompt/bullet glyphs that frame an echoed prompt in agent UIs and shells.
@@ -76,16 +90,57 @@ export function echoLines(
   return lines.map((_, i) => isEcho(i));
 }
 
-function countOccurrences(haystack: string, needle: string): number {
-  let n = 0;
+/** Where `needle` occurs in `haystack` (UTF-16 indexes), occurrences not overlapping. */
+function occurrences(haystack: string, needle: string): number[] {
+  const out: number[] = [];
   for (
     let at = haystack.indexOf(needle);
     at >= 0;
     at = haystack.indexOf(needle, at + needle.length)
   ) {
-    n++;
+    out.push(at);
   }
-  return n;
+  return out;
+}
+
+const SURROGATE = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
+const SURROGATES = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+/** Code points in `text` (a surrogate pair is one character). */
+function codePoints(text: string): number {
+  return text.length - (text.match(SURROGATES)?.length ?? 0);
+}
+
+/** One hit found at UTF-16 index `at` of line `index`, before its offsets are known. */
+interface RawHit {
+  marker: string;
+  index: number;
+  at: number;
+}
+
+/**
+ * The hits with their line numbers and code-point offsets in `lines` joined by "\n", ordered
+ * by position (then marker). Only the lines up to the last hit are measured, and only lines
+ * holding a surrogate pair (where UTF-16 and code points differ) are counted character by
+ * character. Linear in the hits: a one-letter marker can hit everywhere in a long history.
+ */
+function placed(lines: readonly string[], raw: readonly RawHit[]): MarkerHit[] {
+  if (raw.length === 0) return [];
+  const last = raw.reduce((max, h) => Math.max(max, h.index), 0);
+  const lineStart: number[] = [];
+  for (let i = 0, offset = 0; i <= last; i++) {
+    lineStart.push(offset);
+    offset += codePoints(lines[i]) + 1;
+  }
+  const hits = raw.map((h) => {
+    const line = lines[h.index];
+    const column = SURROGATE.test(line) ? codePoints(line.slice(0, h.at)) : h.at;
+    const start = lineStart[h.index] + column;
+    return { marker: h.marker, line: h.index + 1, start, end: start + codePoints(h.marker) };
+  });
+  return hits.sort((a, b) =>
+    a.start - b.start || (a.marker < b.marker ? -1 : a.marker > b.marker ? 1 : 0)
+  );
 }
 
 /**
@@ -102,30 +157,49 @@ export function findMarkers(
   const isEcho = echoTester(lines, prompt, wanted);
   const counts: Record<string, number> = {};
   for (const m of wanted) counts[m] = 0;
+  const raw: RawHit[] = [];
   lines.forEach((line, i) => {
-    const found = wanted.map((m) => countOccurrences(line, m));
-    if (found.every((n) => n === 0) || isEcho(i)) return;
-    wanted.forEach((m, k) => counts[m] += found[k]);
+    const found = wanted.map((m) => occurrences(line, m));
+    if (found.every((at) => at.length === 0) || isEcho(i)) return;
+    wanted.forEach((m, k) => {
+      counts[m] += found[k].length;
+      for (const at of found[k]) raw.push({ marker: m, index: i, at });
+    });
   });
   return {
     found: wanted.filter((m) => counts[m] > 0),
     missing: wanted.filter((m) => counts[m] === 0),
     counts,
+    hits: placed(lines, raw),
   };
+}
+
+/** What {@link markerFields} adds to the summary. */
+export interface MarkerFieldOptions {
+  /** `markerCounts` (default true). */
+  counts?: boolean;
+  /** `markerHits`, each stamped with this time (when the text was read). */
+  hitsAt?: Date;
 }
 
 /**
  * A marker summary under the older Go lisa's field names: `markers` (asked, in order),
- * `markerMatches` (marker → seen), `foundMarkers`, `missingMarkers`, and with `counts`
- * `markerCounts` (occurrences outside echo lines).
+ * `markerMatches` (marker → seen), `foundMarkers`, `missingMarkers`, with `counts`
+ * `markerCounts` (occurrences outside echo lines), and with `hitsAt` `markerHits` (each
+ * occurrence: `marker`, `line`, `start`, `end`, `at`; see {@link MarkerHit}).
  */
-export function markerFields(summary: MarkerSummary, counts = true): Record<string, unknown> {
+export function markerFields(
+  summary: MarkerSummary,
+  options: MarkerFieldOptions = {},
+): Record<string, unknown> {
   const asked = Object.keys(summary.counts);
+  const at = options.hitsAt?.toISOString();
   return {
     markers: asked,
     markerMatches: Object.fromEntries(asked.map((m) => [m, summary.counts[m] > 0])),
     foundMarkers: summary.found,
     missingMarkers: summary.missing,
-    ...(counts ? { markerCounts: summary.counts } : {}),
+    ...(options.counts ?? true ? { markerCounts: summary.counts } : {}),
+    ...(at !== undefined ? { markerHits: summary.hits.map((h) => ({ ...h, at })) } : {}),
   };
 }

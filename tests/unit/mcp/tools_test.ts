@@ -3,6 +3,7 @@ import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { flagsOf, toolName, toolSpecs } from "../../../src/mcp/tools.ts";
 import { VERBS } from "../../../src/cli/verbs.ts";
 import { LisaError } from "../../../src/base/errors.ts";
+import { briefOf } from "../../../src/cli/flags.ts";
 import { outcomeOf } from "../../../src/mcp/call.ts";
 import { REFERENCE_PATH, referencePage } from "../../../src/mcp/reference.ts";
 
@@ -41,7 +42,7 @@ Deno.test("every verb but the terminal-only ones is a tool, each flag an argumen
   strictEqual(status.description, VERBS["session status"].brief);
   strictEqual(
     status.inputSchema.properties.projectRoot.description,
-    VERBS["session status"].flags.projectRoot.brief,
+    briefOf(VERBS["session status"].flags.projectRoot, "session status"),
   );
   strictEqual(status.inputSchema.additionalProperties, false);
 });
@@ -51,7 +52,7 @@ Deno.test("argument types come from the flags' parsers", () => {
   deepStrictEqual(monitor.maxPolls, {
     type: "integer",
     minimum: 1,
-    description: VERBS["session monitor"].flags.maxPolls.brief,
+    description: briefOf(VERBS["session monitor"].flags.maxPolls, "session monitor"),
   });
   strictEqual(monitor.pollInterval.type, "number");
   strictEqual(monitor.stopOnWaiting.type, "boolean");
@@ -63,6 +64,12 @@ Deno.test("argument types come from the flags' parsers", () => {
   strictEqual(tool("spawn").inputSchema.properties.dangerouslySkipPermissions.default, true);
   // A positional that names the session is `session`; another keeps its own name.
   ok(!("id" in tool("diff").inputSchema.properties));
+  // A shared flag says what it does for this verb.
+  strictEqual(
+    tool("spawn").inputSchema.properties.agent.description,
+    briefOf(VERBS["session spawn"].flags.agent, "session spawn"),
+  );
+  ok(tool("spawn").inputSchema.properties.agent.description.includes("to start"));
   deepStrictEqual(tool("history_search").inputSchema.required, ["words"]);
 });
 

@@ -3,6 +3,7 @@ import {
   readJsonIfExists,
   readTextIfExists,
   removeIfExists,
+  stageFileAtomic,
   writeFileAtomic,
   writeJsonAtomic,
 } from "../../../src/store/atomic.ts";
@@ -117,3 +118,37 @@ Deno.test("removeIfExists reports whether something was removed", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("stageFileAtomic changes nothing until commit; discard leaves the target as it was", async () => {
+  const dir = await tempDir();
+  try {
+    Deno.writeTextFileSync(`${dir}/t.md`, "old");
+    Deno.mkdirSync(`${dir}/stage`);
+    const kept = stageFileAtomic(`${dir}/t.md`, "new", { mode: 0o644 });
+    strictEqual(Deno.readTextFileSync(`${dir}/t.md`), "old");
+    ok(kept.temp.startsWith(`${dir}/t.md.tmp-`), kept.temp);
+    kept.discard();
+    deepStrictEqual(names(dir), ["stage", "t.md"]);
+    // Staged elsewhere (the same filesystem), then renamed over a symlink: the link is replaced.
+    Deno.writeTextFileSync(`${dir}/target`, "the link's target");
+    Deno.removeSync(`${dir}/t.md`);
+    Deno.symlinkSync(`${dir}/target`, `${dir}/t.md`);
+    const staged = stageFileAtomic(`${dir}/t.md`, "new", { mode: 0o644, tempDir: `${dir}/stage` });
+    ok(staged.temp.startsWith(`${dir}/stage/t.md.tmp-`), staged.temp);
+    staged.commit();
+    ok(!Deno.lstatSync(`${dir}/t.md`).isSymlink);
+    strictEqual(Deno.readTextFileSync(`${dir}/t.md`), "new");
+    strictEqual(Deno.readTextFileSync(`${dir}/target`), "the link's target");
+    strictEqual((Deno.statSync(`${dir}/t.md`).mode ?? 0) & 0o777, 0o644 & ~umask());
+    deepStrictEqual(names(`${dir}/stage`), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** The process's umask (read without changing it for long). */
+function umask(): number {
+  const mask = Deno.umask(0o022);
+  Deno.umask(mask);
+  return mask;
+}

@@ -1,6 +1,7 @@
 /** `lisa session capture`: a session's text (pane or claude transcript), deltas, markers. */
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
+import { UsageError } from "../../../base/errors.ts";
 import { printJson } from "../../output.ts";
 import type { captureFlags, FlagsOf } from "../../verbs.ts";
 import { capture as captureCore, type CaptureOutcome } from "../../../core/drive/capture.ts";
@@ -15,10 +16,15 @@ export function markerSummaryLine(markers: NonNullable<CaptureOutcome["markers"]
 
 /**
  * The JSON payload of a capture (`min`: the compact one). With markers, the marker summary
- * replaces the text (marker-only mode, as the older Go lisa); the transcript source adds its
- * messages (full) or their count (min).
+ * replaces the text (marker-only mode, as the older Go lisa), with `markerHits` stamped `hitsAt`
+ * when given (`--markers-json`); the transcript source adds its messages (full) or their count
+ * (min).
  */
-export function capturePayload(o: CaptureOutcome, min: boolean): Record<string, unknown> {
+export function capturePayload(
+  o: CaptureOutcome,
+  min: boolean,
+  hitsAt?: Date,
+): Record<string, unknown> {
   const { markers, messages, messageCount, claudeSession, capture, ...rest } = o;
   const transcript = o.source === "transcript"
     ? (min ? { claudeSession, messageCount } : { claudeSession, messageCount, messages })
@@ -28,7 +34,7 @@ export function capturePayload(o: CaptureOutcome, min: boolean): Record<string, 
       session: o.session,
       source: o.source,
       ...transcript,
-      ...markerFields(markers, !min),
+      ...markerFields(markers, { counts: !min, hitsAt }),
       nextOffset: o.nextOffset,
       ...(o.deltaMode ? { deltaMode: o.deltaMode } : {}),
     };
@@ -47,11 +53,26 @@ export function capturePayload(o: CaptureOutcome, min: boolean): Record<string, 
   };
 }
 
+/**
+ * `--markers-json` is about markers: without any to look for it would print nothing of what it
+ * asks (the older Go lisa refused it the same way). Throws `missing_argument`.
+ */
+export function requireMarkers(flags: { markers?: readonly string[]; markersJson?: boolean }) {
+  if (flags.markersJson && (flags.markers === undefined || flags.markers.length === 0)) {
+    throw new UsageError(
+      "--markers-json needs --markers: the comma-separated markers to look for",
+      "missing_argument",
+      { flag: "--markers" },
+    );
+  }
+}
+
 /** Prints the text (or a delta) and the marker summary. */
 export default async function capture(
   this: LisaContext,
   flags: FlagsOf<typeof captureFlags>,
 ): Promise<void> {
+  requireMarkers(flags);
   const outcome = await captureCore(this.deps, {
     session: needed(flags.session, "--session"),
     projectRoot: flags.projectRoot,
@@ -64,9 +85,11 @@ export default async function capture(
     markers: flags.markers,
   });
   const io = this.deps.io;
-  if (flags.jsonMin) printJson(io, capturePayload(outcome, true));
+  // The hits are stamped with when the text was read: this call, a moment ago.
+  const hitsAt = flags.markersJson ? this.deps.now() : undefined;
+  if (flags.jsonMin) printJson(io, capturePayload(outcome, true, hitsAt));
   else if (flags.json || (flags.markersJson && outcome.markers !== undefined)) {
-    printJson(io, capturePayload(outcome, false));
+    printJson(io, capturePayload(outcome, false, hitsAt));
   } else {
     if (outcome.capture !== "") io.out(`${outcome.capture}\n`);
     if (outcome.markers !== undefined) io.out(`${markerSummaryLine(outcome.markers)}\n`);

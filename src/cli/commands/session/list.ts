@@ -36,14 +36,16 @@ export default async function list(
     await render(await listSessionsOf(deps, options));
     return;
   }
-  // --watch: redraw until Ctrl-C (or a closed stdout); on a terminal the screen is cleared and
-  // the cursor hidden while drawing, and restored on the way out.
+  // --watch: redraw until Ctrl-C, SIGTERM (a terminal multiplexer or a supervisor ending it) or
+  // a closed stdout; on a terminal the screen is cleared and the cursor hidden while drawing,
+  // and restored on the way out, whichever of them ended it.
   const tty = deps.io.isTty && !flags.json;
   let stop = false;
   const onSignal = () => {
     stop = true;
   };
-  Deno.addSignalListener("SIGINT", onSignal);
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  for (const signal of signals) Deno.addSignalListener(signal, onSignal);
   try {
     if (tty) deps.io.out("\x1b[?25l");
     while (!stop && !deps.io.outClosed) {
@@ -54,7 +56,7 @@ export default async function list(
       while (!stop && Date.now() < until) await deps.sleep(Math.min(100, until - Date.now()));
     }
   } finally {
-    Deno.removeSignalListener("SIGINT", onSignal);
+    for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
     if (tty) deps.io.out("\x1b[?25h");
   }
 }

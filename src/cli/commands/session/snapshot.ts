@@ -6,16 +6,24 @@ import { statusExitCode, statusMin, statusText } from "../../status_render.ts";
 import type { FlagsOf, snapshotFlags } from "../../verbs.ts";
 import { type SnapshotResult, snapshotSession } from "../../../core/status/snapshot.ts";
 import { markerFields } from "../../../core/drive/markers.ts";
-import { markerSummaryLine } from "./capture.ts";
+import { markerSummaryLine, requireMarkers } from "./capture.ts";
 
 /**
  * The capture part of a snapshot's JSON: `capture` as a string (the older Go lisa's shape) with
- * its facts beside it; with markers, the marker summary instead of the text.
+ * its facts beside it; with markers, the marker summary instead of the text (with `markerHits`
+ * stamped `hitsAt` when given: `--markers-json`).
  */
-function capturePart(result: SnapshotResult, min: boolean): Record<string, unknown> {
+function capturePart(
+  result: SnapshotResult,
+  min: boolean,
+  hitsAt?: Date,
+): Record<string, unknown> {
   const c = result.capture;
   if (result.markers) {
-    return { nextOffset: result.nextOffset, ...markerFields(result.markers, !min) };
+    return {
+      nextOffset: result.nextOffset,
+      ...markerFields(result.markers, { counts: !min, hitsAt }),
+    };
   }
   if (c === null) return { capture: null, nextOffset: null };
   const facts = min ? {} : { captureLines: c.lines, truncated: c.truncated };
@@ -34,6 +42,7 @@ export default async function snapshot(
   flags: FlagsOf<typeof snapshotFlags>,
 ): Promise<void> {
   const io = this.deps.io;
+  requireMarkers(flags);
   const result = await snapshotSession(this.deps, {
     session: needed(flags.session, "--session"),
     projectRoot: flags.projectRoot,
@@ -43,10 +52,11 @@ export default async function snapshot(
     deltaFrom: flags.deltaFrom,
   });
   this.exitCode = statusExitCode(result, flags.failNotFound ?? false);
-  if (flags.jsonMin) printJson(io, { ...statusMin(result), ...capturePart(result, true) });
+  const hitsAt = flags.markersJson ? this.deps.now() : undefined;
+  if (flags.jsonMin) printJson(io, { ...statusMin(result), ...capturePart(result, true, hitsAt) });
   else if (flags.json || (flags.markersJson && result.markers)) {
     const { capture: _c, nextOffset: _n, markers: _m, ...report } = result;
-    printJson(io, { ...report, ...capturePart(result, false) });
+    printJson(io, { ...report, ...capturePart(result, false, hitsAt) });
   } else {
     const { capture, nextOffset: _n, markers, ...report } = result;
     io.out(statusText(report));

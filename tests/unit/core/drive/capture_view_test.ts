@@ -101,7 +101,12 @@ Deno.test("a plain capture returns the last N lines and a delta is uncapped unle
 
 Deno.test("markers report found, missing and counts", () => {
   const m = findMarkers(["A and A", "B?", "none"], ["A", "C", "A"]);
-  deepStrictEqual(m, { found: ["A"], missing: ["C"], counts: { A: 2, C: 0 } });
+  deepStrictEqual(m, {
+    found: ["A"],
+    missing: ["C"],
+    counts: { A: 2, C: 0 },
+    hits: [{ marker: "A", line: 1, start: 0, end: 1 }, { marker: "A", line: 1, start: 6, end: 7 }],
+  });
 });
 
 Deno.test("a marker that only appears in the echoed prompt does not count", () => {
