@@ -283,3 +283,58 @@ Deno.test("sessions read right when the client starts the server without a UTF-8
     await world.dispose();
   }
 });
+
+Deno.test("every tool answers with a JSON document, never a protocol error", async () => {
+  const world = await makeWorld();
+  const mcp = await startMcp(world);
+  try {
+    const tools = (await mcp.client.listTools()).tools as ToolInfo[];
+    // Arguments each tool needs to run at all (smoke runs nested lisa calls: left to its tests).
+    const args: Record<string, Record<string, unknown>> = {
+      watch: { until: "terminal", timeoutSeconds: 0 },
+      monitor: { session: "lisa-none", maxPolls: 1, pollInterval: 0 },
+      history_show: { session: "lisa-none" },
+      history_search: { words: "nothing" },
+      detect_nested: { prompt: "hello" },
+      guard: { command: "ls" },
+      skill_install: { dryRun: true },
+    };
+    for (const t of tools) {
+      if (t.name === "smoke") continue;
+      const r = await mcp.client.callTool({ name: t.name, arguments: args[t.name] ?? {} });
+      const doc = r.structuredContent as Record<string, unknown> | undefined;
+      ok(doc !== undefined && typeof doc === "object", `${t.name}: ${JSON.stringify(r)}`);
+      strictEqual(r.isError, doc.ok === false, `${t.name}: ${JSON.stringify(doc)}`);
+      strictEqual(
+        JSON.parse((r.content as { text: string }[])[0].text).stderrPolicy,
+        doc.stderrPolicy,
+      );
+    }
+  } finally {
+    await mcp.close();
+    await world.dispose();
+  }
+});
+
+Deno.test("send with wait returns the turn: its outcome and the agent's reply", async () => {
+  const world = await makeWorld();
+  const mcp = await startMcp(world, [], { FAKE_REPLY_ECHO: "1" });
+  try {
+    const spawned = await call(mcp, "spawn", { agent: "claude" });
+    const session = String(spawned.doc.session);
+    // send waits for a starting agent to take input (readyTimeout) before it types.
+    const turn = await call(mcp, "send", {
+      session,
+      text: "what is 6*7?",
+      wait: true,
+      timeoutSeconds: 30,
+    });
+    strictEqual(turn.isError, false, JSON.stringify(turn.doc));
+    strictEqual(turn.doc.outcome, "completed", JSON.stringify(turn.doc));
+    strictEqual(turn.doc.reply, "reply to: what is 6*7?");
+    strictEqual(turn.exitCode, 0);
+  } finally {
+    await mcp.close();
+    await world.dispose();
+  }
+});
