@@ -226,7 +226,9 @@ export const CASES: BenchCase[] = [
       const socket = ctx.state[`socket:${STATUS_SESSION}`];
       if (typeof socket !== "string") throw new Error("needs the status case's session");
       const argv = new Tmux(null as never, socket).argv(
-        statusTmuxCommands(STATUS_SESSION, STATUS_CAPTURE_LINES),
+        // Without the meta's pane ids: the session's first pane, which is its only one here
+        // (the same tmux work as the exact `=NAME:@W.%P` target status uses).
+        statusTmuxCommands(STATUS_SESSION, STATUS_CAPTURE_LINES, undefined),
       );
       await Deno.writeTextFile(
         `${ctx.base}/status_tmux.ts`,

@@ -81,6 +81,14 @@ export interface SessionMeta {
   alias?: string;
   /** `spawn --worktree`: the git worktree the session runs in (absent otherwise). */
   worktree?: WorktreeInfo;
+  /**
+   * tmux's ids of the window (`@N`) and pane (`%N`) spawn created: every tmux call that reads
+   * or writes the session's pane targets exactly that pane (`=NAME:@W.%P`), never whichever
+   * one tmux calls active. Absent in metas written before them (and when tmux did not print
+   * them); the session's first pane is targeted then.
+   */
+  windowId?: string;
+  paneId?: string;
 }
 
 /** A session's own git worktree (`spawn --worktree`), as meta and `--json` payloads show it. */

@@ -11,6 +11,8 @@ export interface LockOptions {
   exclusive?: boolean;
   /** Give up after this many milliseconds with `LockBusyError`. */
   timeoutMs: number;
+  /** Asked while the lock is waited for: an error it returns ends the wait (thrown). */
+  stop?: () => Error | null;
 }
 
 function openLockFile(lockPath: string): Deno.FsFile {
@@ -41,6 +43,8 @@ export async function withLock<T>(
     while (!file.tryLockSync(exclusive)) {
       const left = deadline - Date.now();
       if (left <= 0) throw new LockBusyError(lockPath, options.timeoutMs);
+      const stopped = options.stop?.() ?? null;
+      if (stopped !== null) throw stopped;
       await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
       delay = Math.min(delay * 2, 25);
     }

@@ -51,6 +51,10 @@ export function normalizeMeta(value: Record<string, unknown>): SessionMeta {
   drop("commandOnly", (v) => typeof v === "boolean");
   drop("nestedBypass", (v) => Array.isArray(v) && v.every(text));
   drop("worktree", (v) => isPlainObject(v) && WORKTREE_TEXT.every((k) => text(v[k])));
+  // A damaged id would target no pane at all (or, unanchored, another one): left out, so the
+  // session's first pane is targeted as for metas written before the ids.
+  drop("windowId", (v) => text(v) && /^@\d+$/.test(v as string));
+  drop("paneId", (v) => text(v) && /^%\d+$/.test(v as string));
   return out as unknown as SessionMeta;
 }
 

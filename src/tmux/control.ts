@@ -13,19 +13,15 @@
  * `Deno.Command` directly (the runner runs to completion); the child is ended by its own pid
  * in {@link ControlChannel.close}.
  */
-import { sessionTarget } from "./tmux.ts";
+import { quoteWord, sessionTarget } from "./tmux.ts";
+
+export { quoteWord };
 
 /** One command's answer. */
 export interface ControlReply {
   ok: boolean;
   /** The command's output (each line followed by a newline). */
   output: string;
-}
-
-/** Quotes one word for tmux's command parser (single quotes; a quote itself in double ones). */
-export function quoteWord(word: string): string {
-  if (!word.includes("'")) return `'${word}'`;
-  return `"${word.replace(/[\\"$]/g, (c) => `\\${c}`)}"`;
 }
 
 /** Client flags of a read-only channel (see the module doc). */

@@ -7,11 +7,13 @@
 import { CommandFailedError } from "../base/errors.ts";
 import type { RunResult } from "../base/runner.ts";
 import {
+  commandString,
   escapeFormat,
   formatOf,
+  hasPaneIds,
   isMissingTarget,
   isNoServer,
-  paneTarget,
+  type PaneIds,
   parseFormat,
   sessionTarget,
   type Tmux,
@@ -30,17 +32,41 @@ export interface NewSessionSpec {
 }
 
 /**
+ * The `pane-died` hook lisa's servers run (hook index {@link PANE_DIED_HOOK_INDEX}, so a
+ * user's own hook at index 0 stays): a pane whose command ended takes no more input
+ * (`select-pane -d`). tmux 3.3a crashes, ending every session of the server, when anything
+ * pastes into a dead pane kept by `remain-on-exit` (`paste-buffer` writes to the closed pty's
+ * event without checking it), but skips a pane whose input is off. lisa's own writes check the
+ * pane in the same tmux invocation ({@link pasteText}); this covers everyone else: a person's
+ * attached client pasting with `prefix ]`, another tool. tmux runs the hook from its global
+ * queue, which it drains before any client's commands, so a paste that follows the death
+ * finds the input already off.
+ */
+export const PANE_DIED_HOOK = "select-pane -d -t #{hook_pane}";
+/** Index of {@link PANE_DIED_HOOK} in the server's `pane-died` hook array. */
+export const PANE_DIED_HOOK_INDEX = 47;
+
+/** What `new-session` prints (`-P -F`): the ids of the window and pane it created. */
+export const NEW_PANE_FORMAT = "#{window_id} #{pane_id}";
+
+/**
  * The chained commands that create a session: server options first (so a command that exits
- * at once is still kept by `remain-on-exit`), then `new-session -d`.
+ * at once is still kept by `remain-on-exit`, and a dead pane takes no input,
+ * {@link PANE_DIED_HOOK}), then `new-session -d`, which prints {@link NEW_PANE_FORMAT}
+ * (read back with {@link parseNewPane}).
  */
 export function newSessionCommands(spec: NewSessionSpec): string[][] {
   const env = Object.entries(spec.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
   return [
     ["set-option", "-g", "remain-on-exit", "on"],
     ["set-option", "-g", "history-limit", "50000"],
+    ["set-hook", "-g", `pane-died[${PANE_DIED_HOOK_INDEX}]`, PANE_DIED_HOOK],
     [
       "new-session",
       "-d",
+      "-P",
+      "-F",
+      NEW_PANE_FORMAT,
       "-s",
       spec.session,
       "-x",
@@ -55,6 +81,12 @@ export function newSessionCommands(spec: NewSessionSpec): string[][] {
       ...spec.argv,
     ],
   ];
+}
+
+/** The window and pane ids in the output of {@link newSessionCommands}; {} when absent. */
+export function parseNewPane(stdout: string): PaneIds {
+  const m = /^(@\d+) (%\d+)$/m.exec(stdout);
+  return m === null ? {} : { windowId: m[1], paneId: m[2] };
 }
 
 /** True when tmux refused `new-session` because the name is taken. */
@@ -75,7 +107,17 @@ export async function hasSession(tmux: Tmux, session: string): Promise<boolean> 
   return fail(tmux, commands, r);
 }
 
-/** One session as `list-sessions` reports it (its active pane's facts included). */
+/** One pane's facts in a {@link SessionRow}. */
+export interface PaneRow {
+  windowId: string;
+  paneId: string;
+  panePid: number;
+  paneDead: boolean;
+  /** Exit status of a dead pane; null while alive or when tmux has not reported it yet. */
+  paneDeadStatus: number | null;
+}
+
+/** One session with its panes; the pane facts at the top are its first pane's. */
 export interface SessionRow {
   session: string;
   /** Unix seconds. */
@@ -84,10 +126,17 @@ export interface SessionRow {
   paneDead: boolean;
   /** Exit status of a dead pane; null while alive or when tmux has not reported it yet. */
   paneDeadStatus: number | null;
+  /** Every pane of the session. */
+  panes: PaneRow[];
 }
 
-const SESSION_FIELDS = [
+const PANE_ROW_FIELDS = [
   "session_created",
+  "window_index",
+  "window_id",
+  "pane_id",
+  "pane_at_top",
+  "pane_at_left",
   "pane_pid",
   "pane_dead",
   "pane_dead_status",
@@ -95,21 +144,64 @@ const SESSION_FIELDS = [
   "session_name",
 ] as const;
 
-/** Every session on this server; [] when no server runs. One tmux call. */
+/**
+ * Every session on this server with its panes; [] when no server runs. One tmux call
+ * (`list-panes -a`). The facts at the top of a row are the session's first pane's (first
+ * window, top-left: what a target without ids resolves to); {@link paneRowOf} picks the pane
+ * lisa created.
+ */
 export async function listSessions(tmux: Tmux): Promise<SessionRow[]> {
-  const commands = [["list-sessions", "-F", formatOf(SESSION_FIELDS)]];
+  const commands = [["list-panes", "-a", "-F", formatOf(PANE_ROW_FIELDS)]];
   const r = await tmux.run(commands);
   if (!r.success) {
     if (isNoServer(r.stderr)) return [];
     return fail(tmux, commands, r);
   }
-  return parseFormat(r.stdout, SESSION_FIELDS).map((row) => ({
-    session: row.session_name,
-    createdAt: Number(row.session_created),
-    panePid: Number(row.pane_pid),
-    paneDead: row.pane_dead === "1",
-    paneDeadStatus: row.pane_dead_status === "" ? null : Number(row.pane_dead_status),
-  }));
+  const rows = new Map<string, { row: SessionRow; first: [number, boolean] }>();
+  for (const f of parseFormat(r.stdout, PANE_ROW_FIELDS)) {
+    const pane: PaneRow = {
+      windowId: f.window_id,
+      paneId: f.pane_id,
+      panePid: Number(f.pane_pid),
+      paneDead: f.pane_dead === "1",
+      paneDeadStatus: f.pane_dead_status === "" ? null : Number(f.pane_dead_status),
+    };
+    // tmux's first pane of a session: lowest window index, then the top-left pane.
+    const first: [number, boolean] = [
+      Number(f.window_index),
+      f.pane_at_top === "1" && f.pane_at_left === "1",
+    ];
+    const facts = {
+      panePid: pane.panePid,
+      paneDead: pane.paneDead,
+      paneDeadStatus: pane.paneDeadStatus,
+    };
+    const seen = rows.get(f.session_name);
+    if (seen === undefined) {
+      const row = { session: f.session_name, createdAt: Number(f.session_created), ...facts };
+      rows.set(f.session_name, { row: { ...row, panes: [pane] }, first });
+      continue;
+    }
+    seen.row.panes.push(pane);
+    if (first[0] < seen.first[0] || (first[0] === seen.first[0] && first[1] && !seen.first[1])) {
+      Object.assign(seen.row, facts);
+      seen.first = first;
+    }
+  }
+  return [...rows.values()].map((s) => s.row);
+}
+
+/**
+ * The facts of the pane lisa created for a session (`ids` from its meta; the row's first pane
+ * without them); a pane that is gone reads as dead with no status.
+ */
+export function paneRowOf(
+  row: SessionRow,
+  ids: PaneIds | null | undefined,
+): Pick<PaneRow, "panePid" | "paneDead" | "paneDeadStatus"> {
+  if (!hasPaneIds(ids)) return row;
+  const pane = row.panes.find((p) => p.paneId === ids.paneId && p.windowId === ids.windowId);
+  return pane ?? { panePid: 0, paneDead: true, paneDeadStatus: null };
 }
 
 /** One pane of a session. */
@@ -152,6 +244,22 @@ export async function sessionPanePids(tmux: Tmux, session: string): Promise<Sess
   };
 }
 
+/**
+ * Whether the pane at `target` ({@link paneTarget}) is dead; null when it, its session or the
+ * server is gone. `has-session` resolves the whole target strictly first: `display-message`
+ * alone would answer a target that does not resolve with some other pane's facts.
+ */
+export async function paneDead(tmux: Tmux, target: string): Promise<boolean | null> {
+  const commands = [
+    ["has-session", "-t", target],
+    ["display-message", "-p", "-t", target, "#{pane_dead}"],
+  ];
+  const r = await tmux.run(commands);
+  if (r.success) return r.stdout.trim() === "1";
+  if (isNoServer(r.stderr) || isMissingTarget(r.stderr)) return null;
+  return fail(tmux, commands, r);
+}
+
 /** Kills `session`; returns false when it (or the server) was already gone. */
 export async function killSession(tmux: Tmux, session: string): Promise<boolean> {
   const commands = [["kill-session", "-t", sessionTarget(session)]];
@@ -168,31 +276,78 @@ function bufferName(): string {
 }
 
 /**
- * Pastes `text` into the session's active pane with bracketed paste (`paste-buffer -p`), in one
- * invocation: `has-session` first (tmux stops the chain there, so no buffer is left behind),
- * then `load-buffer` from stdin and `paste-buffer -d`. Returns false when the session is absent.
+ * What a write into a pane did: `sent`; `absent` when the pane, its session or the server is
+ * gone; `dead` when the pane's command has ended (tmux keeps it with `remain-on-exit`) and
+ * nothing was written.
  */
-export async function pasteText(tmux: Tmux, session: string, text: string): Promise<boolean> {
-  const buffer = bufferName();
+export type PaneWrite = "sent" | "absent" | "dead";
+
+/** Printed by the dead branch of {@link writeToPane}; no other command of the call prints. */
+export const PANE_DEAD_MARK = "__LISA_PANE_DEAD__";
+
+/** Options of {@link writeToPane}. */
+interface WriteSpec {
+  /** Commands run first in the same invocation (not guarded: they must not touch the pane). */
+  before?: string[][];
+  /** Commands the dead branch runs before it reports (cleanup of what `before` made). */
+  onDead?: string[][];
+  stdin?: string;
+}
+
+/**
+ * THE way lisa writes into a pane: every paste and key goes through here. tmux decides, in the
+ * same invocation and right before the write, whether the pane is dead:
+ * `if-shell -F -t TARGET '#{pane_dead}' DEAD-BRANCH WRITE-BRANCH`. With `-F`, tmux 3.3a expands
+ * the condition on the target pane and queues the chosen branch right after the if-shell
+ * (`cmd-if-shell.c`: no shell, no wait), and its command queue runs both before it returns to
+ * its event loop, which is the only place a pane can die (tmux learns of it from the pty's EOF
+ * and SIGCHLD there). So no death can fall between the check and the write. A target that does
+ * not resolve leaves `#{pane_dead}` empty and the write branch fails on the same exact target:
+ * `absent`, nothing written anywhere.
+ */
+async function writeToPane(
+  tmux: Tmux,
+  target: string,
+  write: string[][],
+  spec: WriteSpec = {},
+): Promise<PaneWrite> {
+  const dead = [...(spec.onDead ?? []), ["display-message", "-p", PANE_DEAD_MARK]];
   const commands = [
-    ["has-session", "-t", sessionTarget(session)],
-    ["load-buffer", "-b", buffer, "-"],
-    ["paste-buffer", "-p", "-d", "-b", buffer, "-t", paneTarget(session)],
+    ...(spec.before ?? []),
+    ["if-shell", "-F", "-t", target, "#{pane_dead}", commandString(dead), commandString(write)],
   ];
-  const r = await tmux.run(commands, { stdin: text });
-  if (r.success) return true;
-  if (isNoServer(r.stderr) || isMissingTarget(r.stderr)) return false;
+  const r = await tmux.run(commands, spec.stdin === undefined ? {} : { stdin: spec.stdin });
+  if (r.stdout.split("\n").includes(PANE_DEAD_MARK)) return "dead";
+  if (r.success) return "sent";
+  if (isNoServer(r.stderr) || isMissingTarget(r.stderr)) return "absent";
   return fail(tmux, commands, r);
 }
 
-/** Sends tmux key names (`Enter`, `C-c`, `Escape`, …) to the active pane; false when absent. */
-export async function sendKeys(tmux: Tmux, session: string, keys: readonly string[]): Promise<
-  boolean
-> {
+/**
+ * Pastes `text` into the pane at `target` ({@link paneTarget}) with bracketed paste
+ * (`paste-buffer -p`), in one invocation: `has-session` on the target first (tmux stops the
+ * chain there, so no buffer is made for a missing pane), `load-buffer` from stdin, then the
+ * guarded `paste-buffer -d` of {@link writeToPane} (a dead pane gets its buffer deleted
+ * instead). A pane gone while the buffer loaded leaves the buffer: it is deleted then.
+ */
+export async function pasteText(tmux: Tmux, target: string, text: string): Promise<PaneWrite> {
+  const buffer = bufferName();
+  const result = await writeToPane(
+    tmux,
+    target,
+    [["paste-buffer", "-p", "-d", "-b", buffer, "-t", target]],
+    {
+      before: [["has-session", "-t", target], ["load-buffer", "-b", buffer, "-"]],
+      onDead: [["delete-buffer", "-b", buffer]],
+      stdin: text,
+    },
+  );
+  if (result === "absent") await tmux.run([["delete-buffer", "-b", buffer]]).catch(() => {});
+  return result;
+}
+
+/** Sends tmux key names (`Enter`, `C-c`, `Escape`, …) to the pane at `target`, guarded. */
+export function sendKeys(tmux: Tmux, target: string, keys: readonly string[]): Promise<PaneWrite> {
   // `--`: a key word starting with "-" is a key, never a send-keys flag (-t would retarget).
-  const commands = [["send-keys", "-t", paneTarget(session), "--", ...keys]];
-  const r = await tmux.run(commands);
-  if (r.success) return true;
-  if (isNoServer(r.stderr) || isMissingTarget(r.stderr)) return false;
-  return fail(tmux, commands, r);
+  return writeToPane(tmux, target, [["send-keys", "-t", target, "--", ...keys]]);
 }

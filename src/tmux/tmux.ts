@@ -20,9 +20,49 @@ export function sessionTarget(session: string): string {
   return `=${session}:`;
 }
 
-/** tmux target of a session's active pane (exact session match; see {@link sessionTarget}). */
-export function paneTarget(session: string): string {
-  return sessionTarget(session);
+/** The ids tmux gave a session's pane and its window at spawn (`%N`, `@N`), as meta keeps them. */
+export interface PaneIds {
+  windowId?: string;
+  paneId?: string;
+}
+
+/** True when `ids` hold a window id `@N` and a pane id `%N` as tmux prints them. */
+export function hasPaneIds(ids: PaneIds | null | undefined): ids is Required<PaneIds> {
+  return ids != null && typeof ids.windowId === "string" && /^@\d+$/.test(ids.windowId) &&
+    typeof ids.paneId === "string" && /^%\d+$/.test(ids.paneId);
+}
+
+/**
+ * tmux target of the pane lisa created for `session`: `=NAME:@W.%P` with the ids recorded at
+ * spawn. tmux resolves that form exactly (the session by name, `=`; the window must be that
+ * session's, the pane that window's; anything else is "can't find"), so a window a person or
+ * the agent opened in the session, which tmux then calls the active one, never takes the agent
+ * pane's place. Without ids (a meta written before they were recorded, a session lisa did not
+ * spawn) the target is the top-left pane of the session's first window (`^.{top-left}`): the
+ * pane `new-session` created unless someone moved or split it with `-b`, and never a window
+ * opened later (tmux appends those). Pinned against real tmux by
+ * tests/integration/tmux_targets_test.ts.
+ */
+export function paneTarget(session: string, ids: PaneIds | null | undefined): string {
+  return hasPaneIds(ids)
+    ? `${sessionTarget(session)}${ids.windowId}.${ids.paneId}`
+    : `${sessionTarget(session)}^.{top-left}`;
+}
+
+/**
+ * Quotes one word for tmux's own command parser (a control-mode line, a command string given
+ * to `if-shell`): single quotes, or double quotes with `\`, `"` and `$` escaped when the word
+ * holds a single quote. Checked for every printable ASCII key and non-ASCII keys against tmux
+ * 3.3a (tests/integration/pane_input_test.ts).
+ */
+export function quoteWord(word: string): string {
+  if (!word.includes("'")) return `'${word}'`;
+  return `"${word.replace(/[\\"$]/g, (c) => `\\${c}`)}"`;
+}
+
+/** Commands as one string for tmux's parser (`if-shell` branches): words quoted, `;` between. */
+export function commandString(commands: readonly (readonly string[])[]): string {
+  return commands.map((c) => c.map(quoteWord).join(" ")).join(" ; ");
 }
 
 /** Builds a `-F` format from field names (`pane_pid` → `#{pane_pid}`), joined by FIELD_SEP. */

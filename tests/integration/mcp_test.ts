@@ -338,3 +338,29 @@ Deno.test("send with wait returns the turn: its outcome and the agent's reply", 
     await world.dispose();
   }
 });
+
+Deno.test("text sent over the resident client into a finished pane is refused, and the server lives", async () => {
+  const world = await makeWorld();
+  const mcp = await startMcp(world);
+  try {
+    const live = await call(mcp, "spawn", { command: "sleep 60" });
+    const done = await call(mcp, "spawn", { command: "exit 0" });
+    const session = String(done.doc.session);
+    // The resident client is open (status went over it) before the write.
+    await waitFor(
+      async () => {
+        const s = await call(mcp, "status", { session });
+        return s.doc.sessionState === "completed";
+      },
+      10_000,
+      50,
+    );
+    const sent = await call(mcp, "send", { session, text: "into a dead pane", enter: true });
+    strictEqual(sent.isError, true, JSON.stringify(sent.doc));
+    const alive = await call(mcp, "status", { session: String(live.doc.session) });
+    strictEqual(alive.doc.paneStatus, "alive", "the server and its other session live on");
+  } finally {
+    await mcp.close();
+    await world.dispose();
+  }
+});

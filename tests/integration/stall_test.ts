@@ -280,9 +280,11 @@ Deno.test("a fake claude showing a rate-limit error waits for quota; an invalid 
       FAKE_BEHAVIOR: "idle",
       FAKE_REPLY: "● API Error: Request rejected (429) · Rate limited",
     });
+    // Real claude draws a credential error as a `  ⎿  ` row right under the echoed prompt
+    // (tests/fixtures/screens/real_claude_auth.txt); the rule takes that shape only.
     const auth = await spawn(world, ["--agent", "claude"], {
       FAKE_BEHAVIOR: "idle",
-      FAKE_REPLY: "  ⎿  Invalid API key · Fix external API key",
+      FAKE_REPLY: "❯ hi\n  ⎿  Invalid API key · Fix external API key",
     });
     for (const s of [quota, auth]) {
       const r = await world.lisaInProcess([

@@ -19,7 +19,7 @@ import {
   sendKeys,
   sessionPanePids,
 } from "../../src/tmux/sessions.ts";
-import { Tmux } from "../../src/tmux/tmux.ts";
+import { paneTarget, Tmux } from "../../src/tmux/tmux.ts";
 import { makeWorld, waitFor, type World } from "../helpers/world.ts";
 import { endStray, spawn } from "./lifecycle_helpers.ts";
 import { statusUntil } from "./status_helpers.ts";
@@ -98,7 +98,7 @@ async function server(world: World, names: string[]): Promise<Tmux> {
 }
 
 async function paneOf(tmux: Tmux, session: string): Promise<string> {
-  return (await readPane(tmux, session, "all")).text;
+  return (await readPane(tmux, session, "all", undefined)).text;
 }
 
 async function assertMissing(tmux: Tmux, missing: string, neighbour: string): Promise<void> {
@@ -106,16 +106,33 @@ async function assertMissing(tmux: Tmux, missing: string, neighbour: string): Pr
   strictEqual(await hasSession(tmux, missing), false, `has-session ${what}`);
   strictEqual(await sessionPanePids(tmux, missing), null, `list-panes ${what}`);
   strictEqual(await sessionRunId(tmux, missing), null, `show-environment ${what}`);
-  strictEqual((await probePane(tmux, missing, 10)).exists, false, `status probe ${what}`);
+  strictEqual(
+    (await probePane(tmux, missing, 10, undefined)).exists,
+    false,
+    `status probe ${what}`,
+  );
   let thrown: unknown;
   try {
-    await readPane(tmux, missing, "all");
+    await readPane(tmux, missing, "all", undefined);
   } catch (error) {
     thrown = error;
   }
   ok(thrown instanceof SessionNotFoundError, `capture ${what}: ${thrown}`);
-  strictEqual(await pasteText(tmux, missing, "PASTED-HERE"), false, `paste ${what}`);
-  strictEqual(await sendKeys(tmux, missing, ["KEYS-HERE", "Enter"]), false, `send-keys ${what}`);
+  // The missing name with the neighbour's own window and pane ids is no pane either.
+  const listed = await tmux.run([[
+    "list-panes",
+    "-t",
+    `=${neighbour}:`,
+    "-F",
+    "#{window_id} #{pane_id}",
+  ]]);
+  const [windowId, paneId] = listed.stdout.trim().split(" ");
+  for (const ids of [undefined, { windowId, paneId }]) {
+    const target = paneTarget(missing, ids);
+    strictEqual(await pasteText(tmux, target, "PASTED-HERE"), "absent", `paste ${what} ${target}`);
+    strictEqual(await sendKeys(tmux, target, ["KEYS-HERE", "Enter"]), "absent", `keys ${what}`);
+    strictEqual((await probePane(tmux, missing, 10, ids)).exists, false, `probe ${target}`);
+  }
   strictEqual(await killSession(tmux, missing), false, `kill-session ${what}`);
   // The neighbour got nothing and is still there.
   strictEqual(await hasSession(tmux, neighbour), true, `${neighbour} survives`);
@@ -132,13 +149,14 @@ Deno.test("every tmux call lisa makes treats a prefix of another session's name 
     strictEqual(await hasSession(tmux, "lisa-w-10"), true);
     strictEqual((await sessionPanePids(tmux, "lisa-w-10"))?.panePids.length, 1);
     strictEqual(await sessionRunId(tmux, "lisa-w-10"), "run-lisa-w-10");
-    strictEqual((await probePane(tmux, "lisa-w-10", 10)).exists, true);
+    strictEqual((await probePane(tmux, "lisa-w-10", 10, undefined)).exists, true);
 
     // lisa-w next to lisa-w-1 (and lisa-w-10: an ambiguous prefix).
     const more = await server(world, ["lisa-w-1"]);
     await assertMissing(more, "lisa-w", "lisa-w-1");
-    strictEqual(await sendKeys(more, "lisa-w-1", ["EXACT-KEYS"]), true);
-    strictEqual(await pasteText(more, "lisa-w-1", "EXACT-PASTE"), true);
+    const exact = paneTarget("lisa-w-1", undefined);
+    strictEqual(await sendKeys(more, exact, ["EXACT-KEYS"]), "sent");
+    strictEqual(await pasteText(more, exact, "EXACT-PASTE"), "sent");
     ok(
       await waitFor(async () => {
         const t = await paneOf(more, "lisa-w-1");

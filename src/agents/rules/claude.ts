@@ -26,11 +26,39 @@
  * Anchoring: claude's own answer rows start with `● ` and continue with a two-space indent, and
  * echoed prompts start with `❯ `, so the one-space indent of dialog rows (or the `│ ` of the older
  * boxed layout) keeps the dialog rules off ordinary answer text that quotes the same words.
+ *
+ * The blocked-state rules (quota, auth, error) match claude's own error rows only, in the shapes
+ * it draws them: `● API Error: …` rows, and its limit and credential messages either at column 0
+ * (`You've hit your session limit · resets 4:20am (Europe/Warsaw)`, anthropics/claude-code
+ * issue 77262) or as a `  ⎿  ` row right under the echoed prompt (`  ⎿  Invalid API key · Fix
+ * external API key`; the texts are the 2.1.197 binary's). An answer never starts at column 0 and
+ * never with `  ⎿  ` under the prompt (a tool's output does, but under its `● Tool(…)` row), so
+ * an answer that quotes such a message (`● … Please run /login and retry`, `● You've reached
+ * your monthly upload limit`) matches none of them. One shape cannot be told apart: an answer
+ * whose very first words are `API Error: 4xx`; the StopFailure hook rules read the real errors.
  */
 import type { AgentRules } from "./types.ts";
 
 /** Rows after a blocked message that show the agent went on: an answer or a new prompt. */
 const CLAUDE_LATER_TURN = "^(?:● |❯ \\S[^\\n]*\\n(?!─))";
+
+/**
+ * The start of a row claude writes about the turn itself: column 0, or `  ⎿  ` right under the
+ * echoed prompt `❯ …` (after its two-space continuation rows and blank rows only: an answer's
+ * `● ` row or a tool call between them breaks the chain). Used after `^` with the `m` flag.
+ */
+const CLAUDE_OWN_ROW = "(?:(?<=^❯ [^\\n]*\\n(?:(?:  (?!⎿)[^\\n]*)?\\n)*)  ⎿\\s+)?";
+
+/**
+ * Claude's limit messages (2.1.197: "You've hit your session limit · resets …", "… weekly …",
+ * "… monthly spend limit.", "You're out of usage credits", "You're out of extra usage").
+ */
+const CLAUDE_LIMIT =
+  "You(?:['’]ve hit your|['’]ve reached your|['’]re out of) [^\\n·]{0,60}(?:limit|usage|credits)[^\\n·]{0,40}?(?: · resets (?<resets>[^\\n·]{1,60}))?";
+
+/** Claude's credential messages (2.1.197), each as the whole start of its row. */
+const CLAUDE_AUTH =
+  "(?:Invalid API key · |Not logged in · (?:Please run|Run) /login|OAuth token (?:has expired|revoked)|Invalid bearer token|(?:Your session has expired|Session expired)\\. Please run /login)";
 
 /** Claude's screen rules, CPU thresholds and idle helpers. */
 export const CLAUDE_RULES: AgentRules = {
@@ -82,10 +110,10 @@ export const CLAUDE_RULES: AgentRules = {
       name: "claude_quota_limit",
       agent: "claude",
       source: "screen",
-      pattern:
-        "You(?:'ve hit|'ve reached|'re out of) your [^\n·]{0,60}(?:limit|usage|credits)[^\n·]{0,40}?(?: · resets (?<resets>[^\n·]{1,60}))?",
+      pattern: `^${CLAUDE_OWN_ROW}${CLAUDE_LIMIT}`,
+      flags: "m",
       kind: "quota",
-      needles: ["You'"],
+      needles: ["You'", "You’"],
       staleAfter: CLAUDE_LATER_TURN,
     },
     {
@@ -103,7 +131,7 @@ export const CLAUDE_RULES: AgentRules = {
       agent: "claude",
       source: "screen",
       pattern:
-        "^(?:  ⎿\\s+|● )(?:Invalid API key|API Error: (?:Request rejected \\(401\\)|401\\b)|OAuth token (?:has expired|revoked)|Invalid bearer token|Not logged in|Please run /login)|Please run /login",
+        `^(?:● API Error: (?:Request rejected \\(401\\)|401\\b)|${CLAUDE_OWN_ROW}${CLAUDE_AUTH})`,
       flags: "m",
       kind: "auth",
       needles: [
@@ -120,8 +148,9 @@ export const CLAUDE_RULES: AgentRules = {
       name: "claude_api_error",
       agent: "claude",
       source: "screen",
-      // 529 Overloaded, 500s, connection errors: anything else the API answered with.
-      pattern: "^● API Error: ",
+      // 529 Overloaded, 500s, connection errors: anything else the API answered with (not a
+      // request the person aborted with Esc: nothing to fix there).
+      pattern: "^● API Error: (?!Request was aborted)",
       flags: "m",
       kind: "error",
       needles: ["API Error: "],
@@ -132,9 +161,9 @@ export const CLAUDE_RULES: AgentRules = {
       agent: "claude",
       source: "hook",
       pattern:
-        "^API Error: (?:Request rejected \\(429\\)|429\\b)|You(?:'ve hit|'ve reached|'re out of) your [^·]{0,60}(?:limit|usage|credits)[^·]{0,40}?(?: · resets (?<resets>[^·]{1,60}))?",
+        "^API Error: (?:Request rejected \\(429\\)|429\\b)|You(?:['’]ve hit your|['’]ve reached your|['’]re out of) [^·]{0,60}(?:limit|usage|credits)[^·]{0,40}?(?: · resets (?<resets>[^·]{1,60}))?",
       kind: "quota",
-      needles: ["API Error: ", "You'"],
+      needles: ["API Error: ", "You'", "You’"],
     },
     {
       name: "claude_hook_auth",

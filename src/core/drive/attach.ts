@@ -1,21 +1,37 @@
 /**
  * `lisa session attach`: a person's terminal onto a live session, on the session's own tmux
- * server (`tmux -S <socket> attach-session -t =NAME:`; `-r` with read-only).
+ * server (`tmux -S <socket> attach-session -t =NAME:@W.%P`, the agent's own pane, which the
+ * client then shows; `-r` with read-only).
  *
  * From a plain terminal the tmux client takes over the terminal until the person detaches
  * (`C-b d`). From inside another tmux (`$TMUX` set) a nested client would share the outer
  * prefix key and fight over the terminal, and tmux itself refuses to nest; lisa instead opens a
  * NEW WINDOW in the caller's tmux (named after the alias) that runs the attach with `TMUX`
  * unset, switches to it and returns at once; closing or detaching that window leaves the
- * session running. Only live sessions (tmux has them and their command still runs) attach.
+ * session running.
+ *
+ * Except when that tmux is one of lisa's own servers (a shell inside a lisa session): a window
+ * opened there would belong to that lisa session, become its active window, and take whatever
+ * was meant for the session's agent (a person's keys, any tool that targets "the active pane").
+ * So lisa never creates a window in a lisa server: the attach then runs in this terminal, as
+ * from a plain one (the client is nested in the session's pane; its prefix key reaches the inner
+ * tmux after the outer one's, `C-b C-b d` detaches it). Attaching the very session the caller
+ * runs in is refused (`attach_self`): it would show itself inside itself.
+ *
+ * Only live sessions attach: the agent's pane must exist and its command still run (else
+ * `session_not_running`, see `not_running.ts`). A read-write client is safe even if the pane
+ * dies while attached: lisa's servers turn a dead pane's input off (`PANE_DIED_HOOK`), so a
+ * paste from the client (`C-b ]`) cannot reach the dead pane, which would crash tmux 3.3a.
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError, SessionNotFoundError } from "../../base/errors.ts";
 import { locateSession } from "../session/locate.ts";
-import { sessionPanePids } from "../../tmux/sessions.ts";
-import { sessionTarget, Tmux } from "../../tmux/tmux.ts";
+import { paneDead } from "../../tmux/sessions.ts";
+import { paneTarget, Tmux } from "../../tmux/tmux.ts";
 import { parseDoneFile } from "../status/gather.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
+import { SOCKET_RE } from "../../store/runtime_dir.ts";
+import { sessionNotRunning } from "./not_running.ts";
 
 /** Options of {@link attachSession}. */
 export interface AttachOptions {
@@ -37,17 +53,9 @@ export interface AttachResult {
   argv: string[];
 }
 
-/** The argv of the tmux client that attaches to `session` on `socketPath`. */
-export function attachArgv(socketPath: string, session: string, readOnly: boolean): string[] {
-  return [
-    "tmux",
-    "-S",
-    socketPath,
-    "attach-session",
-    ...(readOnly ? ["-r"] : []),
-    "-t",
-    sessionTarget(session),
-  ];
+/** The argv of the tmux client that attaches to the pane `target` on `socketPath`. */
+export function attachArgv(socketPath: string, target: string, readOnly: boolean): string[] {
+  return ["tmux", "-S", socketPath, "attach-session", ...(readOnly ? ["-r"] : []), "-t", target];
 }
 
 /** The socket of the tmux the caller runs inside (`$TMUX` is `socket,pid,session`), or null. */
@@ -58,10 +66,16 @@ export function outerTmuxSocket(env: Readonly<Record<string, string | undefined>
   return socket === "" ? null : socket;
 }
 
+/** True when `socket` is one of lisa's own tmux servers (`lisa-tmux-{slug}-{hash}.sock`). */
+export function isLisaSocket(socket: string): boolean {
+  return SOCKET_RE.test(socket.slice(socket.lastIndexOf("/") + 1));
+}
+
 /**
  * Attaches (see the module doc). Throws `session_not_found`, `session_not_running` (its command
- * finished), `not_a_terminal` (outside tmux without a terminal), and the errors of
- * `locateSession`.
+ * finished; the payload has its final state), `attach_self` (the caller runs inside that very
+ * session), `not_a_terminal` (no terminal, outside a tmux lisa may open a window in), and the
+ * errors of `locateSession`.
  */
 export async function attachSession(
   deps: Deps,
@@ -70,24 +84,18 @@ export async function attachSession(
 ): Promise<AttachResult> {
   const loc = locateSession(deps, options.session, options.projectRoot);
   const tmux = new Tmux(deps.runner, loc.socketPath, deps.config.cmdTimeoutSeconds * 1000);
-  const panes = await sessionPanePids(tmux, loc.session);
-  if (panes === null) throw new SessionNotFoundError(loc.session);
+  const target = paneTarget(loc.session, loc.meta);
+  const dead = await paneDead(tmux, target);
+  if (dead === null) throw new SessionNotFoundError(loc.session);
   let done = null;
   try {
     done = parseDoneFile(readTextIfExists(loc.paths.done));
   } catch { /* unreadable: tmux decides */ }
-  const finished = (done !== null && (loc.meta === undefined || done.runId === loc.meta.runId)) ||
-    panes.panePids.length === 0;
-  if (finished) {
-    throw new LisaError(
-      "session_not_running",
-      `Session "${loc.session}" has finished; see its output with: lisa session capture ` +
-        `--session ${loc.session}`,
-      { details: { session: loc.session } },
-    );
+  if (dead || (done !== null && (loc.meta === undefined || done.runId === loc.meta.runId))) {
+    throw await sessionNotRunning(deps, loc, "there is nothing to attach to");
   }
   const readOnly = options.readOnly === true;
-  const argv = attachArgv(loc.socketPath, loc.session, readOnly);
+  const argv = attachArgv(loc.socketPath, target, readOnly);
   const base = {
     ok: true as const,
     session: loc.session,
@@ -97,7 +105,17 @@ export async function attachSession(
     argv,
   };
   const outer = outerTmuxSocket(deps.env);
-  if (outer !== null) {
+  const inLisa = outer !== null && isLisaSocket(outer);
+  if (inLisa && deps.env.LISA_SESSION_NAME === loc.session) {
+    throw new LisaError(
+      "attach_self",
+      `This shell runs inside session "${loc.session}": attaching it here would show the ` +
+        "session inside itself. Attach it from another terminal, or read its screen with: " +
+        `lisa session capture --session ${loc.session}`,
+      { details: { session: loc.session } },
+    );
+  }
+  if (outer !== null && !inLisa) {
     const name = loc.meta?.alias ?? loc.session;
     // More than one word after new-window: tmux runs them directly, no shell reads them.
     const r = await new Tmux(deps.runner, outer, deps.config.cmdTimeoutSeconds * 1000).run([

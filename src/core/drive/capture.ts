@@ -27,6 +27,7 @@ import {
   formatOf,
   isMissingTarget,
   isNoServer,
+  type PaneIds,
   paneTarget,
   parseFormat,
   Tmux,
@@ -51,25 +52,36 @@ export const PANE_INFO_FIELDS = [
 ] as const;
 
 /**
- * argv of `capture-pane` for the session's active pane: joined lines (`-J`), from `start` rows
- * into history (`"all"` = the whole history) to the bottom of the screen. Chain it with other
- * commands through `Tmux.run`.
+ * argv of `capture-pane` for the session's pane (`ids` from its meta, {@link paneTarget}):
+ * joined lines (`-J`), from `start` rows into history (`"all"` = the whole history) to the
+ * bottom of the screen. Chain it with other commands through `Tmux.run`.
  */
-export function capturePaneArgs(session: string, start: number | "all"): string[] {
+export function capturePaneArgs(
+  session: string,
+  start: number | "all",
+  ids: PaneIds | undefined,
+): string[] {
   return [
     "capture-pane",
     "-p",
     "-J",
     "-t",
-    paneTarget(session),
+    paneTarget(session, ids),
     "-S",
     start === "all" ? "-" : `-${start}`,
   ];
 }
 
 /** argv of the `display-message` that prints {@link PANE_INFO_FIELDS} (one line). */
-export function paneInfoArgs(session: string): string[] {
-  return ["display-message", "-p", "-t", paneTarget(session), "-F", formatOf(PANE_INFO_FIELDS)];
+export function paneInfoArgs(session: string, ids: PaneIds | undefined): string[] {
+  return [
+    "display-message",
+    "-p",
+    "-t",
+    paneTarget(session, ids),
+    "-F",
+    formatOf(PANE_INFO_FIELDS),
+  ];
 }
 
 /** A pane read by {@link readPane}. */
@@ -117,15 +129,17 @@ export function parsePaneRead(stdout: string): PaneRead {
 }
 
 /**
- * Reads the active pane of `session` in one tmux invocation. Throws SessionNotFoundError when the
- * session (or its server) is gone, CommandFailedError-like LisaError `tmux_failed` otherwise.
+ * Reads the pane of `session` (`ids` from its meta, {@link paneTarget}) in one tmux invocation.
+ * Throws SessionNotFoundError when the pane, its session or the server is gone,
+ * CommandFailedError-like LisaError `tmux_failed` otherwise.
  */
 export async function readPane(
   tmux: Tmux,
   session: string,
   start: number | "all",
+  ids: PaneIds | undefined,
 ): Promise<PaneRead> {
-  const res = await tmux.run([capturePaneArgs(session, start), paneInfoArgs(session)]);
+  const res = await tmux.run([capturePaneArgs(session, start, ids), paneInfoArgs(session, ids)]);
   if (!res.success) {
     if (isMissingTarget(res.stderr) || isNoServer(res.stderr)) {
       throw new SessionNotFoundError(session);
@@ -287,6 +301,7 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
         new Tmux(deps.runner, located.socketPath, deps.config.cmdTimeoutSeconds * 1000),
         session,
         0,
+        located.meta,
       );
       const messages = options.lines === undefined
         ? transcript.messages
@@ -331,7 +346,7 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
     deps.config.cmdTimeoutSeconds * 1000,
   );
   // The whole history: nextOffset must count the lines a later delta reads (module doc).
-  const read = await readPane(tmux, session, "all");
+  const read = await readPane(tmux, session, "all", located.meta);
   const all = cleanCapture(read.text, {
     raw: options.verbatim,
     keepNoise: options.keepNoise,
@@ -341,7 +356,7 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
   const since = deltaFrom === undefined ? undefined : deltaTime(deltaFrom);
   const changedAfter = since === undefined
     ? undefined
-    : (await paneActivityMs(tmux, session)) > since;
+    : (await paneActivityMs(tmux, session, located.meta)) > since;
 
   const view = captureResult(all, {
     lines: options.lines,
@@ -374,10 +389,17 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
   return outcome;
 }
 
-/** When the session's window last had output (tmux `window_activity`), in ms; 0 if unknown. */
-export async function paneActivityMs(tmux: Tmux, session: string): Promise<number> {
+/**
+ * When the window of the session's pane (`ids` from its meta) last had output (tmux
+ * `window_activity`), in ms; 0 if unknown.
+ */
+export async function paneActivityMs(
+  tmux: Tmux,
+  session: string,
+  ids: PaneIds | undefined,
+): Promise<number> {
   const res = await tmux.run([
-    ["display-message", "-p", "-t", paneTarget(session), "-F", "#{window_activity}"],
+    ["display-message", "-p", "-t", paneTarget(session, ids), "-F", "#{window_activity}"],
   ]);
   const secs = Number(res.stdout.trim());
   return res.success && Number.isFinite(secs) ? secs * 1000 : 0;

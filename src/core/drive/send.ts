@@ -23,8 +23,9 @@ import { readTextInput } from "./text_input.ts";
 import { withLock } from "../../store/lock.ts";
 import { updateState } from "../../store/session_store.ts";
 import { isValidKey, suggestKey } from "../../tmux/keys.ts";
-import { pasteText, sendKeys } from "../../tmux/sessions.ts";
-import { Tmux } from "../../tmux/tmux.ts";
+import { type PaneWrite, pasteText, sendKeys } from "../../tmux/sessions.ts";
+import { paneTarget, Tmux } from "../../tmux/tmux.ts";
+import { sessionNotRunning } from "./not_running.ts";
 
 /** Delay between a paste and its Enter, per agent (ms). */
 export const ENTER_DELAY_MS: Readonly<Record<string, number>> = { claude: 150, codex: 150 };
@@ -100,11 +101,13 @@ export function checkKeys(keys: readonly string[]): void {
 /**
  * Sends text and/or keys to `session`. Throws `missing_argument` when there is nothing to send,
  * the input errors of {@link readTextInput}, `invalid_key` for an unknown key name,
- * `invalid_session_name`, `session_not_found` (exit 1) when the session is absent, and
+ * `invalid_session_name`, `session_not_found` (exit 1) when the session is absent,
+ * `session_not_running` (exit 1, with the final state) when its command has ended, and
  * `lock_busy` when another send to the session holds its input lock past
  * {@link SEND_LOCK_TIMEOUT_MS}, and for text, `agent_waiting_permission` / `agent_not_ready`
- * (see `send_guard.ts`). Only `session_not_found` or a tmux failure can leave a send
- * half-done; every other error comes before the first tmux call.
+ * (see `send_guard.ts`). Only `session_not_found`, `session_not_running` (a pane that ended
+ * between the paste and its Enter) or a tmux failure can leave a send half-done; every other
+ * error comes before the first tmux call, and a dead pane is never written to.
  */
 export async function sendToSession(deps: Deps, options: SendOptions): Promise<SendResult> {
   const keys = splitKeys(options.keys ?? "");
@@ -140,18 +143,28 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     readyTimeoutMs: (options.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS) * 1000,
   });
   const tmux = new Tmux(deps.runner, loc.socketPath);
-  const present = async (ok: Promise<boolean>) => {
-    if (!(await ok)) throw new SessionNotFoundError(loc.session);
+  // The agent's own pane, exactly: never a window someone opened in the session since.
+  const target = paneTarget(loc.session, loc.meta);
+  // Each write is refused by tmux itself when the pane is dead (`pasteText`): then nothing
+  // more is written, and the refusal is built once the input lock is released.
+  let dead = false;
+  let sentSome = false;
+  const delivered = async (write: Promise<PaneWrite>) => {
+    const result = await write;
+    if (result === "absent") throw new SessionNotFoundError(loc.session);
+    if (result === "dead") dead = true;
+    else sentSome = true;
+    return !dead;
   };
   const deliver = async () => {
     try {
-      if (text !== "") await present(pasteText(tmux, loc.session, text));
-      if (keys.length > 0) await present(sendKeys(tmux, loc.session, keys));
+      if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return;
+      if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return;
       if (enter) {
         if (text !== "") {
           await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
         }
-        await present(sendKeys(tmux, loc.session, ["Enter"]));
+        await delivered(sendKeys(tmux, target, ["Enter"]));
       }
     } catch (error) {
       // No session, no lock file left behind for it (sends to a wrong name must not litter).
@@ -177,6 +190,14 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
       `Another send to session "${loc.session}" held its input lock for ${timeoutMs} ms; ` +
         "nothing was sent",
       { cause: error, details: { ...error.details, session: loc.session } },
+    );
+  }
+  if (dead) {
+    // Only a pane that ended between two writes of this send got part of it.
+    throw await sessionNotRunning(
+      deps,
+      loc,
+      sentSome ? "so the rest of this send was not sent" : "nothing was sent",
     );
   }
   if (loc.meta !== undefined) {

@@ -25,7 +25,7 @@ import type { CpuSample } from "../../base/types.ts";
 import type { SessionMeta, SessionStateName } from "../../base/types.ts";
 import { sessionPaths, SOCKET_RE } from "../../store/runtime_dir.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
-import { listSessions, type SessionRow } from "../../tmux/sessions.ts";
+import { listSessions, paneRowOf, type SessionRow } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
 /** One live lisa session. */
@@ -167,6 +167,8 @@ function toListed(
   const fromName = NAME_AGENT_MODE.exec(row.session);
   const paths = hash === null ? null : sessionPaths(runtimeDir, hash, row.session);
   const done = paths === null ? null : doneExit(meta, paths.done);
+  // The session's own pane (its meta's ids), not the one tmux calls active.
+  const pane = paneRowOf(row, meta);
   return {
     session: row.session,
     agent: meta ? shownAgent(meta) : fromName?.[1] ?? null,
@@ -175,12 +177,12 @@ function toListed(
     projectHash: meta?.projectHash ?? hash,
     createdAt: meta?.createdAt ?? new Date(row.createdAt * 1000).toISOString(),
     alias: meta?.alias ?? null,
-    alive: !row.paneDead && done === null,
+    alive: !pane.paneDead && done === null,
     state: null,
     status: null,
     waitingFor: null,
     classificationReason: null,
-    exitCode: done ?? (row.paneDead ? row.paneDeadStatus : null),
+    exitCode: done ?? (pane.paneDead ? pane.paneDeadStatus : null),
     lastOutputAgeSeconds: null,
     parentSession: meta?.parentSession ?? null,
     socketPath,

@@ -26,8 +26,8 @@ import {
 import type { SessionMeta } from "../../base/types.ts";
 import { readJsonIfExists, readTextIfExists, writeJsonAtomic } from "../../store/atomic.ts";
 import { sessionPaths, treeDeltaPath } from "../../store/runtime_dir.ts";
-import { listSessions, type SessionRow } from "../../tmux/sessions.ts";
-import { Tmux } from "../../tmux/tmux.ts";
+import { listSessions, paneRowOf, type SessionRow } from "../../tmux/sessions.ts";
+import { hasPaneIds, Tmux } from "../../tmux/tmux.ts";
 
 /** Options of {@link runTree}. */
 export interface TreeOptions {
@@ -105,7 +105,7 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
   let live: Map<string, Map<string, SessionRow> | null>;
   let states: Map<string, StatusOutcome> | null = null;
   if (options.withState) {
-    const { fleetStatuses } = await lazyImport<typeof import("../status/fleet.ts")>(
+    const { fleetStatuses, paneOf } = await lazyImport<typeof import("../status/fleet.ts")>(
       new URL("../status/fleet.ts", import.meta.url),
     );
     const candidates: SessionLocation[] = metas.filter((m) => m.socketPath !== "").map((m) => ({
@@ -123,22 +123,21 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
     states = fleet.outcomes;
     live = new Map();
     for (const [socket, reading] of fleet.readings) {
-      if (!reading.reachable) {
-        live.set(socket, null);
-        continue;
-      }
-      live.set(
-        socket,
-        new Map(
-          [...reading.sessions].map(([name, p]) => [name, {
-            session: name,
-            createdAt: p.createdAtSeconds ?? 0,
-            panePid: p.panePid ?? 0,
-            paneDead: p.dead,
-            paneDeadStatus: p.deadStatus,
-          }]),
-        ),
-      );
+      live.set(socket, reading.reachable ? new Map() : null);
+    }
+    // Each session's own pane (its meta's ids), not whichever pane tmux calls active.
+    for (const loc of candidates) {
+      const reading = fleet.readings.get(loc.socketPath);
+      const p = paneOf(reading, loc.session, loc.meta).probe;
+      if (!p.exists) continue;
+      const facts = { panePid: p.panePid ?? 0, paneDead: p.dead, paneDeadStatus: p.deadStatus };
+      const ids = loc.meta;
+      live.get(loc.socketPath)?.set(loc.session, {
+        session: loc.session,
+        createdAt: p.createdAtSeconds ?? 0,
+        ...facts,
+        panes: hasPaneIds(ids) ? [{ windowId: ids.windowId, paneId: ids.paneId, ...facts }] : [],
+      });
     }
   } else {
     live = await liveSessionsBySocket(deps, sockets);
@@ -159,7 +158,9 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
     const meta = metaOf.get(n.session)!;
     const rows = live.get(meta.socketPath);
     if (rows === null) return; // server unreachable: leave active/state unset
-    const row = rows?.get(n.session);
+    const session = rows?.get(n.session);
+    // The session's own pane (its meta's ids), not the one tmux calls active.
+    const row = session === undefined ? undefined : paneRowOf(session, meta);
     const done = doneExitOf(project.runtimeDir, meta);
     n.active = row !== undefined;
     n.alive = row !== undefined && !row.paneDead && done === null;

@@ -42,7 +42,7 @@ import { buildStartupScript } from "./startup_script.ts";
 import { pathExists, writeFileAtomic } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
-import { hasSession, isDuplicateSession, killSession } from "../../tmux/sessions.ts";
+import { hasSession, isDuplicateSession, killSession, parseNewPane } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
 export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./plan.ts";
@@ -218,6 +218,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
       alias,
       branch: options.branch,
       base: options.base,
+      dryRun: options.dryRun,
     });
   }
   const plan = planSpawn(deps, {
@@ -254,6 +255,24 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
  * again when a later step fails.
  */
 async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Promise<void> {
+  const create = worktree !== undefined ? await worktreeCreateModule() : undefined;
+  // A worktree spawn undoes itself when a signal interrupts it before its session runs.
+  const section = create?.openSpawnSection();
+  try {
+    await launchIn(deps, plan, worktree, create, section);
+  } finally {
+    section?.close();
+  }
+}
+
+/** {@link launch} within the spawn's section (a worktree spawn's). */
+async function launchIn(
+  deps: Deps,
+  plan: SpawnPlan,
+  worktree: WorktreePlan | undefined,
+  create: CreateModule | undefined,
+  section: { check(): void } | undefined,
+): Promise<void> {
   const { session, project, paths, runId } = plan;
   const tmux = new Tmux(deps.runner, project.socketPath);
   if (await hasSession(tmux, session)) {
@@ -266,7 +285,6 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
   if (pathExists(paths.meta) || pathExists(paths.hooks)) {
     await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup");
   }
-  const create = worktree !== undefined ? await worktreeCreateModule() : undefined;
   if (worktree !== undefined && create !== undefined) {
     await create.createWorktree(deps, project.runtimeDir, worktree, {
       session,
@@ -308,6 +326,14 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
     );
   }
 
+  try {
+    // The last moment to stop: once tmux made the session, the spawn is done.
+    section?.check();
+  } catch (error) {
+    removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+    await undoWorktree().catch(() => {});
+    throw error;
+  }
   let created: RunResult;
   try {
     created = await tmux.run(plan.tmuxCommands, { env: clientEnv(deps.env), clearEnv: true });
@@ -353,7 +379,7 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
   }
 
   try {
-    writeMeta(paths, plan.meta);
+    writeMeta(paths, { ...plan.meta, ...parseNewPane(created.stdout) });
   } catch (error) {
     try {
       await killSession(tmux, session);
@@ -365,6 +391,12 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
     );
   }
 
+  try {
+    if (worktree !== undefined) create?.confirmWorktree(worktree);
+  } catch {
+    // The record stays marked `session`: once this lisa is gone, prune judges the worktree by
+    // its rule like any other (it never takes a running session's).
+  }
   await appendLifecycle(deps, paths.events, session, {
     runId,
     state: "just_started",

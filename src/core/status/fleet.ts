@@ -9,6 +9,12 @@
  * The captured sessions come from the metas (which name their socket): tmux stops a chain at
  * the first failing command, so a meta whose tmux session vanished ends the captures there; the
  * listed sessions left without one are captured in one more call (rare: kill removes metas).
+ *
+ * Each session is read at its own pane (the ids its meta recorded, `paneTarget`), never at the
+ * pane tmux calls active: a window the agent or a person opened in the session changes which
+ * one that is. The listing holds every pane, so the probe is picked by id once the metas are
+ * read; captures asked before the metas (list's names) target each session's first pane, and
+ * a session whose pane is not that one is captured again, exactly, in one more call.
  * A pane whose exit status tmux lost (SIGCHLD, tmux 3.3a) gets the server nudged once and the
  * socket read again, as `status` does.
  */
@@ -34,43 +40,81 @@ import type { CpuSample } from "../../base/types.ts";
 import { samplesAfterPoll } from "./record.ts";
 import {
   formatOf,
+  hasPaneIds,
   isMissingTarget,
   isNoServer,
+  type PaneIds,
   paneTarget,
   parseFormat,
   Tmux,
 } from "../../tmux/tmux.ts";
 
-/** Pane fields of the batch probe: which pane is the session's, then what status reads. */
-const BATCH_FIELDS = ["window_active", "pane_active", ...STATUS_PANE_FIELDS] as const;
+/**
+ * Pane fields of the batch probe: which pane it is (ids; the first window's top-left pane is
+ * what a target without ids resolves to), then what status reads.
+ */
+const BATCH_FIELDS = [
+  "window_index",
+  "window_id",
+  "pane_id",
+  "pane_at_top",
+  "pane_at_left",
+  ...STATUS_PANE_FIELDS,
+] as const;
 
 /** Marks where one session's capture starts in the chained output. */
 const CAPTURE_MARK = "\x1e__LISA_CAPTURE__:";
 
-/** What one tmux server said: each session's probe (captures where asked). */
+/** One pane of a listing: its session, its ids, and its probe (without a capture). */
+export interface ListedPane {
+  session: string;
+  windowId: string;
+  paneId: string;
+  probe: PaneProbe;
+}
+
+/** A capture of a batch, and the pane it read (null when that is not known). */
+export interface PaneCapture {
+  paneId: string | null;
+  text: string;
+}
+
+/** What one tmux server said: its panes, and the captures asked for. */
 export interface SocketReading {
   socketPath: string;
   /** False when tmux failed in another way than "no server" (then `sessions` is empty). */
   reachable: boolean;
   /** True when no server runs on the socket. */
   serverGone: boolean;
-  /** Every session of the server (lisa's or not) with its active pane's probe. */
+  /**
+   * Every session of the server (lisa's or not) with its first pane's probe (first window,
+   * top-left pane): session-wide facts (created, listed); a session's own pane is
+   * {@link paneOf}'s.
+   */
   sessions: Map<string, PaneProbe>;
-  /** Sessions whose probe holds a capture. */
-  captured: Set<string>;
+  /** Every pane of the server by pane id (`%N`). */
+  panes: Map<string, ListedPane>;
+  /** Captures by session name. */
+  captures: Map<string, PaneCapture>;
+}
+
+/** A session whose screen a batch captures, at its own pane when its ids are known. */
+export interface CaptureWant {
+  session: string;
+  ids?: PaneIds;
 }
 
 /** The commands of one batch: the listing, then a marked capture of each of `captures`. */
-export function batchCommands(captures: readonly string[]): string[][] {
+export function batchCommands(captures: readonly CaptureWant[]): string[][] {
   const out: string[][] = [["list-panes", "-a", "-F", formatOf(BATCH_FIELDS)]];
-  for (const s of captures) {
-    out.push(["display-message", "-p", `${CAPTURE_MARK}${s}`]);
+  for (const c of captures) {
+    out.push(["display-message", "-p", `${CAPTURE_MARK}${c.session}`]);
     out.push([
       "capture-pane",
       "-p",
       "-J",
       "-t",
-      paneTarget(s),
+      paneTarget(c.session, c.ids),
       "-S",
       `-${STATUS_CAPTURE_LINES}`,
     ]);
@@ -78,45 +122,104 @@ export function batchCommands(captures: readonly string[]): string[][] {
   return out;
 }
 
+/** True when `a` comes before `b` as tmux's first pane of a session (`^.{top-left}`). */
+function firstOf(a: { index: number; topLeft: boolean }, b: { index: number; topLeft: boolean }) {
+  return a.index < b.index || (a.index === b.index && a.topLeft && !b.topLeft);
+}
+
 /**
  * Parses a batch's stdout into the listing and each marked capture. The listing is the text
- * before the first mark; a capture runs to the next mark. Pure.
+ * before the first mark; a capture runs to the next mark. `wants` (the batch's captures)
+ * tells which pane each capture read. Pure.
  */
 export function parseBatch(
   stdout: string,
-): { sessions: Map<string, PaneProbe>; captures: Map<string, string> } {
+  wants: readonly CaptureWant[] = [],
+): {
+  sessions: Map<string, PaneProbe>;
+  panes: Map<string, ListedPane>;
+  captures: Map<string, PaneCapture>;
+} {
   const first = stdout.indexOf(CAPTURE_MARK);
   const listing = first < 0 ? stdout : stdout.slice(0, first);
   const sessions = new Map<string, PaneProbe>();
+  const panes = new Map<string, ListedPane>();
+  const firsts = new Map<string, { index: number; topLeft: boolean; paneId: string }>();
   for (const line of listing.split("\n")) {
     if (line === "") continue;
     const row = parseFormat(line, BATCH_FIELDS)[0];
-    if (row === undefined || row.window_active !== "1" || row.pane_active !== "1") continue;
+    if (row === undefined) continue;
     const fields = STATUS_PANE_FIELDS.map((f) => row[f]).join("\x1f");
     const probe = parseProbe(
       { success: true, code: 0, stdout: fields + "\n", stderr: "" },
       row.session_name,
     );
-    if (probe.exists) sessions.set(row.session_name, probe);
+    if (!probe.exists) continue;
+    const session = row.session_name;
+    panes.set(row.pane_id, { session, windowId: row.window_id, paneId: row.pane_id, probe });
+    const here = {
+      index: Number(row.window_index),
+      topLeft: row.pane_at_top === "1" && row.pane_at_left === "1",
+      paneId: row.pane_id,
+    };
+    const before = firsts.get(session);
+    if (before === undefined || firstOf(here, before)) {
+      firsts.set(session, here);
+      sessions.set(session, probe);
+    }
   }
-  const captures = new Map<string, string>();
+  const captures = new Map<string, PaneCapture>();
+  const read = (session: string, text: string) => {
+    const want = wants.find((w) => w.session === session);
+    const paneId = hasPaneIds(want?.ids) ? want.ids.paneId : firsts.get(session)?.paneId ?? null;
+    captures.set(session, { paneId, text });
+  };
   if (first >= 0) {
     const parts = stdout.slice(first + CAPTURE_MARK.length).split(CAPTURE_MARK);
     for (const part of parts) {
       const nl = part.indexOf("\n");
       if (nl < 0) {
-        captures.set(part, "");
+        read(part, "");
         continue;
       }
-      captures.set(part.slice(0, nl), part.slice(nl + 1));
+      read(part.slice(0, nl), part.slice(nl + 1));
     }
   }
-  return { sessions, captures };
+  return { sessions, panes, captures };
+}
+
+/**
+ * The probe of `session`'s own pane in `reading` (the pane of `ids`, from its meta; without
+ * ids, its first pane), with its capture when the batch captured that very pane. A pane that
+ * is not listed, or is listed under another session or window, is missing.
+ */
+export function paneOf(
+  reading: SocketReading | undefined,
+  session: string,
+  ids: PaneIds | undefined,
+): { probe: PaneProbe; captured: boolean } {
+  const gone = { probe: missingProbe(reading?.serverGone), captured: false };
+  if (reading === undefined) return gone;
+  let pane: { probe: PaneProbe; paneId: string } | undefined;
+  if (hasPaneIds(ids)) {
+    const listed = reading.panes.get(ids.paneId);
+    if (listed?.session === session && listed.windowId === ids.windowId) pane = listed;
+  } else {
+    const probe = reading.sessions.get(session);
+    const listed = [...reading.panes.values()].find((p) => p.probe === probe);
+    if (probe !== undefined && listed !== undefined) pane = { probe, paneId: listed.paneId };
+  }
+  if (pane === undefined) return gone;
+  const capture = reading.captures.get(session);
+  if (capture === undefined || capture.paneId !== pane.paneId) {
+    return { probe: { ...pane.probe }, captured: false };
+  }
+  return { probe: { ...pane.probe, rawCapture: capture.text }, captured: true };
 }
 
 async function runBatch(
   tmux: Tmux,
-  captures: readonly string[],
+  captures: readonly CaptureWant[],
 ): Promise<{ ok: boolean; noServer: boolean; stdout: string; stderr: string }> {
   const r = await tmux.run(batchCommands(captures));
   return {
@@ -135,7 +238,7 @@ async function runBatch(
 export async function readSocket(
   deps: Deps,
   socketPath: string,
-  wanted: readonly string[],
+  wanted: readonly CaptureWant[],
   channel?: ControlChannel,
 ): Promise<SocketReading> {
   if (channel !== undefined && !channel.closed) {
@@ -148,7 +251,8 @@ export async function readSocket(
     reachable: true,
     serverGone: false,
     sessions: new Map(),
-    captured: new Set(),
+    panes: new Map(),
+    captures: new Map(),
   };
   let r;
   try {
@@ -166,24 +270,25 @@ export async function readSocket(
     reading.reachable = false;
     return reading;
   }
-  const parsed = parseBatch(r.stdout);
+  const parsed = parseBatch(r.stdout, wanted);
   reading.sessions = parsed.sessions;
-  const apply = (captures: Map<string, string>, complete: boolean) => {
-    for (const [session, text] of captures) {
-      const probe = reading.sessions.get(session);
+  reading.panes = parsed.panes;
+  const apply = (captures: Map<string, PaneCapture>, complete: boolean) => {
+    for (const [session, capture] of captures) {
       // The last mark of a broken chain is the missing session's: no capture followed it.
-      if (probe === undefined || (!complete && !text)) continue;
-      probe.rawCapture = text;
-      reading.captured.add(session);
+      if (!reading.sessions.has(session) || (!complete && !capture.text)) continue;
+      reading.captures.set(session, capture);
     }
   };
   apply(parsed.captures, r.ok);
   if (!r.ok) {
-    const rest = wanted.filter((s) => reading.sessions.has(s) && !reading.captured.has(s));
+    const rest = wanted.filter((w) =>
+      reading.sessions.has(w.session) && !reading.captures.has(w.session)
+    );
     if (rest.length > 0) {
       try {
         const again = await runBatch(tmux, rest);
-        if (again.ok) apply(parseBatch(again.stdout).captures, true);
+        if (again.ok) apply(parseBatch(again.stdout, rest).captures, true);
       } catch { /* those sessions are classified without their screen */ }
     }
   }
@@ -196,7 +301,7 @@ export async function readSocket(
  */
 async function readViaChannel(
   channel: ControlChannel,
-  wanted: readonly string[],
+  wanted: readonly CaptureWant[],
 ): Promise<SocketReading | null> {
   const commands = batchCommands(wanted).filter((c) => c[0] !== "display-message");
   let replies;
@@ -207,25 +312,19 @@ async function readViaChannel(
   }
   if (!replies[0]?.ok) return null;
   let stdout = replies[0].output;
-  wanted.forEach((s, i) => {
+  wanted.forEach((w, i) => {
     const r = replies[i + 1];
-    if (r?.ok) stdout += `${CAPTURE_MARK}${s}\n${r.output}`;
+    if (r?.ok) stdout += `${CAPTURE_MARK}${w.session}\n${r.output}`;
   });
-  const parsed = parseBatch(stdout);
-  const reading: SocketReading = {
+  const parsed = parseBatch(stdout, wanted);
+  return {
     socketPath: channel.socketPath,
     reachable: true,
     serverGone: false,
     sessions: parsed.sessions,
-    captured: new Set(),
+    panes: parsed.panes,
+    captures: new Map([...parsed.captures].filter(([s]) => parsed.sessions.has(s))),
   };
-  for (const [session, text] of parsed.captures) {
-    const probe = reading.sessions.get(session);
-    if (probe === undefined) continue;
-    probe.rawCapture = text;
-    reading.captured.add(session);
-  }
-  return reading;
 }
 
 /** True when the session's screen cannot change its answer or its records any more. */
@@ -279,12 +378,15 @@ export async function fleetStatuses(
     }
     return p;
   };
-  const read = (socket: string, wanted: readonly string[]) =>
+  const read = (socket: string, wanted: readonly CaptureWant[]) =>
     readSocket(deps, socket, wanted, options.channels?.get(socket));
-  // With `wanted` known up front, tmux answers while the metas and preludes are read.
-  const early = options.wanted === undefined
-    ? null
-    : new Map([...options.wanted].map(([socket, w]) => [socket, read(socket, w)]));
+  // With `wanted` known up front, tmux answers while the metas and preludes are read (each
+  // session's first pane: its ids are in the metas not read yet).
+  const early = options.wanted === undefined ? null : new Map(
+    [...options.wanted].map((
+      [socket, w],
+    ) => [socket, read(socket, w.map((session) => ({ session })))]),
+  );
   const candidates = typeof options.candidates === "function"
     ? options.candidates()
     : options.candidates;
@@ -297,19 +399,30 @@ export async function fleetStatuses(
 
   const readings = new Map<string, SocketReading>();
   await Promise.all([...bySocket].map(async ([socket, group]) => {
-    const wanted = options.wanted?.get(socket) ??
-      group.filter((l) => !screenSettled(preludeOf(l))).map((l) => l.session);
+    const screens = group.filter((l) => !screenSettled(preludeOf(l)));
+    const wanted = options.wanted?.get(socket)?.map((session) => ({ session })) ??
+      screens.map((l) => ({ session: l.session, ids: l.meta }));
     let reading = await (early?.get(socket) ?? read(socket, wanted));
-    const lost = [...reading.sessions].find(([name, probe]) => {
-      const p = preludes.get(name);
-      return p !== undefined && lostExitStatus(probe, p.done);
-    });
+    const lost = group.map((l) => paneOf(reading, l.session, l.meta).probe).find((probe, i) =>
+      lostExitStatus(probe, preludeOf(group[i]).done)
+    );
     if (lost !== undefined) {
       try {
-        Deno.kill(lost[1].serverPid!, "SIGCHLD");
+        Deno.kill(lost.serverPid!, "SIGCHLD");
         await deps.sleep(SIGCHLD_SETTLE_MS);
         reading = await read(socket, wanted);
       } catch { /* keep the first reading */ }
+    }
+    // A capture of a session's first pane that is not its own pane: read its pane exactly.
+    const missed = screens.filter((l) => {
+      const seen = paneOf(reading, l.session, l.meta);
+      return seen.probe.exists && !seen.captured;
+    });
+    if (missed.length > 0 && wanted.some((w) => missed.some((l) => l.session === w.session))) {
+      try {
+        const again = await read(socket, missed.map((l) => ({ session: l.session, ids: l.meta })));
+        for (const [session, capture] of again.captures) reading.captures.set(session, capture);
+      } catch { /* classified without their screen */ }
     }
     readings.set(socket, reading);
   }));
@@ -319,8 +432,8 @@ export async function fleetStatuses(
     const prelude = preludeOf(loc);
     const reading = readings.get(loc.socketPath);
     if (reading !== undefined && !reading.reachable) prelude.failures.push("tmux");
-    const probe = reading?.sessions.get(loc.session) ?? missingProbe(reading?.serverGone);
-    return evaluateSession(deps, loc, prelude, probe, reading?.captured.has(loc.session) ?? false);
+    const { probe, captured } = paneOf(reading, loc.session, loc.meta);
+    return evaluateSession(deps, loc, prelude, probe, captured);
   }));
   const second = evals.filter(needsSecondSample);
   if (second.length > 0) {

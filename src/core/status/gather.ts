@@ -10,6 +10,7 @@ import {
   formatOf,
   isMissingTarget,
   isNoServer,
+  type PaneIds,
   paneTarget,
   parseFormat,
   type Tmux,
@@ -102,14 +103,21 @@ export interface PaneProbe {
 }
 
 /**
- * The commands of the one tmux invocation of a status call: capture first (`captureLines` rows
- * of history, `Infinity` for all of it), facts last.
+ * The commands of the one tmux invocation of a status call on the session's pane (`ids` from
+ * its meta, {@link paneTarget}): capture first (`captureLines` rows of history, `Infinity` for
+ * all of it), facts last. The capture fails on a target that does not resolve, so the facts
+ * (whose `display-message` would answer with some other pane) never come from another pane.
  */
-export function statusTmuxCommands(session: string, captureLines: number): string[][] {
+export function statusTmuxCommands(
+  session: string,
+  captureLines: number,
+  ids: PaneIds | undefined,
+): string[][] {
   const start = Number.isFinite(captureLines) ? `-${captureLines}` : "-";
+  const target = paneTarget(session, ids);
   return [
-    ["capture-pane", "-p", "-J", "-t", paneTarget(session), "-S", start],
-    ["display-message", "-p", "-t", paneTarget(session), formatOf(STATUS_PANE_FIELDS)],
+    ["capture-pane", "-p", "-J", "-t", target, "-S", start],
+    ["display-message", "-p", "-t", target, formatOf(STATUS_PANE_FIELDS)],
   ];
 }
 
@@ -179,13 +187,14 @@ export function parseProbe(
   };
 }
 
-/** Runs the one tmux invocation of a status call and parses it. */
+/** Runs the one tmux invocation of a status call on the session's pane and parses it. */
 export async function probePane(
   tmux: Tmux,
   session: string,
   captureLines: number,
+  ids: PaneIds | undefined,
 ): Promise<PaneProbe> {
-  return parseProbe(await tmux.run(statusTmuxCommands(session, captureLines)), session);
+  return parseProbe(await tmux.run(statusTmuxCommands(session, captureLines, ids)), session);
 }
 
 /** The visible rows of a raw capture: its last `height` rows (all when height is unknown). */

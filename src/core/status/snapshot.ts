@@ -96,7 +96,8 @@ export async function snapshotSession(
       outcome.location.socketPath,
       deps.config.cmdTimeoutSeconds * 1000,
     );
-    if ((await paneActivityMs(tmux, options.session)) <= sinceMs) {
+    const loc = outcome.location;
+    if ((await paneActivityMs(tmux, loc.session, loc.meta)) <= sinceMs) {
       view.text = "";
       view.lines = [];
       view.truncated = false;

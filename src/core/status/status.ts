@@ -272,9 +272,13 @@ function trackProgress(prev: SessionStateFile, facts: ProcessFacts, nowMs: numbe
 }
 
 /** Runs the status tmux call; a tmux failure (other than a missing program) yields null. */
-async function probeOrNull(tmux: Tmux, session: string, lines: number): Promise<PaneProbe | null> {
+async function probeOrNull(
+  tmux: Tmux,
+  loc: SessionLocation,
+  lines: number,
+): Promise<PaneProbe | null> {
   try {
-    return await probePane(tmux, session, lines);
+    return await probePane(tmux, loc.session, lines, loc.meta);
   } catch (error) {
     if (error instanceof LisaError && error.code === "program_not_found") throw error;
     return null;
@@ -538,7 +542,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
   const lines = Math.max(options.captureLines ?? 0, STATUS_CAPTURE_LINES);
 
   // The tmux call runs while the files and the known agent's processes are read.
-  const probing = probeOrNull(tmux, loc.session, lines);
+  const probing = probeOrNull(tmux, loc, lines);
   const prelude = readPrelude(deps, loc);
   let probe = await probing;
   if (probe === null) {
@@ -550,7 +554,7 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
     try {
       Deno.kill(probe.serverPid!, "SIGCHLD");
       await deps.sleep(SIGCHLD_SETTLE_MS);
-      probe = await probePane(tmux, loc.session, lines);
+      probe = await probePane(tmux, loc.session, lines, loc.meta);
     } catch { /* keep what we have: the classifier reports the status as unknown */ }
     prelude.done = readDone(loc.paths.done, loc.meta, prelude.failures);
   }

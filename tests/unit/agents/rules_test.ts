@@ -240,3 +240,97 @@ Deno.test("needles of a case-insensitive rule are lower case; every needle is no
     }
   }
 });
+
+/** The blocked kinds (quota, auth, error) `text` matches for `agent`, with their rule names. */
+function blocked(agent: "claude" | "codex", text: string): string[] {
+  return kinds(agent, "", text).filter((k) => /^(?:quota|auth|error):/.test(k));
+}
+
+/** The real idle claude screen with `rows` as the last turn above its input box. */
+function claudeTurn(rows: string[]): string {
+  return screen("real_claude_idle.txt").replace(/\n(─+\n❯)/, `\n${rows.join("\n")}\n\n$1`);
+}
+
+Deno.test("claude's blocked rules match its own error rows: the recorded ones and the subscription shapes", () => {
+  deepStrictEqual(blocked("claude", screen("real_claude_auth.txt")), ["auth:claude_auth_failed"]);
+  deepStrictEqual(blocked("claude", screen("real_claude_rate_limit.txt")), [
+    "quota:claude_quota_rate_limited",
+    "error:claude_api_error",
+  ]);
+  deepStrictEqual(blocked("claude", screen("real_claude_overloaded.txt")), [
+    "error:claude_api_error",
+  ]);
+  // Subscription messages: at column 0 under the echoed prompt (anthropics/claude-code issue
+  // 77262), or as a `  ⎿  ` row right under it; the login messages of the 2.1.197 binary.
+  const own: [string[], string][] = [
+    [["❯ test", "You've hit your session limit · resets 1:20am (Europe/Vienna)"], "quota"],
+    [
+      ["❯ test", "", "You've hit your weekly limit · resets Mon 9am", "/upgrade to increase"],
+      "quota",
+    ],
+    [["❯ fix it", "  ⎿  You're out of usage credits. /model to switch models."], "quota"],
+    [["❯ fix it", "  and the tests", "", "  ⎿  You've hit your monthly spend limit."], "quota"],
+    [["❯ hi", "  ⎿  Not logged in · Please run /login"], "auth"],
+    [["❯ hi", "  ⎿  OAuth token revoked · Please run /login"], "auth"],
+    [["❯ hi", "Your session has expired. Please run /login to sign in again."], "auth"],
+    [["❯ hi", "● API Error: 401 Invalid API key · Please run /login"], "auth"],
+  ];
+  for (const [rows, kind] of own) {
+    const found = blocked("claude", claudeTurn(rows));
+    ok(found.length > 0 && found[0].startsWith(`${kind}:`), `${rows.join(" / ")}: ${found}`);
+  }
+  const limit = matchScreen(
+    rulesFor("claude").rules,
+    "",
+    claudeTurn(["❯ test", "You've hit your session limit · resets 1:20am (Europe/Vienna)"]),
+    "project",
+  );
+  strictEqual(limit.find((m) => m.kind === "quota")?.resets, "1:20am (Europe/Vienna)");
+});
+
+Deno.test("claude's blocked rules never match an answer, or a tool's output, that quotes an error", () => {
+  const quoting: string[][] = [
+    ['● The site said "Please run /login and retry", so nothing was fetched.'],
+    ["● You've reached your monthly upload limit on that service; try tomorrow."],
+    ["● You've hit your session limit · resets 8:50pm (UTC) is what it prints then."],
+    ["● Not logged in · Please run /login"],
+    ["● Invalid API key · Fix external API key"],
+    ["● Here is the log:", "  Invalid API key · Fix external API key", "  Please run /login"],
+    ["● Two messages:", "", "  You've hit your weekly limit · resets Mon 9am", "  Not logged in"],
+    ["● The reply quoted ● API Error: Request rejected (429) · Rate limited"],
+    ["● Bash(cat err.log)", "  ⎿  Invalid API key · Fix external API key", "     Not logged in"],
+    ["● Bash(cat limits.txt)", "  ⎿  You've hit your session limit · resets 8:50pm (UTC)"],
+    ["● API Error: Request was aborted."],
+  ];
+  for (const rows of quoting) {
+    // After the recorded prompt and its answer, and as the answer to a prompt of its own.
+    deepStrictEqual(blocked("claude", withAnswer("claude_turn_done", rows)), [], rows.join(" / "));
+    deepStrictEqual(blocked("claude", claudeTurn(["❯ check", ...rows])), [], rows.join(" / "));
+  }
+});
+
+Deno.test("codex's blocked rules match its own `■` error rows, never an answer that quotes them", () => {
+  for (
+    const [name, kind] of [
+      ["auth", "auth"],
+      ["rate_limit", "quota"],
+      ["usage_limit", "quota"],
+      ["overloaded", "error"],
+    ]
+  ) {
+    const found = blocked("codex", screen(`real_codex_${name}.txt`));
+    ok(found.length > 0 && found[0].startsWith(`${kind}:`), `${name}: ${found}`);
+  }
+  const turn = (rows: string[]) =>
+    screen("real_codex_turn_done.txt").replace("› Ask Codex", `${rows.join("\n")}\n\n› Ask Codex`);
+  const quoting: string[][] = [
+    ["› what did it say?", "", "• It said: ■ You’ve hit your usage limit. Try again later."],
+    ["• The log reads:", "", "  ■ unexpected status 401 Unauthorized: Incorrect API key"],
+    ["• exceeded retry limit, last status: 429 Too Many Requests, so I stopped."],
+    ["• Please log in again to the dashboard; the server was overloaded."],
+    ["› ■ unexpected status 429 (pasted from the log)"],
+  ];
+  for (const rows of quoting) {
+    deepStrictEqual(blocked("codex", turn(rows)), [], rows.join(" / "));
+  }
+});

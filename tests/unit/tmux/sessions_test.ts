@@ -6,6 +6,8 @@ import {
   killSession,
   listSessions,
   newSessionCommands,
+  paneRowOf,
+  parseNewPane,
   pasteText,
   sendKeys,
   sessionPanePids,
@@ -44,9 +46,13 @@ Deno.test("new-session is chained after the server options, with -e env and -- b
   deepStrictEqual(cmds, [
     ["set-option", "-g", "remain-on-exit", "on"],
     ["set-option", "-g", "history-limit", "50000"],
+    ["set-hook", "-g", "pane-died[47]", "select-pane -d -t #{hook_pane}"],
     [
       "new-session",
       "-d",
+      "-P",
+      "-F",
+      "#{window_id} #{pane_id}",
       "-s",
       "lisa-a",
       "-x",
@@ -66,12 +72,19 @@ Deno.test("new-session is chained after the server options, with -e env and -- b
   ]);
   const argv = new Tmux(new ScriptedRunner([]), "/s.sock").argv(cmds);
   deepStrictEqual(argv.slice(0, 3), ["tmux", "-S", "/s.sock"]);
-  strictEqual(argv.filter((a) => a === ";").length, 2);
+  strictEqual(argv.filter((a) => a === ";").length, 3);
 });
 
-Deno.test("text is pasted in one call: has-session, load-buffer from stdin, paste-buffer -p -d", async () => {
+Deno.test("new-session's printed ids are read back; anything else gives none", () => {
+  deepStrictEqual(parseNewPane("@12 %34\n"), { windowId: "@12", paneId: "%34" });
+  deepStrictEqual(parseNewPane(""), {});
+  deepStrictEqual(parseNewPane("error creating /s.sock (Permission denied)\n"), {});
+});
+
+Deno.test("text is pasted in one call: has-session, load-buffer, then tmux checks the pane before the paste", async () => {
   const runner = new ScriptedRunner([ok0()]);
-  strictEqual(await pasteText(new Tmux(runner, "/s.sock"), "lisa-a", "a\nb 'c'"), true);
+  const target = "=lisa-a:@1.%2";
+  strictEqual(await pasteText(new Tmux(runner, "/s.sock"), target, "a\nb 'c'"), "sent");
   strictEqual(runner.calls.length, 1);
   const { argv, options } = runner.calls[0];
   strictEqual(options?.stdin, "a\nb 'c'");
@@ -80,27 +93,52 @@ Deno.test("text is pasted in one call: has-session, load-buffer from stdin, past
   deepStrictEqual(argv.slice(3), [
     "has-session",
     "-t",
-    "=lisa-a:",
+    target,
     ";",
     "load-buffer",
     "-b",
     buffer,
     "-",
     ";",
-    "paste-buffer",
-    "-p",
-    "-d",
-    "-b",
-    buffer,
+    // The pane's liveness is decided by tmux, in this invocation, right before the paste.
+    "if-shell",
+    "-F",
     "-t",
-    "=lisa-a:",
+    target,
+    "#{pane_dead}",
+    `'delete-buffer' '-b' '${buffer}' ; 'display-message' '-p' '__LISA_PANE_DEAD__'`,
+    `'paste-buffer' '-p' '-d' '-b' '${buffer}' '-t' '${target}'`,
   ]);
 });
 
-Deno.test("a missing session or server is false, any other tmux failure is command_failed", async () => {
-  const tmux = (r: RunResult) => new Tmux(new ScriptedRunner([r]), "/s.sock");
-  strictEqual(await pasteText(tmux(fail("can't find session: lisa-a")), "lisa-a", "x"), false);
-  strictEqual(await sendKeys(tmux(fail("no server running on /s.sock")), "lisa-a", ["C-c"]), false);
+Deno.test("keys go through the same check; a dead pane's mark is `dead`", async () => {
+  const runner = new ScriptedRunner([ok0(), ok0("__LISA_PANE_DEAD__\n")]);
+  const tmux = new Tmux(runner, "/s.sock");
+  strictEqual(await sendKeys(tmux, "=lisa-a:@1.%2", ["C-c", "'", "-t"]), "sent");
+  deepStrictEqual(runner.calls[0].argv.slice(3), [
+    "if-shell",
+    "-F",
+    "-t",
+    "=lisa-a:@1.%2",
+    "#{pane_dead}",
+    "'display-message' '-p' '__LISA_PANE_DEAD__'",
+    `'send-keys' '-t' '=lisa-a:@1.%2' '--' 'C-c' "'" '-t'`,
+  ]);
+  strictEqual(await sendKeys(tmux, "=lisa-a:@1.%2", ["Enter"]), "dead");
+});
+
+Deno.test("a missing session or server is absent, any other tmux failure is command_failed", async () => {
+  const tmux = (...r: RunResult[]) => new Tmux(new ScriptedRunner(r), "/s.sock");
+  // The buffer of a pane gone while it loaded is deleted (a failure there changes nothing).
+  strictEqual(
+    await pasteText(tmux(fail("can't find session: lisa-a"), fail("no buffer")), "=lisa-a:", "x"),
+    "absent",
+  );
+  strictEqual(await sendKeys(tmux(fail("no server running on /s.sock")), "=a:", ["C-c"]), "absent");
+  await rejects(
+    () => sendKeys(tmux(fail("protocol version mismatch")), "=lisa-a:", ["C-c"]),
+    (e) => e instanceof LisaError && e.code === "command_failed",
+  );
   strictEqual(await hasSession(tmux(fail("error connecting to /s.sock")), "lisa-a"), false);
   await rejects(
     () => hasSession(tmux(fail("protocol version mismatch")), "lisa-a"),
@@ -108,52 +146,74 @@ Deno.test("a missing session or server is false, any other tmux failure is comma
   );
 });
 
-Deno.test("list-sessions rows are parsed with the active pane's facts", async () => {
+Deno.test("list-panes rows give each session's first pane, and its own pane by id", async () => {
+  // created, window index, window id, pane id, at top, at left, pid, dead, status, name
   const out = [
-    ["1700000000", "123", "0", "", "lisa-a"].join(SEP),
-    ["1700000001", "124", "1", "3", "lisa-b"].join(SEP),
+    ["1700000000", "1", "@4", "%9", "1", "1", "200", "0", "", "lisa-a"].join(SEP),
+    ["1700000000", "0", "@0", "%0", "1", "1", "123", "1", "0", "lisa-a"].join(SEP),
+    ["1700000000", "0", "@0", "%5", "1", "0", "201", "0", "", "lisa-a"].join(SEP),
+    ["1700000001", "0", "@1", "%1", "1", "1", "124", "1", "3", "lisa-b"].join(SEP),
   ].join("\n") + "\n";
   const rows = await listSessions(new Tmux(new ScriptedRunner([ok0(out)]), "/s.sock"));
-  deepStrictEqual(rows, [
-    {
-      session: "lisa-a",
-      createdAt: 1700000000,
-      panePid: 123,
-      paneDead: false,
-      paneDeadStatus: null,
-    },
-    { session: "lisa-b", createdAt: 1700000001, panePid: 124, paneDead: true, paneDeadStatus: 3 },
+  deepStrictEqual(rows.map((r) => [r.session, r.panePid, r.paneDead, r.panes.length]), [
+    ["lisa-a", 123, true, 3],
+    ["lisa-b", 124, true, 1],
   ]);
+  strictEqual(rows[1].paneDeadStatus, 3);
+  // The agent's pane (%0) is dead although a window opened later (%9) runs.
+  deepStrictEqual(paneRowOf(rows[0], { windowId: "@0", paneId: "%0" }), {
+    windowId: "@0",
+    paneId: "%0",
+    panePid: 123,
+    paneDead: true,
+    paneDeadStatus: 0,
+  });
+  strictEqual(paneRowOf(rows[0], { windowId: "@4", paneId: "%9" }).paneDead, false);
+  // A pane that is gone (or listed in another window) reads as dead.
+  strictEqual(paneRowOf(rows[0], { windowId: "@0", paneId: "%9" }).paneDead, true);
+  strictEqual(paneRowOf(rows[0], undefined).panePid, 123);
   deepStrictEqual(
     await listSessions(new Tmux(new ScriptedRunner([fail("no server running")]), "/s.sock")),
     [],
   );
 });
 
-Deno.test("every session target lisa passes is =NAME: (exact for session, window and pane targets)", async () => {
+Deno.test("every target lisa passes is =NAME: or its pane =NAME:@W.%P (exact for every kind)", async () => {
+  const ids = { windowId: "@3", paneId: "%8" };
   strictEqual(sessionTarget("lisa-w-1"), "=lisa-w-1:");
-  strictEqual(paneTarget("lisa-w-1"), "=lisa-w-1:");
+  strictEqual(paneTarget("lisa-w-1", ids), "=lisa-w-1:@3.%8");
+  strictEqual(paneTarget("lisa-w-1", undefined), "=lisa-w-1:^.{top-left}");
+  // Damaged ids are no ids: they would target no pane (or, unanchored, another one).
+  strictEqual(paneTarget("lisa-w-1", { windowId: "3", paneId: "%8" }), "=lisa-w-1:^.{top-left}");
+  strictEqual(paneTarget("lisa-w-1", { windowId: "@3", paneId: "%8;x" }), "=lisa-w-1:^.{top-left}");
+  const pane = paneTarget("lisa-w-1", ids);
   const runner = new ScriptedRunner(Array.from({ length: 6 }, () => ok0()));
   const tmux = new Tmux(runner, "/s.sock");
   await hasSession(tmux, "lisa-w-1");
   await sessionPanePids(tmux, "lisa-w-1");
   await killSession(tmux, "lisa-w-1");
-  await sendKeys(tmux, "lisa-w-1", ["Enter"]);
-  await pasteText(tmux, "lisa-w-1", "x");
+  await sendKeys(tmux, pane, ["Enter"]);
+  await pasteText(tmux, pane, "x");
   await sessionRunId(tmux, "lisa-w-1");
-  const argvs = [
-    ...runner.calls.map((c) => c.argv),
-    [...statusTmuxCommands("lisa-w-1", 10).flat()],
-    capturePaneArgs("lisa-w-1", "all"),
-    paneInfoArgs("lisa-w-1"),
+  const calls = runner.calls.map((c) => c.argv);
+  // Session-wide commands take the session; every command on the pane takes the pane.
+  const sessionWide = [calls[0], calls[1], calls[2], calls[5]];
+  const onPane = [
+    calls[3],
+    calls[4],
+    [...statusTmuxCommands("lisa-w-1", 10, ids).flat()],
+    capturePaneArgs("lisa-w-1", "all", ids),
+    paneInfoArgs("lisa-w-1", ids),
   ];
   let targets = 0;
-  for (const argv of argvs) {
-    argv.forEach((word, i) => {
-      if (word !== "-t") return;
-      targets++;
-      strictEqual(argv[i + 1], "=lisa-w-1:", argv.join(" "));
-    });
+  for (const [argvs, want] of [[sessionWide, "=lisa-w-1:"], [onPane, pane]] as const) {
+    for (const argv of argvs) {
+      argv.forEach((word, i) => {
+        if (word !== "-t") return;
+        targets++;
+        strictEqual(argv[i + 1], want, argv.join(" "));
+      });
+    }
   }
   strictEqual(targets, 11);
   deepStrictEqual(runner.calls[1].argv.slice(3, 7), ["list-panes", "-s", "-t", "=lisa-w-1:"]);

@@ -155,17 +155,19 @@ Deno.test("captureResult checks markers in the returned lines only", () => {
   deepStrictEqual(view.markers?.missing, ["MARK"]);
 });
 
-Deno.test("capture-pane argv joins lines and starts in history", () => {
-  deepStrictEqual(capturePaneArgs("lisa-x", 250), [
+Deno.test("capture-pane argv joins lines, starts in history and reads the session's own pane", () => {
+  deepStrictEqual(capturePaneArgs("lisa-x", 250, { windowId: "@3", paneId: "%7" }), [
     "capture-pane",
     "-p",
     "-J",
     "-t",
-    "=lisa-x:",
+    "=lisa-x:@3.%7",
     "-S",
     "-250",
   ]);
-  strictEqual(capturePaneArgs("lisa-x", "all").at(-1), "-");
+  strictEqual(capturePaneArgs("lisa-x", "all", undefined).at(-1), "-");
+  // A meta without ids (written before them): the session's first pane, never the active one.
+  strictEqual(capturePaneArgs("lisa-x", "all", undefined)[4], "=lisa-x:^.{top-left}");
 });
 
 Deno.test("parsePaneRead splits the pane text from the chained display-message line", () => {
@@ -201,13 +203,13 @@ Deno.test("the cursor is on the last line only when every row below it is blank"
 });
 
 Deno.test("the capture's display-message names the session it read; a missing target names none", () => {
-  deepStrictEqual(paneInfoArgs("lisa-w-1").slice(0, 4), [
+  deepStrictEqual(paneInfoArgs("lisa-w-1", { windowId: "@0", paneId: "%0" }).slice(0, 4), [
     "display-message",
     "-p",
     "-t",
-    "=lisa-w-1:",
+    "=lisa-w-1:@0.%0",
   ]);
-  ok(paneInfoArgs("lisa-w-1")[5].endsWith("#{session_name}"));
+  ok(paneInfoArgs("lisa-w-1", undefined)[5].endsWith("#{session_name}"));
   // What tmux 3.3a prints for a target it cannot find: empty fields, exit 0.
   strictEqual(parsePaneRead("\x1f\x1f\x1f\x1f\x1f\x1f\n").session, "");
 });

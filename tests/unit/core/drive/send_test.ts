@@ -71,8 +71,10 @@ Deno.test("text then Enter: one paste call, the agent's delay, then Enter as its
       agentState: null,
     });
     strictEqual(t.runner.calls.length, 2);
-    ok(t.runner.calls[0].includes("paste-buffer"));
-    deepStrictEqual(t.runner.calls[1].slice(3), ["send-keys", "-t", "=lisa-s:", "--", "Enter"]);
+    ok(t.runner.calls[0].some((w) => w.startsWith("'paste-buffer'")));
+    deepStrictEqual(t.runner.calls[1].slice(-1), [
+      "'send-keys' '-t' '=lisa-s:^.{top-left}' '--' 'Enter'",
+    ]);
     deepStrictEqual(t.slept, [150]);
     strictEqual(readState(t.paths).lastInputAtMs, 1_700_000_000_000);
   } finally {
@@ -84,16 +86,48 @@ Deno.test("keys are tmux key names split on spaces, sent without delay", async (
   const t = await setup([ok0]);
   try {
     await sendToSession(t.deps, { session: "lisa-s", keys: " Escape  C-c " });
+    // Guarded by tmux itself (if-shell on #{pane_dead}), at the session's first pane (this
+    // meta has no pane ids).
     deepStrictEqual(t.runner.calls[0].slice(3), [
-      "send-keys",
+      "if-shell",
+      "-F",
       "-t",
-      "=lisa-s:",
-      "--",
-      "Escape",
-      "C-c",
+      "=lisa-s:^.{top-left}",
+      "#{pane_dead}",
+      "'display-message' '-p' '__LISA_PANE_DEAD__'",
+      "'send-keys' '-t' '=lisa-s:^.{top-left}' '--' 'Escape' 'C-c'",
     ]);
     deepStrictEqual(t.slept, []);
     deepStrictEqual(splitKeys("Up Enter"), ["Up", "Enter"]);
+  } finally {
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});
+
+Deno.test("a dead pane is session_not_running: tmux refused the paste, nothing more is sent", async () => {
+  const dead: RunResult = { code: 0, success: true, stdout: "__LISA_PANE_DEAD__\n", stderr: "" };
+  // The paste's answer, then the status calls of the final state fail (the runner has no more):
+  // the refusal stands without them.
+  const t = await setup([dead]);
+  try {
+    await rejects(
+      () =>
+        sendToSession(t.deps, {
+          session: "lisa-s",
+          text: "x",
+          keys: "C-c",
+          enter: true,
+          force: true,
+        }),
+      (e) =>
+        e instanceof LisaError && e.code === "session_not_running" && e.exitCode === 1 &&
+        /lisa-s finished .*; it takes no more input, nothing was sent/.test(e.message) &&
+        /lisa session spawn/.test(e.message) &&
+        /lisa session capture --session lisa-s/.test(e.message),
+    );
+    // One tmux call (the refused paste): no keys, no Enter after it.
+    strictEqual(t.runner.calls.filter((c) => c.includes("if-shell")).length, 1);
+    strictEqual(readState(t.paths).lastInputAtMs ?? null, null);
   } finally {
     Deno.removeSync(t.base, { recursive: true });
   }
@@ -143,7 +177,7 @@ Deno.test("an unknown key name is invalid_key with a suggestion, and nothing rea
     );
     strictEqual(t.runner.calls.length, 0);
     await sendToSession(t.deps, { session: "lisa-s", keys: "y" }).catch(() => {});
-    deepStrictEqual(t.runner.calls[0].slice(3), ["send-keys", "-t", "=lisa-s:", "--", "y"]);
+    strictEqual(t.runner.calls[0].at(-1), "'send-keys' '-t' '=lisa-s:^.{top-left}' '--' 'y'");
   } finally {
     Deno.removeSync(t.base, { recursive: true });
   }

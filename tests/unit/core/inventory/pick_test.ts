@@ -7,8 +7,11 @@ import { fakeDeps } from "../../../helpers/fake_deps.ts";
 function listing(names: string[]): Runner {
   return {
     run: (argv) => {
-      if (!argv.includes("list-sessions")) return Promise.reject(new Error(argv.join(" ")));
-      const stdout = names.map((n) => `1700000000\x1f100\x1f0\x1f\x1f${n}`).join("\n") + "\n";
+      if (!argv.includes("list-panes")) return Promise.reject(new Error(argv.join(" ")));
+      // created, window index, window id, pane id, top, left, pid, dead, status, name
+      const row = (n: string, i: number) =>
+        ["1700000000", "0", `@${i}`, `%${i}`, "1", "1", "100", "0", "", n].join("\x1f");
+      const stdout = names.map(row).join("\n") + "\n";
       return Promise.resolve({ code: 0, success: true, stdout, stderr: "" });
     },
   };

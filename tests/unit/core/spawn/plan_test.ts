@@ -45,9 +45,13 @@ Deno.test("an exec codex plan: name, command, LISA_* environment, tmux invocatio
   strictEqual(plan.script.callerEnv.HOME, "/home/me");
   ok(plan.scriptPath.startsWith(`${project.runtimeDir}/lisa-cmd-${project.hash}-`));
   const newSession = plan.tmuxCommands.find((c) => c[0] === "new-session")!;
-  deepStrictEqual(newSession.slice(0, 8), [
+  deepStrictEqual(newSession.slice(0, 11), [
     "new-session",
     "-d",
+    // It prints the ids of its window and pane, which the meta keeps (see spawn.ts).
+    "-P",
+    "-F",
+    "#{window_id} #{pane_id}",
     "-s",
     plan.session,
     "-x",

@@ -110,6 +110,7 @@ Deno.test("claude's StopFailure message alone tells the blocked kind when the sc
     ["API Error: Request rejected (429) · Rate limited", "quota"],
     ["Invalid API key · Fix external API key", "auth"],
     ["API Error: 529 Overloaded. This is a server-side issue", "error"],
+    ["You're out of usage credits. /model to switch models.", "quota"],
   ];
   for (const [failure, kind] of msgs) {
     const c = classify(base({ hooks: turnDone(failure) }));
@@ -298,4 +299,19 @@ Deno.test("hook health: active, pending in the grace window, silent when claude 
     })),
     "active",
   );
+});
+
+Deno.test("an answer that quotes a login or limit message is a plain wait for input, not auth or quota", () => {
+  for (
+    const quote of [
+      "● To use that API, please run /login and retry; Not logged in · Please run /login.",
+      "● You've reached your monthly upload limit there.\n  You've hit your session limit · resets 8:50pm (UTC)",
+    ]
+  ) {
+    const s = real("claude", "turn_done", { hooks: turnDone() });
+    s.screen.text = s.screen.text.replace(/\n(─+\n❯)/, `\n❯ what now?\n\n${quote}\n\n$1`);
+    const c = classify(s);
+    strictEqual(c.sessionState, "waiting_input", quote);
+    strictEqual(c.waitingFor, "input", `${quote}: ${c.classificationReason}`);
+  }
 });
