@@ -346,11 +346,12 @@ Deno.test("text sent over the resident client into a finished pane is refused, a
     const live = await call(mcp, "spawn", { command: "sleep 60" });
     const done = await call(mcp, "spawn", { command: "exit 0" });
     const session = String(done.doc.session);
-    // The resident client is open (status went over it) before the write.
+    // The pane is dead as tmux sees it (a done file alone can come before the shell is gone),
+    // and the resident client is open (status went over it) before the write.
     await waitFor(
       async () => {
         const s = await call(mcp, "status", { session });
-        return s.doc.sessionState === "completed";
+        return s.doc.paneStatus !== "alive" && s.doc.paneStatus !== "missing";
       },
       10_000,
       50,
