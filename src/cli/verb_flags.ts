@@ -231,6 +231,7 @@ export const pruneFlags = {
 /** `lisa session watch`. */
 export const watchFlags = {
   session: F.session,
+  sessions: F.sessions,
   projectRoot: F.projectRoot,
   allSockets: F.allSockets,
   until: F.until,
@@ -239,6 +240,8 @@ export const watchFlags = {
   timeoutSeconds: F.timeoutSeconds,
   json: F.json,
 };
+/** `lisa mcp`. */
+export const mcpFlags = { projectRoot: F.projectRoot };
 /** `lisa session exists`. */
 export const existsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
 /** `lisa session kill`. */

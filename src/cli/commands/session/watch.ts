@@ -26,9 +26,8 @@ export default async function watch(
   if ((flags.any || flags.all) && flags.until === undefined) {
     throw new UsageError("--any and --all need --until");
   }
-  const sessions = flags.session === undefined
-    ? undefined
-    : [await locateSession(deps, flags.session, flags.projectRoot)];
+  const named = [...(flags.session === undefined ? [] : [flags.session]), ...flags.sessions ?? []];
+  const sessions = named.length === 0 ? undefined : await locateAll(deps, named, flags.projectRoot);
   let stop = false;
   const onSignal = () => {
     stop = true;
@@ -50,4 +49,18 @@ export default async function watch(
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);
   }
+}
+
+/** Each named session located once (server and full name); a name given twice counts once. */
+async function locateAll(
+  deps: LisaContext["deps"],
+  names: readonly string[],
+  projectRoot: string | undefined,
+): Promise<{ session: string; socketPath: string }[]> {
+  const out = new Map<string, { session: string; socketPath: string }>();
+  for (const name of names) {
+    const loc = await locateSession(deps, name, projectRoot);
+    out.set(`${loc.socketPath}\0${loc.session}`, loc);
+  }
+  return [...out.values()];
 }
