@@ -1,12 +1,13 @@
 /**
  * Rendering of `lisa session list`: one JSON document, or the table for people — ALIAS, STATE,
- * NEEDS, AGENT/MODE, AGE, LAST OUTPUT (and PROJECT with `--all-sockets`, SESSION with
- * `--wide`), the sessions that need a person first, colour only on a terminal without
+ * NEEDS, AGENT/MODE, AGE, LAST OUTPUT (and PROJECT with `--all-sockets`, TOKENS and SESSION
+ * with `--wide`), the sessions that need a person first, colour only on a terminal without
  * `NO_COLOR`, cut to the terminal's width.
  */
 import type { Io } from "../base/io.ts";
 import { printJson, relativeAge, renderTable } from "./output.ts";
 import type { ListedSession, ListResult } from "../core/inventory/list.ts";
+import { formatTokens } from "./commands/history/format.ts";
 
 /** How the table is drawn. */
 export interface ListView {
@@ -62,7 +63,7 @@ export function listTable(
     "AGE",
     "LAST OUTPUT",
     ...(withProject ? ["PROJECT"] : []),
-    ...(view.wide ? ["SESSION"] : []),
+    ...(view.wide ? ["TOKENS", "SESSION"] : []),
   ];
   const sorted = [...result.sessions].sort((a, b) => urgency(a) - urgency(b));
   const rows = sorted.map((s) => [
@@ -73,7 +74,7 @@ export function listTable(
     relativeAge(new Date(s.createdAt), now),
     seconds(s.lastOutputAgeSeconds),
     ...(withProject ? [s.projectRoot ?? "-"] : []),
-    ...(view.wide ? [s.session] : []),
+    ...(view.wide ? [formatTokens(s.usage ?? null), s.session] : []),
   ]);
   return { headers, rows, states: sorted.map((s) => s.state ?? "") };
 }

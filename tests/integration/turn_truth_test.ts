@@ -164,6 +164,18 @@ Deno.test("every turn carries its tokens in history show and history list, codex
     for (const s of [claude, codex]) {
       deepStrictEqual(sessions.find((x) => x.session === s.session)?.usage?.inputTokens, 24);
     }
+    // list --wide: a TOKENS column with each session's turns so far (24 + 10 + 600 + 80).
+    const wide = await world.lisaInProcess(["session", "list", "--wide"]);
+    strictEqual(wide.code, 0, wide.stdout + wide.stderr);
+    const header = wide.stdout.split("\n")[0];
+    ok(header.includes("TOKENS"), wide.stdout);
+    const row = wide.stdout.split("\n").find((l) => l.includes(claude.session)) ?? "";
+    strictEqual(row.slice(header.indexOf("TOKENS")).split(/\s+/)[0], "714", wide.stdout);
+    const wideJson = await world.lisaInProcess(["session", "list", "--wide", "--json"]);
+    const rows = wideJson.json?.items as { session: string; usage: Usage | null }[];
+    strictEqual(rows.find((x) => x.session === codex.session)?.usage?.outputTokens, 10);
+    const narrow = await world.lisaInProcess(["session", "list", "--json"]);
+    ok(!("usage" in (narrow.json?.items as Record<string, unknown>[])[0]), narrow.stdout);
     // A session whose agent wrote no log: its turns' tokens are unknown, never an error.
     const bare = await spawn(world, ["--agent", "claude"]);
     await hookSeen(world, bare, "SessionStart");

@@ -314,6 +314,45 @@ export function showSession(
   return { ...sessionOf(r), turnList: turnsOf(h, id), plans };
 }
 
+/** Which session's tokens {@link usageOfSessions} is asked for. */
+export interface UsageKey {
+  session: string;
+  projectHash: string | null;
+}
+
+/**
+ * The summed tokens of the newest run history has of each session (of its project when the key
+ * names one); null for a session history does not know or whose turns' tokens are unknown.
+ */
+export function usageOfSessions(h: History, keys: readonly UsageKey[]): (TokenUsage | null)[] {
+  const get = h.db.prepare(
+    `SELECT ${USAGE_SUMS} FROM sessions s WHERE s.name = ?
+      ORDER BY (s.project_hash = ?) DESC, COALESCE(s.started_at, '') DESC, s.id DESC LIMIT 1`,
+  );
+  return keys.map((k) => {
+    const r = get.get(k.session, k.projectHash);
+    return r === undefined ? null : usageOf(r, "sum_");
+  });
+}
+
+/**
+ * The summed tokens of each session (see {@link usageOfSessions}), history ingested first: what
+ * `list --wide` shows. Never throws: history that cannot be read gives nulls, and a line on
+ * stderr saying why.
+ */
+export async function sessionsUsage(
+  deps: Deps,
+  keys: readonly UsageKey[],
+): Promise<(TokenUsage | null)[]> {
+  if (keys.length === 0) return [];
+  try {
+    return (await readHistory(deps, (h) => usageOfSessions(h, keys))).value;
+  } catch (error) {
+    deps.io.err(`lisa: warning: no token counts: ${(error as Error).message}\n`);
+    return keys.map(() => null);
+  }
+}
+
 /** One `history search` hit. */
 export interface SearchHit {
   session: string;

@@ -21,6 +21,7 @@ import {
 import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { CoarseStatus, WaitingFor } from "../status/classify.ts";
+import type { TokenUsage } from "../../agents/usage.ts";
 import type { ControlChannel } from "../../tmux/control.ts";
 import type { CpuSample } from "../../base/types.ts";
 import type { SessionMeta, SessionStateName } from "../../base/types.ts";
@@ -64,6 +65,11 @@ export interface ListedSession {
    * meta is still there: listed until prune removes its files.
    */
   lost: boolean;
+  /**
+   * `list --wide`: the tokens of the session's turns so far, summed, from history (null when
+   * not known); absent without `--wide`.
+   */
+  usage?: TokenUsage | null;
 }
 
 /** Options of {@link gatherSessions} and {@link listSessionsOf}. */

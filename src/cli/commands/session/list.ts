@@ -5,6 +5,21 @@ import { printJson } from "../../output.ts";
 import type { FlagsOf, listFlags } from "../../verbs.ts";
 import { type ListResult, listSessionsOf } from "../../../core/inventory/list.ts";
 import { listCompat } from "./list_compat.ts";
+import { lazyImport } from "../../../base/lazy.ts";
+
+type QueryModule = typeof import("../../../core/history/query.ts");
+
+/** `--wide`: each session's tokens so far, from history (loaded only then). */
+async function withUsage(deps: LisaContext["deps"], result: ListResult): Promise<ListResult> {
+  const { sessionsUsage } = await lazyImport<QueryModule>(
+    new URL("../../../core/history/query.ts", import.meta.url),
+  );
+  const usage = await sessionsUsage(
+    deps,
+    result.sessions.map((s) => ({ session: s.session, projectHash: s.projectHash })),
+  );
+  return { ...result, sessions: result.sessions.map((s, i) => ({ ...s, usage: usage[i] })) };
+}
 
 /** Prints the sessions (with --watch: redraws them in place until Ctrl-C). */
 export default async function list(
@@ -23,7 +38,8 @@ export default async function list(
     columns: deps.io.columns?.() ?? null,
     colour: !deps.io.noColor,
   });
-  const render = async (result: ListResult) => {
+  const render = async (listed: ListResult) => {
+    const result = flags.wide ? await withUsage(deps, listed) : listed;
     const compat = await listCompat(deps, result, flags);
     if (compat === null) printList(deps.io, result, flags.json ?? false, deps.now(), view());
     else if (compat.json) printJson(deps.io, compat.json);
