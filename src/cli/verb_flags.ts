@@ -116,6 +116,8 @@ export const sendFlags = {
   timeoutSeconds: F.timeoutSeconds,
   force: F.force,
   readyTimeout: F.readyTimeout,
+  confirmTimeout: F.confirmTimeout,
+  retryEnter: F.retryEnter,
 };
 /** `lisa session turns`. */
 export const turnsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };

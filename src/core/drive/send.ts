@@ -9,6 +9,11 @@
  * `invalid_key`, never typed as text), and the text is made inert ({@link sanitizePasteText}).
  * Sends to one session are serialized by the session's input lock, so parallel sends never
  * merge: each paste is followed by its own Enter before the next paste starts.
+ *
+ * Text sent with Enter to an agent waits for its receipt (`receipt.ts`) up to
+ * `--confirm-timeout` seconds, still under the input lock (so `--retry-enter`'s second Enter
+ * can only press on this send's own text): unconfirmed, the send fails with `send_unconfirmed`
+ * and leaves the text where it is.
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError, LockBusyError, SessionNotFoundError, UsageError } from "../../base/errors.ts";
@@ -24,8 +29,10 @@ import { withLock } from "../../store/lock.ts";
 import { updateState } from "../../store/session_store.ts";
 import { isValidKey, suggestKey } from "../../tmux/keys.ts";
 import { type PaneWrite, pasteText, sendKeys } from "../../tmux/sessions.ts";
-import { paneTarget, Tmux } from "../../tmux/tmux.ts";
+import { isMissingTarget, isNoServer, paneTarget, Tmux } from "../../tmux/tmux.ts";
 import { sessionNotRunning } from "./not_running.ts";
+import type { Receipt } from "./receipt.ts";
+import { lazyImport } from "../../base/lazy.ts";
 
 /** Delay between a paste and its Enter, per agent (ms). */
 export const ENTER_DELAY_MS: Readonly<Record<string, number>> = { claude: 150, codex: 150 };
@@ -58,7 +65,17 @@ export interface SendOptions {
   force?: boolean;
   /** Longest wait for a starting agent before typing text, in seconds (default 20). */
   readyTimeoutSeconds?: number;
+  /**
+   * Longest wait for the agent's receipt of text sent with Enter, in seconds (default
+   * {@link DEFAULT_CONFIRM_TIMEOUT_SECONDS}; 0: none is waited for, `confirmed: null`).
+   */
+  confirmTimeoutSeconds?: number;
+  /** Unconfirmed at the timeout: press Enter once more and wait as long again. */
+  retryEnter?: boolean;
 }
+
+/** Default of `--confirm-timeout`, in seconds. */
+export const DEFAULT_CONFIRM_TIMEOUT_SECONDS = 5;
 
 /** `session send --json`. */
 export interface SendResult {
@@ -76,6 +93,18 @@ export interface SendResult {
    * waited for it to be ready.
    */
   agentState: AgentStateAtSend | null;
+  /**
+   * Whether the agent took the text (text sent with Enter to an agent session): true, false
+   * (then the send failed with `send_unconfirmed`), or null when lisa did not look: no Enter or
+   * no text, a `--command` session, a session lisa did not spawn, `--confirm-timeout 0`.
+   */
+  confirmed: boolean | null;
+  /** What said so: the agent's prompt `hook`, or the `screen` (its input box emptied). */
+  confirmedBy: "hook" | "screen" | null;
+  /** claude's `prompt_id` of the prompt, when its hook confirmed it; else null. */
+  promptId: string | null;
+  /** True when `--retry-enter` pressed Enter a second time. */
+  enterRetried: boolean;
 }
 
 /** Splits `--keys` into tmux key names. */
@@ -145,6 +174,27 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
   const tmux = new Tmux(deps.runner, loc.socketPath);
   // The agent's own pane, exactly: never a window someone opened in the session since.
   const target = paneTarget(loc.session, loc.meta);
+  const confirmMs = (options.confirmTimeoutSeconds ?? DEFAULT_CONFIRM_TIMEOUT_SECONDS) * 1000;
+  const meta = loc.meta;
+  const agentSession = meta !== undefined && !meta.commandOnly && meta.agent !== undefined;
+  // Loaded only by a send that looks for a receipt: a command session's send stays as lean.
+  const receipts = enter && text !== "" && confirmMs > 0 && agentSession
+    ? await lazyImport<typeof import("./receipt.ts")>(new URL("./receipt.ts", import.meta.url))
+    : null;
+  const plan = receipts?.receiptPlan(deps, loc, agentState, confirmMs) ?? null;
+  // The screen, or false once the pane is gone or dead (its last row says which).
+  const captureScreen = async (): Promise<string | null | false> => {
+    const res = await tmux.run([
+      ["capture-pane", "-p", "-J", "-t", target],
+      ["display-message", "-p", "-t", target, "#{pane_dead}"],
+    ]);
+    if (!res.success) return isMissingTarget(res.stderr) || isNoServer(res.stderr) ? false : null;
+    const body = res.stdout.replace(/\n$/, "");
+    const cut = body.lastIndexOf("\n");
+    return body.slice(cut + 1) === "1" ? false : body.slice(0, cut + 1);
+  };
+  let receipt: Receipt = { confirmed: null, confirmedBy: null, promptId: null };
+  let enterRetried = false;
   // Each write is refused by tmux itself when the pane is dead (`pasteText`): then nothing
   // more is written, and the refusal is built once the input lock is released.
   let dead = false;
@@ -160,12 +210,28 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     try {
       if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return;
       if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return;
-      if (enter) {
-        if (text !== "") {
-          await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
-        }
-        await delivered(sendKeys(tmux, target, ["Enter"]));
+      if (!enter) return;
+      let before: string | null = null;
+      if (text !== "") {
+        await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
+        // The screen holding the text, read at the end of the delay: the agent has drawn the
+        // paste by then (a capture right after the paste may not show it yet).
+        if (plan !== null) before = (await captureScreen().catch(() => null)) || null;
       }
+      if (!(await delivered(sendKeys(tmux, target, ["Enter"])))) return;
+      if (plan === null || receipts === null) return;
+      const pressAgain = options.retryEnter
+        ? async () => {
+          enterRetried = true;
+          return await delivered(sendKeys(tmux, target, ["Enter"]));
+        }
+        : null;
+      receipt = await receipts.confirmSend(deps, loc, plan, {
+        sent: text,
+        before,
+        capture: captureScreen,
+        pressAgain,
+      });
     } catch (error) {
       // No session, no lock file left behind for it (sends to a wrong name must not litter).
       if (error instanceof SessionNotFoundError && loc.meta === undefined) {
@@ -211,7 +277,7 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
       deps.io.err(`lisa: warning: could not record the input time: ${(error as Error).message}\n`);
     }
   }
-  return {
+  const result: SendResult = {
     ok: true,
     session: loc.session,
     textBytes: new TextEncoder().encode(text).length,
@@ -219,5 +285,23 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     keys,
     enter,
     agentState,
+    ...receipt,
+    enterRetried,
   };
+  if (receipt.confirmed === false) throw unconfirmed(result, confirmMs);
+  return result;
+}
+
+/** The `send_unconfirmed` error of a send whose receipt never came (the text was left alone). */
+function unconfirmed(result: SendResult, timeoutMs: number): LisaError {
+  const { ok: _ok, ...sent } = result;
+  const again = result.enterRetried ? ", even after a second Enter" : "";
+  return new LisaError(
+    "send_unconfirmed",
+    `Session "${result.session}" did not take the text within ${timeoutMs / 1000} s${again}: ` +
+      "no prompt hook came and its input box still shows it. Nothing was re-sent; the text " +
+      "is still typed there. Look at it (lisa session capture), then press Enter " +
+      "(--keys Enter) or clear it (--keys C-u); --retry-enter presses Enter once more by itself",
+    { details: { ...sent } },
+  );
 }

@@ -16,6 +16,9 @@
  *   was seen working), and ended once the session is idle again; the reply is the text that
  *   appeared after the paste, cleaned (the echo of the sent text and a bare prompt row dropped).
  *
+ * The send itself waits for the agent's receipt (`drive/receipt.ts`): a prompt the agent did not
+ * take fails there with `send_unconfirmed`, before any turn is waited for.
+ *
  * Outcomes: `completed` (exit 0), `permission` (a dialog waits: nothing is typed into it),
  * `failed` (StopFailure, or the agent crashed), `interrupted` (the session ended, or the agent
  * went idle without ending the turn, e.g. Esc), `timeout`. The hook file is polled every
