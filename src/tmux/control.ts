@@ -13,7 +13,7 @@
  * `Deno.Command` directly (the runner runs to completion); the child is ended by its own pid
  * in {@link ControlChannel.close}.
  */
-import { quoteWord, sessionTarget } from "./tmux.ts";
+import { quoteWord, sessionTarget, TMUX_UTF8 } from "./tmux.ts";
 
 export { quoteWord };
 
@@ -45,6 +45,7 @@ export class ControlChannel {
   ) {
     this.child = new Deno.Command("tmux", {
       args: [
+        TMUX_UTF8,
         "-S",
         socketPath,
         "-C",
