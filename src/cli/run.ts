@@ -103,11 +103,50 @@ export function parseFailureOf(exc: unknown, route?: string): ParseFailure {
   return { code: "invalid_argument", message };
 }
 
-/** The guard around every verb: errors become exit codes and (with JSON) payloads. */
-function guardFor(helpHint: string): Guard {
-  return (_route, impl) =>
+/**
+ * True when a session verb's call names another host: `--host`, or `NAME:` before the session
+ * (`--session`, `--for`, or the session argument). Session names and aliases hold no `:`.
+ */
+function namesHost(route: string, args: readonly unknown[]): boolean {
+  if (!route.startsWith("session ")) return false;
+  const flags = (args[0] ?? {}) as Record<string, unknown>;
+  const prefixed = (v: unknown) => typeof v === "string" && v.includes(":");
+  return flags.host !== undefined || prefixed(flags.session) || prefixed(flags.for) ||
+    prefixed(args[1]);
+}
+
+/** Runs the call on the host it names, with that host's lisa (`remote.ts`). */
+async function onOtherHost(
+  context: LisaContext,
+  route: string,
+  argv: readonly string[],
+  args: readonly unknown[],
+): Promise<number | null> {
+  const { remoteCallOf, runRemote } = await lazyImport<typeof import("./remote.ts")>(
+    new URL("./remote.ts", import.meta.url),
+  );
+  const call = await remoteCallOf(context, route, argv, args.slice(1));
+  if (call === null) return null;
+  const flags = (args[0] ?? {}) as Record<string, unknown>;
+  return await runRemote(context, route, call, flags.watch !== undefined);
+}
+
+/**
+ * The guard around every verb: errors become exit codes and (with JSON) payloads; with
+ * `remote`, a session verb's call that names another host runs there (`argv`: the call's
+ * words, as normalized). Tests that stub the verbs (argv → flags) stub that step too.
+ */
+function guardFor(helpHint: string, argv: readonly string[], remote: boolean): Guard {
+  return (route, impl) =>
     async function (this: LisaContext, ...args: unknown[]) {
       try {
+        if (remote && namesHost(route, args)) {
+          const code = await onOtherHost(this, route, argv, args);
+          if (code !== null) {
+            this.exitCode = code;
+            return;
+          }
+        }
         await impl.apply(this, args as never);
       } catch (error) {
         this.exitCode = reportFailure(this.deps, this.json, error, helpHint);
@@ -156,7 +195,11 @@ export async function main(
     },
   };
   const app = buildApplication<LisaContext>(
-    buildTable({ overrides: options.overrides, guard: guardFor(helpHint), only: routeOf(argv) }),
+    buildTable({
+      overrides: options.overrides,
+      guard: guardFor(helpHint, argv, options.overrides === undefined),
+      only: routeOf(argv),
+    }),
     {
       name: "lisa",
       scanner: { caseStyle: "allow-kebab-for-camel" },

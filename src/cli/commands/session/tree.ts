@@ -8,6 +8,28 @@ import { UsageError } from "../../../base/errors.ts";
 import { resolvePath } from "../../../base/paths.ts";
 import { knownSessions, resolveIn } from "../../../core/session/locate.ts";
 import { resolveProject } from "../../../core/session/project.ts";
+import { lazyImport } from "../../../base/lazy.ts";
+import type { FleetTreeResult } from "../../../core/inventory/all_hosts.ts";
+
+type AllHosts = typeof import("../../../core/inventory/all_hosts.ts");
+
+/** The flags of tree that read or keep this machine's files only (refused with --all-hosts). */
+function checkAllHosts(flags: FlagsOf<typeof treeFlags>): void {
+  const local = [
+    [flags.delta, "--delta"],
+    [flags.deltaJson, "--delta-json"],
+    [flags.cursorFile !== undefined, "--cursor-file"],
+    [flags.session !== undefined, "--session"],
+  ] as const;
+  for (const [given, name] of local) {
+    if (given) {
+      throw new UsageError(
+        `${name} does not go with --all-hosts (use --host for one host's tree)`,
+        "conflicting_options",
+      );
+    }
+  }
+}
 
 /** The state word of a node: its state, else active / exited N / gone; "?" when unknown. */
 function stateLabel(n: Omit<TreeNode, "children">): string {
@@ -19,6 +41,11 @@ function stateLabel(n: Omit<TreeNode, "children">): string {
   return "active";
 }
 
+/** A node's session as a person addresses it: `host:session` on another host. */
+function named(n: { session: string; host?: string | null }): string {
+  return n.host ? `${n.host}:${n.session}` : n.session;
+}
+
 function describe(n: TreeNode, now: Date): string {
   const created = Date.parse(n.createdAt);
   const parts = [...(n.alias ? [n.alias] : []), `${n.agent ?? "-"}/${n.mode ?? "-"}`];
@@ -27,7 +54,7 @@ function describe(n: TreeNode, now: Date): string {
   if (label !== "?") parts.push(label);
   if (n.parentMissing) parts.push(`parent ${n.parentSession} missing`);
   if (n.cycleBroken) parts.push("cycle broken here");
-  return `${n.session} (${parts.join(", ")})`;
+  return `${named(n)} (${parts.join(", ")})`;
 }
 
 function findNode(nodes: readonly TreeNode[], session: string): TreeNode | undefined {
@@ -52,7 +79,8 @@ export default async function tree(
   if (flags.cursorFile !== undefined && !flags.deltaJson) {
     throw new UsageError("--cursor-file needs --delta-json", "cursor_file_requires_delta_json");
   }
-  const result = await runTree(deps, {
+  if (flags.allHosts) checkAllHosts(flags);
+  const local = runTree(deps, {
     projectRoot: flags.projectRoot,
     allHashes: flags.allHashes === true,
     activeOnly: flags.activeOnly === true,
@@ -60,6 +88,21 @@ export default async function tree(
     delta: flags.delta === true || flags.deltaJson === true,
     ...(flags.cursorFile ? { deltaPath: resolvePath(deps.cwd, flags.cursorFile) } : {}),
   });
+  let fleet: FleetTreeResult | undefined;
+  if (flags.allHosts) {
+    const { treeAllHosts } = await lazyImport<AllHosts>(
+      new URL("../../../core/inventory/all_hosts.ts", import.meta.url),
+    );
+    fleet = await treeAllHosts(deps, local, {
+      allHashes: flags.allHashes,
+      activeOnly: flags.activeOnly,
+      withState: flags.withState,
+    });
+    for (const h of fleet.hosts) {
+      if (!h.ok) deps.io.err(`lisa: host ${h.name}: ${h.errorCode}: ${h.error}\n`);
+    }
+  }
+  const result = fleet ?? await local;
   // A full name, an alias or an unambiguous prefix of an alias (session_ambiguous otherwise); a
   // value that matches no session keeps the empty answer.
   const session = flags.session === undefined ? undefined : resolveIn(
@@ -74,6 +117,7 @@ export default async function tree(
   }
   if (flags.jsonMin) {
     const slim = (n: TreeNode): Record<string, unknown> => ({
+      ...(fleet ? { host: (n as { host?: string | null }).host ?? null } : {}),
       session: n.session,
       ...(n.state !== undefined ? { state: n.state } : {}),
       children: n.children.map(slim),
@@ -83,6 +127,7 @@ export default async function tree(
       nodeCount: result.nodeCount,
       roots: result.roots.map(slim),
       ...(result.delta ? { delta: result.delta } : {}),
+      ...(fleet ? { hosts: fleet.hosts } : {}),
     });
     return;
   }
@@ -96,7 +141,7 @@ export default async function tree(
   const now = deps.now();
   if (flags.flat) {
     const rows = flattenTree(result.roots).map((r) => [
-      `${"  ".repeat(r.depth)}${r.session}`,
+      `${"  ".repeat(r.depth)}${named(r)}`,
       r.parentSession ?? "-",
       `${r.agent ?? "-"}/${r.mode ?? "-"}`,
       stateLabel(r),
