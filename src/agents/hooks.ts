@@ -37,6 +37,14 @@ const MATCHER_EVENTS = new Set([
   "PostToolUse",
 ]);
 
+/**
+ * The `event` of the line lisa itself writes to a session's hook log when status decides that a
+ * turn the hooks still report running is over (an Esc fires no hook, a Stop can be lost): with
+ * `outcome` (`interrupted`, or `completed` with the screen's `reply`), `endedAt` and `reason`.
+ * Every reader of the log (status, `send --wait`, history) then ends the turn the same way.
+ */
+export const LISA_TURN_END = "lisa:turn_end";
+
 /** Seconds claude lets one hook command run before it gives up on it. */
 export const CLAUDE_HOOK_TIMEOUT_SECONDS = 10;
 
@@ -310,6 +318,7 @@ export function pendingOf(record: HookLine): HookSignal["pending"] | undefined {
     case "Stop":
     case "StopFailure":
     case "agent-turn-complete":
+    case LISA_TURN_END:
       return "turn_done";
     case "SessionStart":
       // A compaction restarts the session mid-turn; any other start has no turn yet.
@@ -378,4 +387,44 @@ export function readHookSignal(
       : Math.max(0, Math.round((nowMs - lastAt) / 100) / 10),
     ...(failure !== undefined ? { failure } : {}),
   };
+}
+
+/**
+ * The start of the turn run `runId` has open in the hook log at `hooksPath` (its newest
+ * `UserPromptSubmit` with no end after it): the prompt it reported and when. Null when no turn
+ * is open in the bounded tail window read, or the file cannot be read. Never throws.
+ */
+export function openTurnStart(
+  hooksPath: string,
+  runId: string,
+  config?: Pick<Config, "eventsMaxBytes">,
+): { prompt: string | null; atMs: number | null } | null {
+  let lines: string[];
+  try {
+    const window = Math.min(READ_WINDOW_BYTES, 2 * (config?.eventsMaxBytes ?? READ_WINDOW_BYTES));
+    lines = completeLines(readTailOf(hooksPath, window));
+  } catch {
+    return null;
+  }
+  for (let i = lines.length - 1; i >= 0; i--) {
+    let record: HookLine & { prompt?: unknown };
+    try {
+      record = JSON.parse(lines[i]);
+    } catch {
+      continue;
+    }
+    if (typeof record !== "object" || record === null || record.runId !== runId) continue;
+    if (record.aux === true) continue;
+    if (record.event === "UserPromptSubmit") {
+      const prompt = typeof record.prompt === "string"
+        ? record.prompt
+        : typeof record.preview === "string"
+        ? record.preview
+        : null;
+      const at = typeof record.at === "string" ? Date.parse(record.at) : NaN;
+      return { prompt, atMs: Number.isNaN(at) ? null : at };
+    }
+    if (pendingOf(record) === "turn_done" || pendingOf(record) === null) return null;
+  }
+  return null;
 }

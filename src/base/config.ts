@@ -41,6 +41,8 @@ export interface Config {
   turnStaleSeconds: number;
   /** Where `spawn --worktree` puts worktrees (`LISA_WORKTREE_DIR`). */
   worktreeDir: string;
+  /** Time limit of one git step (worktree add and remove, merge, commit) in seconds. */
+  gitTimeoutSeconds: number;
   /** The hosts file (`LISA_HOSTS_FILE`; default under `XDG_CONFIG_HOME`, see core/hosts). */
   hostsFile: string | undefined;
   /** The ssh program (`LISA_SSH`; default `ssh` on PATH). */
@@ -255,6 +257,15 @@ export const VARIABLES: readonly VarSpec[] = [
     defaultValue: "$XDG_STATE_HOME/lisa/worktrees",
     description: "Where `spawn --worktree` creates worktrees (default: XDG_STATE_HOME, else " +
       "~/.local/state)",
+  },
+  // issue 21: a checkout of a large repository takes far longer than a tmux call
+  {
+    name: "LISA_GIT_TIMEOUT_SECONDS",
+    key: "gitTimeoutSeconds",
+    kind: "int",
+    defaultValue: 300,
+    min: 1,
+    description: "Time limit of each git step (worktree add/remove, merge, commit)",
   },
   // issue 24
   {

@@ -70,6 +70,11 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "a subprocess failed or timed out",
   },
   {
+    codes: ["interrupted"],
+    when: "a signal (SIGINT/SIGTERM/SIGHUP) stopped a merge or worktree spawn, undone; exit 128 " +
+      "+ its number",
+  },
+  {
     codes: ["spawn_script_error", "spawn_tmux_error", "spawn_meta_error"],
     when: "spawn failed at that step; everything it created was removed",
   },
@@ -153,7 +158,8 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   { codes: ["session_busy"], when: "`merge` while the agent is working (without `--force`)" },
   {
     codes: ["merge_refused"],
-    when: "`merge` into a main checkout on a detached HEAD, or with a merge in progress",
+    when:
+      "`merge` into a checkout on a detached HEAD, or mid-merge, rebase, am, cherry-pick, revert, bisect",
   },
   {
     codes: ["merge_dirty_checkout"],

@@ -94,6 +94,27 @@ export class CommandTimeoutError extends LisaError {
   }
 }
 
+/**
+ * lisa was interrupted by a signal (SIGINT, SIGTERM, SIGHUP) and undid the work in progress.
+ * Its exit code is the one of a death by that signal (128 + its number).
+ */
+export class InterruptedError extends LisaError {
+  readonly signal: string;
+  constructor(
+    signal: string,
+    signalNumber: number,
+    what: string,
+    details: Record<string, unknown> = {},
+  ) {
+    super("interrupted", `Interrupted by ${signal} while ${what}`, {
+      exitCode: 128 + signalNumber,
+      details: { signal, ...details },
+    });
+    this.name = "InterruptedError";
+    this.signal = signal;
+  }
+}
+
 /** The named session does not exist on the project's tmux server. */
 export class SessionNotFoundError extends LisaError {
   constructor(session: string) {

@@ -33,8 +33,22 @@ export interface RunOptions {
   onStdout?: (text: string) => void;
   /** Receives stderr as it arrives, like {@link RunOptions.onStdout}. */
   onStderr?: (text: string) => void;
-  /** Ends the child (SIGTERM) when aborted; the result then carries its exit status. */
+  /**
+   * Ends the child (SIGTERM) when aborted; the result then carries its exit status. This, and
+   * `holdStdin`, `onStdout`, `onStderr`, are not for `group` calls.
+   */
   signal?: AbortSignal;
+  /**
+   * The child runs in a process group (and session) of its own, so that whatever it starts (a
+   * git hook, a filter, the `git reset --hard` under `git worktree add`) ends with it: at the
+   * timeout, and when lisa gets SIGINT, SIGTERM or SIGHUP, the whole group gets SIGTERM, then
+   * SIGKILL, and the call returns only once none of it is left.
+   */
+  group?: boolean;
+  /** Called once the child runs, with its pid (the id of its process group with `group`). */
+  onStart?: (pid: number) => void;
+  /** Called while the child runs long: once after `afterMs`, then every `everyMs`. */
+  progress?: { afterMs: number; everyMs: number; report: (elapsedMs: number) => void };
 }
 
 /** What a finished subprocess returned. */
@@ -49,8 +63,8 @@ export interface RunResult {
 export interface Runner {
   /**
    * Runs `argv` to completion. Throws `ProgramNotFoundError` when argv[0] is missing,
-   * `CommandTimeoutError` past the timeout, and `CommandFailedError` on a non-zero exit unless
-   * `allowFailure` is set.
+   * `CommandTimeoutError` past the timeout, `InterruptedError` when a signal to lisa ended a
+   * `group` child, and `CommandFailedError` on a non-zero exit unless `allowFailure` is set.
    */
   run(argv: readonly string[], options?: RunOptions): Promise<RunResult>;
 }

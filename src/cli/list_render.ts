@@ -28,11 +28,11 @@ function stateCell(s: ListedSession): string {
   return "-";
 }
 
-/** Sort rank: permission first, then input, then the rest. */
+/** Sort rank: permission first, then input, then the rest; sessions tmux lost last. */
 function urgency(s: ListedSession): number {
   if (s.state === "waiting_input") return s.waitingFor === "permission" ? 0 : 1;
   if (s.state === "crashed" || s.state === "stuck") return 2;
-  return 3;
+  return s.state === "not_found" ? 4 : 3;
 }
 
 function seconds(s: number | null): string {
@@ -96,7 +96,14 @@ export function renderList(result: ListResult, now: Date, view: ListView = {}): 
     if (view.colour && i === 0 && text !== "") return `\x1b[1m${text}\x1b[0m`;
     return view.colour && colour && text !== "" ? `${colour}${text}\x1b[0m` : text;
   });
-  return out.join("\n");
+  const text = out.join("\n");
+  const lost = result.lostCount;
+  if (lost === 0) return text;
+  // Said, not only shown: a row per lost session is easy to miss among live ones.
+  const [them, their, they] = lost === 1 ? ["it", "its", "it was"] : ["them", "their", "they were"];
+  return `${text}${lost} session${lost === 1 ? "" : "s"} lost: tmux no longer has ${them} ` +
+    `(${their} server died, or ${they} closed outside lisa); lisa session prune removes ` +
+    `${their} files\n`;
 }
 
 /** Prints `result` as JSON (`json`) or as a table. */

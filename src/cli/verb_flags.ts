@@ -243,6 +243,7 @@ export const pruneFlags = {
   dryRun: F.dryRun,
   force: F.force,
   projectRoot: F.projectRoot,
+  allProjects: F.allProjects,
   json: F.json,
   host: F.host,
 };

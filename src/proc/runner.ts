@@ -2,8 +2,15 @@
  * The process runner: the only way lisa starts a subprocess. argv arrays only, never a shell
  * string; every call has a timeout; a missing program is its own error.
  */
-import { CommandFailedError, CommandTimeoutError, ProgramNotFoundError } from "../base/errors.ts";
+import {
+  CommandFailedError,
+  CommandTimeoutError,
+  InterruptedError,
+  ProgramNotFoundError,
+} from "../base/errors.ts";
 import type { Runner, RunOptions, RunResult } from "../base/runner.ts";
+import { addGroup, interruption, SIGNAL_NUMBERS } from "./interrupt.ts";
+import { endGroup } from "./group.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -15,15 +22,10 @@ export class DenoRunner implements Runner {
   async run(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
     if (options.interactive) return await runInteractive(argv, options);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    if (options.group) return await runGroup(argv, options, timeoutMs);
     const deadline = timeoutMs === Infinity ? null : AbortSignal.timeout(timeoutMs);
-    const signals = [deadline, options.signal].filter((s): s is AbortSignal =>
-      s !== undefined && s !== null
-    );
-    const signal = signals.length === 1
-      ? signals[0]
-      : signals.length > 1
-      ? AbortSignal.any(signals)
-      : undefined;
+    const signals = [deadline, options.signal].filter((s): s is AbortSignal => !!s);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const pipedStdin = options.stdin !== undefined || options.holdStdin === true;
     let child: Deno.ChildProcess;
     try {
@@ -41,25 +43,15 @@ export class DenoRunner implements Runner {
       if (error instanceof Deno.errors.NotFound) throw new ProgramNotFoundError(argv[0]);
       throw error;
     }
-    const writer = pipedStdin ? child.stdin.getWriter() : null;
-    if (writer !== null && options.stdin !== undefined) {
-      const bytes = typeof options.stdin === "string"
-        ? encoder.encode(options.stdin)
-        : options.stdin;
-      try {
-        await writer.write(bytes);
-        if (!options.holdStdin) await writer.close();
-      } catch {
-        // The child may exit without reading its stdin; its exit status tells the rest.
-      }
-    } else if (writer !== null && !options.holdStdin) await writer.close().catch(() => {});
+    options.onStart?.(child.pid);
+    const release = await feed(child, options.stdin, options.holdStdin === true);
     // The pipes are read apart from the exit: a killed child's stdout can stay open elsewhere
     // (a tmux client hands its stdio to a server, and a stopped server never releases them), so
     // the deadline bounds the wait for the pipes' end too.
     const stdout = drain(child.stdout, options.onStdout);
     const stderr = drain(child.stderr, options.onStderr);
     const status = await child.status;
-    if (writer !== null && options.holdStdin) await writer.close().catch(() => {});
+    await release();
     const timedOut = new Promise<null>((resolve) => {
       if (deadline === null) return;
       if (deadline.aborted) resolve(null);
@@ -79,6 +71,117 @@ export class DenoRunner implements Runner {
     };
     if (!result.success && !options.allowFailure) throw new CommandFailedError(argv, result);
     return result;
+  }
+}
+
+/**
+ * Writes `stdin` (when given) to the child and closes its stdin; with `hold`, leaves it open and
+ * returns the function that closes it (after the child's exit).
+ */
+async function feed(
+  child: Deno.ChildProcess,
+  stdin: RunOptions["stdin"],
+  hold = false,
+): Promise<() => Promise<void>> {
+  if (stdin === undefined && !hold) return () => Promise.resolve();
+  const writer = child.stdin.getWriter();
+  const close = () => writer.close().catch(() => {});
+  try {
+    if (stdin !== undefined) {
+      await writer.write(typeof stdin === "string" ? encoder.encode(stdin) : stdin);
+    }
+    if (!hold) await writer.close();
+  } catch {
+    // The child may exit without reading its stdin; its exit status tells the rest.
+  }
+  return hold ? close : () => Promise.resolve();
+}
+
+/** Calls `progress.report` after `afterMs`, then every `everyMs`; returns the stop function. */
+function reportProgress(progress: RunOptions["progress"], started: number): () => void {
+  if (progress === undefined) return () => {};
+  let every: ReturnType<typeof setInterval> | undefined;
+  const first = setTimeout(() => {
+    progress.report(Date.now() - started);
+    every = setInterval(() => progress.report(Date.now() - started), progress.everyMs);
+  }, progress.afterMs);
+  return () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
+}
+
+/**
+ * Runs `argv` in a process group of its own (`RunOptions.group`): ended whole, and waited for,
+ * at the timeout and on a signal to lisa (`interrupt.ts`).
+ */
+async function runGroup(
+  argv: readonly string[],
+  options: RunOptions,
+  timeoutMs: number,
+): Promise<RunResult> {
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      stdin: options.stdin === undefined ? "null" : "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: options.env,
+      clearEnv: options.clearEnv,
+      cwd: options.cwd,
+      // setsid(): a session and process group of its own, whose id is the child's pid.
+      detached: true,
+    }).spawn();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw new ProgramNotFoundError(argv[0]);
+    throw error;
+  }
+  const pgid = child.pid;
+  let cause: "timeout" | "signal" | null = null;
+  let ending: Promise<void> | null = null;
+  let stopped: (value: null) => void = () => {};
+  const whenStopped = new Promise<null>((resolve) => (stopped = resolve));
+  const end = (why: "timeout" | "signal") => {
+    if (ending === null) {
+      cause = why;
+      ending = endGroup(pgid).then(() => stopped(null));
+    }
+  };
+  const unregister = addGroup(pgid, () => end("signal"));
+  const timer = setTimeout(() => end("timeout"), timeoutMs);
+  const stopProgress = reportProgress(options.progress, Date.now());
+  try {
+    try {
+      options.onStart?.(pgid);
+    } catch { /* a caller's bookkeeping never leaves the child running unwatched */ }
+    await feed(child, options.stdin);
+    const stdout = drain(child.stdout);
+    const stderr = drain(child.stderr);
+    const status = await child.status;
+    // A member that outlives the child (a daemon a hook started) may hold the pipes: once the
+    // group was ended, they are not waited for.
+    const pipes = await Promise.race([Promise.all([stdout.text, stderr.text]), whenStopped]);
+    if (cause !== null) {
+      await ending;
+      stdout.cancel();
+      stderr.cancel();
+      if (cause === "timeout") throw new CommandTimeoutError(argv, timeoutMs);
+      const signal = interruption() ?? "SIGTERM";
+      throw new InterruptedError(signal, SIGNAL_NUMBERS[signal] ?? 15, `running ${argv[0]}`);
+    }
+    const result: RunResult = {
+      code: status.code,
+      success: status.success,
+      stdout: pipes![0],
+      stderr: pipes![1],
+    };
+    if (!result.success && !options.allowFailure) throw new CommandFailedError(argv, result);
+    return result;
+  } finally {
+    clearTimeout(timer);
+    stopProgress();
+    unregister();
   }
 }
 

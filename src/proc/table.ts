@@ -299,3 +299,19 @@ function cpuSeconds(time: string): number {
   for (const p of parts) secs = secs * 60 + p;
   return Number(daysPart) * 86400 + secs;
 }
+
+/**
+ * The live (not zombie) processes of process group `pgid`, from a scan of `/proc`; null where
+ * there is no `/proc`.
+ */
+export function groupMembers(pgid: number): Omit<ProcInfo, "argv">[] | null {
+  if (!hasProcFs()) return null;
+  const out: Omit<ProcInfo, "argv">[] = [];
+  for (const pid of listPids()) {
+    const stat = readStat(pid);
+    if (stat !== null && stat.pgid === pgid && stat.state !== "Z" && stat.state !== "X") {
+      out.push(stat);
+    }
+  }
+  return out;
+}

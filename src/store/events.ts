@@ -7,18 +7,15 @@
 import type { Config } from "../base/config.ts";
 import { FileUnsafeError, LisaError } from "../base/errors.ts";
 import type { EventRecord } from "../base/types.ts";
-import { pathExists, writeFileAtomic } from "./atomic.ts";
-import { withLock } from "./lock.ts";
+import { pathExists } from "./atomic.ts";
+import { tryWithLockSync, withLock } from "./lock.ts";
+import { type LogNotes, readNotes, readUpTo, writeNotes } from "./log_notes.ts";
+import { compact, type Compacted } from "./compact.ts";
 import { lockPathFor, SESSION_ARTIFACT_RE } from "./runtime_dir.ts";
 import { completeLines, NEWLINE, readAt, readTail } from "./tail.ts";
 import { joinPath } from "../base/paths.ts";
 
 const encoder = new TextEncoder();
-/**
- * Compaction keeps this share of each bound, so the next compaction is a few hundred appends
- * away instead of on every append once the file is full.
- */
-const KEEP_RATIO = 0.8;
 /** Tail window of readers when the caller gives none (twice the default LISA_EVENTS_MAX_BYTES). */
 const DEFAULT_READ_WINDOW = 2_000_000;
 /** Below this size recounting lines is cheaper than keeping the count in the lock file. */
@@ -32,6 +29,11 @@ export interface JsonlBounds {
   maxLines: number;
   /** Give up with `LockBusyError` after this many milliseconds. */
   lockTimeoutMs: number;
+  /**
+   * Never compact away a line the log's reader has not marked read ({@link markRead}): the
+   * hook log, whose lines history must ingest. Until a mark exists, nothing is dropped.
+   */
+  keepUnread?: boolean;
 }
 
 /** Options of {@link readJsonlTail}. */
@@ -66,83 +68,13 @@ function refuseSymlink(path: string): void {
   }
 }
 
-function isJsonLine(line: string): boolean {
-  try {
-    JSON.parse(line);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Rewrites `path` with the newest valid lines of its tail window that fit within
- * {@link KEEP_RATIO} of both bounds. Called with the exclusive lock held. Returns the new
- * size and line count.
- */
-function compact(path: string, file: Deno.FsFile, size: number, bounds: JsonlBounds): LineCount {
-  const tail = readTail(file, size, 2 * bounds.maxBytes);
-  const lines = completeLines(tail);
-  const keepLines = Math.max(1, Math.floor(bounds.maxLines * KEEP_RATIO));
-  const keepBytes = Math.floor(bounds.maxBytes * KEEP_RATIO);
-  const kept: string[] = [];
-  let bytes = 0;
-  for (let i = lines.length - 1; i >= 0 && kept.length < keepLines; i--) {
-    const line = lines[i];
-    if (!isJsonLine(line)) continue;
-    const cost = encoder.encode(line).length + 1;
-    if (bytes + cost > keepBytes) {
-      // The newest record alone may exceed the keep share; keep it while it fits the bound.
-      if (kept.length === 0 && cost <= bounds.maxBytes) {
-        kept.push(line);
-        bytes += cost;
-      }
-      break;
-    }
-    kept.push(line);
-    bytes += cost;
-  }
-  kept.reverse();
-  writeFileAtomic(path, kept.length === 0 ? "" : kept.join("\n") + "\n");
-  return { size: bytes, newlines: kept.length };
-}
-
-/** Size and newline count of a log. */
-interface LineCount {
-  size: number;
-  newlines: number;
-}
-
-/**
- * The log's line count as of the last append, kept in its lock file (written only under the
- * exclusive lock) as "ino size newlines", so an append does not recount the whole file. It is
- * trusted only while the log's inode and size are the ones recorded; otherwise lines are
- * recounted.
- */
-function readLineCount(lockPath: string, ino: number | null, size: number): number | undefined {
-  if (ino === null) return undefined;
-  try {
-    const m = /^(\d+) (\d+) (\d+)\n$/.exec(Deno.readTextFileSync(lockPath));
-    if (m === null || Number(m[1]) !== ino || Number(m[2]) !== size) return undefined;
-    return Number(m[3]);
-  } catch {
-    return undefined;
-  }
-}
-
-function writeLineCount(lockPath: string, ino: number | null, count: LineCount): void {
-  if (ino === null) return;
-  try {
-    Deno.writeTextFileSync(lockPath, `${ino} ${count.size} ${count.newlines}\n`);
-  } catch { /* only a cache: the next append recounts */ }
-}
-
 /**
  * Appends `records` (one JSON line each) to the JSONL file at `path` with one write, under the
  * exclusive lock on `lockPathFor(path)`. The file is created 0600; a symlink is refused. When
  * the file then exceeds `maxBytes` or `maxLines`, it is compacted from a bounded tail window
- * (about 2×maxBytes) to the newest lines within ~80% of both bounds and replaced atomically.
- * Throws `LockBusyError` when the lock is not free within `lockTimeoutMs`, and I/O errors.
+ * (about 2×maxBytes) to the newest lines within ~80% of both bounds and replaced atomically;
+ * with `keepUnread`, lines its reader has not marked read stay whatever the bounds. Throws
+ * `LockBusyError` when the lock is not free within `lockTimeoutMs`, and I/O errors.
  */
 export async function appendJsonl(
   path: string,
@@ -170,24 +102,60 @@ export async function appendJsonl(
       const size = info.size + bytes.length;
       const added = list.length + prefix.length;
       const cached = size > COUNT_CACHE_MIN_BYTES;
-      let newlines = cached ? readLineCount(lockPath, info.ino, info.size) : undefined;
-      if (newlines !== undefined) newlines += added;
-      else if (size <= bounds.maxBytes) {
+      let notes = cached ? readNotes(lockPath) : undefined;
+      let newlines: number | undefined;
+      const count = notes?.count;
+      if (count !== undefined && count.ino === info.ino && count.size === info.size) {
+        newlines = count.newlines + added;
+      } else if (size <= bounds.maxBytes) {
         // Exact up to maxLines + 1, which is all the decision needs.
         newlines = readTail(file, size, size, bounds.maxLines).newlines;
       }
+      let compacted: Compacted | null = null;
       if (size > bounds.maxBytes || newlines === undefined || newlines > bounds.maxLines) {
-        const count = compact(path, file, size, bounds);
-        if (count.size > COUNT_CACHE_MIN_BYTES) {
-          writeLineCount(lockPath, Deno.lstatSync(path).ino, count);
+        notes ??= readNotes(lockPath);
+        const readTo = bounds.keepUnread ? readUpTo(notes, info.ino, size) : undefined;
+        // Nothing read yet: every line is still wanted, the file stays as it is.
+        if (readTo !== 0) compacted = compact(path, file, size, bounds, readTo);
+      }
+      if (compacted !== null) {
+        const ino = Deno.lstatSync(path).ino ?? null;
+        const next: LogNotes = {};
+        if (ino !== null && compacted.count.size > COUNT_CACHE_MIN_BYTES) {
+          next.count = { ino, ...compacted.count };
         }
-      } else if (cached) {
-        writeLineCount(lockPath, info.ino, { size, newlines });
+        if (ino !== null && bounds.keepUnread) next.read = { ino, offset: compacted.readOffset };
+        writeNotes(lockPath, next);
+      } else if (cached && newlines !== undefined && info.ino !== null) {
+        writeNotes(lockPath, { ...notes, count: { ino: info.ino, size, newlines } });
       }
     } finally {
       file.close();
     }
   });
+}
+
+/**
+ * Marks the log at `path` read up to `cursor` (where its reader stopped, once what it read is
+ * stored for good), so that compaction of a `keepUnread` log may drop the lines before it. Done
+ * only while the log is still the file the cursor was taken on (same inode, at least that
+ * long), and only if its lock is free at once: otherwise the lines are kept a while longer.
+ * Returns true when the mark was written. Never throws.
+ */
+export function markRead(path: string, cursor: { ino: number | null; offset: number }): boolean {
+  const ino = cursor.ino;
+  if (ino === null) return false;
+  const lockPath = lockPathFor(path);
+  try {
+    return tryWithLockSync(lockPath, () => {
+      const info = Deno.lstatSync(path);
+      if (!info.isFile || info.ino !== ino || info.size < cursor.offset) return false;
+      writeNotes(lockPath, { ...readNotes(lockPath), read: { ino, offset: cursor.offset } });
+      return true;
+    }) ?? false;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -307,10 +275,15 @@ function removeFile(path: string, removed: string[]): boolean {
  * `retentionDays` days before `nowMs`, with their `.lock` files; hook sidecars
  * (`-hooks.jsonl`) past the same age go too when their session has no meta file (a live
  * session keeps its hooks). Lock files left without their log are removed once past the age.
- * Symlinks and non-files are never touched. `retentionDays` ≤ 0 disables pruning. Best effort:
- * never throws; returns the removed paths.
+ * Symlinks and non-files are never touched. `retentionDays` ≤ 0 disables pruning. Only project
+ * `hash`'s files when given. Best effort: never throws; returns the removed paths.
  */
-export function pruneOldEvents(runtimeDir: string, retentionDays: number, nowMs: number): string[] {
+export function pruneOldEvents(
+  runtimeDir: string,
+  retentionDays: number,
+  nowMs: number,
+  hash?: string,
+): string[] {
   const removed: string[] = [];
   if (!(retentionDays > 0)) return removed;
   const cutoff = nowMs - retentionDays * 86_400_000;
@@ -330,7 +303,8 @@ export function pruneOldEvents(runtimeDir: string, retentionDays: number, nowMs:
     if (!entry.isFile) continue;
     const m = SESSION_ARTIFACT_RE.exec(entry.name);
     if (m === null) continue;
-    const [, hash, session, kind, lock] = m;
+    const [, fileHash, session, kind, lock] = m;
+    if (hash !== undefined && fileHash !== hash) continue;
     const path = joinPath(runtimeDir, entry.name);
     if (lock !== undefined) {
       if (kind === "events.jsonl" || kind === "hooks.jsonl") locks.push(path);
@@ -339,7 +313,7 @@ export function pruneOldEvents(runtimeDir: string, retentionDays: number, nowMs:
     if (kind === "events.jsonl" && isOld(path)) {
       if (removeFile(path, removed)) gone.add(path);
     } else if (kind === "hooks.jsonl" && isOld(path)) {
-      const meta = joinPath(runtimeDir, `.lisa-${hash}-session-${session}-meta.json`);
+      const meta = joinPath(runtimeDir, `.lisa-${fileHash}-session-${session}-meta.json`);
       if (!pathExists(meta) && removeFile(path, removed)) gone.add(path);
     }
   }

@@ -21,6 +21,8 @@ export interface CursorRead {
   next: FileCursor;
   /** True when the file was read again from its start (compacted, replaced or truncated). */
   reset: boolean;
+  /** With `oldestFirst`: true when lines after `next` are left for another read. */
+  more?: boolean;
 }
 
 /** Longest stretch read at once; older bytes of a larger file are skipped. */
@@ -30,13 +32,16 @@ const decoder = new TextDecoder();
 
 /**
  * Reads the complete lines of `path` after `cursor` (from the start when `cursor` is null).
- * Returns null when the file does not exist. Throws `file_unsafe` for a symlink or a
- * non-regular file, and I/O errors as they come.
+ * More than `maxBytes` after it: the newest `maxBytes` are read (older bytes are skipped), or,
+ * with `oldestFirst` (a reader that must see every line), the oldest `maxBytes`, and `more`
+ * says the rest waits for the next read from `next`. Returns null when the file does not
+ * exist. Throws `file_unsafe` for a symlink or a non-regular file, and I/O errors as they come.
  */
 export function readLinesFrom(
   path: string,
   cursor: FileCursor | null,
   maxBytes = MAX_READ_BYTES,
+  oldestFirst = false,
 ): CursorRead | null {
   let info: Deno.FileInfo;
   try {
@@ -54,12 +59,16 @@ export function readLinesFrom(
     const size = stat.size;
     const same = cursor !== null && cursor.ino === ino && size >= cursor.offset;
     let start = same ? cursor.offset : 0;
+    let end = size;
     let skipFirst = false;
     if (size - start > maxBytes) {
-      start = size - maxBytes;
-      skipFirst = true;
+      if (oldestFirst) end = start + maxBytes;
+      else {
+        start = size - maxBytes;
+        skipFirst = true;
+      }
     }
-    const buf = new Uint8Array(size - start);
+    const buf = new Uint8Array(end - start);
     const n = readAt(file, start, buf);
     let bytes = buf.subarray(0, n);
     let base = start;
@@ -68,14 +77,19 @@ export function readLinesFrom(
       base += first + 1;
       bytes = first < 0 ? new Uint8Array(0) : bytes.subarray(first + 1);
     }
-    const last = bytes.lastIndexOf(NEWLINE);
+    let last = bytes.lastIndexOf(NEWLINE);
+    // A chunk without a newline holds part of one line longer than the chunk: it is skipped
+    // (no reader can use it), so the next read goes on after it.
+    const skipLong = last < 0 && end < size;
     const lines = last < 0
       ? []
       : decoder.decode(bytes.subarray(0, last)).split("\n").filter((l) => l.length > 0);
+    if (skipLong) last = bytes.length - 1;
     return {
       lines,
       next: { ino, offset: last < 0 ? base : base + last + 1 },
       reset: cursor !== null && !same,
+      ...(oldestFirst ? { more: end < size } : {}),
     };
   } finally {
     file.close();

@@ -11,6 +11,8 @@ export interface LockOptions {
   exclusive?: boolean;
   /** Give up after this many milliseconds with `LockBusyError`. */
   timeoutMs: number;
+  /** Asked while the lock is waited for: an error it returns ends the wait (thrown). */
+  stop?: () => Error | null;
 }
 
 function openLockFile(lockPath: string): Deno.FsFile {
@@ -41,11 +43,32 @@ export async function withLock<T>(
     while (!file.tryLockSync(exclusive)) {
       const left = deadline - Date.now();
       if (left <= 0) throw new LockBusyError(lockPath, options.timeoutMs);
+      const stopped = options.stop?.() ?? null;
+      if (stopped !== null) throw stopped;
       await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
       delay = Math.min(delay * 2, 25);
     }
     try {
       return await fn();
+    } finally {
+      file.unlockSync();
+    }
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * Runs `fn` under the exclusive lock on `lockPath` if it can be taken at once (one try, no
+ * waiting), for work that may as well be skipped when someone holds it. Returns `fn`'s value,
+ * or undefined when the lock was busy. Throws `FileUnsafeError` for a symlinked lock file.
+ */
+export function tryWithLockSync<T>(lockPath: string, fn: () => T): T | undefined {
+  const file = openLockFile(lockPath);
+  try {
+    if (!file.tryLockSync(true)) return undefined;
+    try {
+      return fn();
     } finally {
       file.unlockSync();
     }

@@ -116,6 +116,11 @@ export interface SessionPaths {
   events: string;
   /** Lock that serializes `send` to the session (held from its paste to its Enter). */
   inputLock: string;
+  /**
+   * Lock of `send --wait`, held for the whole waited turn (one waiter per session). Never the
+   * hooks log's own lock: `lisa hook` appends under that one, and the agent waits for its hooks.
+   */
+  waitLock: string;
   output: string;
 }
 
@@ -130,6 +135,7 @@ export function sessionPaths(runtimeDir: string, hash: string, session: string):
     hooks: `${base}-hooks.jsonl`,
     events: `${base}-events.jsonl`,
     inputLock: `${base}-input.lock`,
+    waitLock: `${base}-wait.lock`,
     output: joinPath(runtimeDir, `lisa-${hash}-output-${session}.txt`),
   };
 }
@@ -161,7 +167,7 @@ export function treeDeltaPath(runtimeDir: string, hash: string): string {
 
 /** Matches artifact file names; groups: hash, session, kind. */
 export const SESSION_ARTIFACT_RE =
-  /^\.lisa-([0-9a-f]{8})-session-(lisa-[A-Za-z0-9._-]+)-(meta\.json|state\.json|heartbeat\.txt|done\.txt|hooks\.jsonl|events\.jsonl|input)(\.lock)?$/;
+  /^\.lisa-([0-9a-f]{8})-session-(lisa-[A-Za-z0-9._-]+)-(meta\.json|state\.json|heartbeat\.txt|done\.txt|hooks\.jsonl|events\.jsonl|input|wait)(\.lock)?$/;
 /** Matches output file names; groups: hash, session. */
 export const OUTPUT_ARTIFACT_RE = /^lisa-([0-9a-f]{8})-output-(lisa-[A-Za-z0-9._-]+)\.txt$/;
 /** Matches startup script names; groups: hash, session-and-nanos. */

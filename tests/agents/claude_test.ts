@@ -17,6 +17,7 @@ import {
   SKIP,
   spawn,
   type Status,
+  status,
 } from "./tier.ts";
 
 const opts = { ignore: SKIP, sanitizeOps: false, sanitizeResources: false };
@@ -232,6 +233,13 @@ Deno.test(
           !(await screen(tier, session)).includes("Do you want to proceed?"),
           "the dialog is gone",
         );
+        // The moment status said so, the turn's record says the turn is over too.
+        const turns = await tier.lisa(["session", "turns", "--session", session, "--json"]);
+        strictEqual(turns.code, 0, turns.stdout + turns.stderr);
+        const last = (turns.json!.turns as { outcome: string }[]).at(-1);
+        strictEqual(last?.outcome, "interrupted", turns.stdout);
+        const after = await status(tier, session);
+        strictEqual(after.sessionState, "waiting_input", brief(after));
       });
     } finally {
       if (session !== "") await kill(tier, session);

@@ -4,7 +4,19 @@
  * and the reply. Few and quick: one turn per agent.
  */
 import { ok, strictEqual } from "node:assert/strict";
-import { kill, makeTier, named, note, pollStatus, screen, SKIP, spawn } from "./tier.ts";
+import {
+  hookRecords,
+  kill,
+  makeTier,
+  named,
+  note,
+  pollStatus,
+  screen,
+  SKIP,
+  spawn,
+} from "./tier.ts";
+import { waitFor } from "../helpers/world.ts";
+import { withLock } from "../../src/store/lock.ts";
 
 const opts = { ignore: SKIP, sanitizeOps: false, sanitizeResources: false };
 
@@ -33,9 +45,10 @@ Deno.test(
         idle.ok,
         `never idle with hooks: ${idle.seen.join(" → ")}\n${await screen(tier, session)}`,
       );
-      // The turn runs one Bash tool call (bypass is on by default), then answers with text.
-      tier.mock.set({ toolCall: true, toolCommand: "touch lisa-turn-file.txt" });
-      const r = await tier.lisa([
+      // The turn runs one Bash tool call (bypass is on by default), then answers with text; the
+      // mock holds each reply a moment, so the turn is surely running while the lock is tried.
+      tier.mock.set({ toolCall: true, toolCommand: "touch lisa-turn-file.txt", delayMs: 1500 });
+      const waiting = tier.lisa([
         "session",
         "send",
         "--session",
@@ -47,6 +60,16 @@ Deno.test(
         "90",
         "--json",
       ]);
+      const started = await waitFor(
+        () => hookRecords(tier, session).some((h) => h.event === "UserPromptSubmit") || undefined,
+        60_000,
+      );
+      ok(started, `the turn never started:\n${await screen(tier, session)}`);
+      // The waiter holds its own lock, never the hook log's: claude's hooks append at once.
+      const hooksLog = [...Deno.readDirSync(tier.world.runtimeDir)]
+        .find((e) => e.name.endsWith(`-session-${session}-hooks.jsonl`))!.name;
+      await withLock(`${tier.world.runtimeDir}/${hooksLog}.lock`, { timeoutMs: 0 }, () => {});
+      const r = await waiting;
       note(`claude send --wait: ${r.stdout.slice(0, 300)}`);
       strictEqual(r.code, 0, `${r.stdout}${r.stderr}\n${await screen(tier, session)}`);
       const wait = r.json as unknown as Wait;

@@ -110,7 +110,12 @@ Deno.test("list --stale reports metadata whose tmux session is gone; prune previ
     ]);
     strictEqual(r.code, 0, r.stdout + r.stderr);
     const j = r.json!;
-    deepStrictEqual(j.sessions, [live.session]);
+    // Listed as lost (until pruned), and reported stale.
+    deepStrictEqual(j.sessions, [live.session, gone.session]);
+    deepStrictEqual(
+      (j.items as { session: string; lost: boolean }[]).map((i) => [i.session, i.lost]),
+      [[live.session, false], [gone.session, true]],
+    );
     strictEqual(j.historicalCount, 2);
     strictEqual(j.staleCount, 1);
     deepStrictEqual((j.stale as { session: string }[]).map((s) => s.session), [gone.session]);

@@ -219,6 +219,29 @@ Deno.test("diff's patch applies with git apply to the base commit, binary files 
   }
 });
 
+Deno.test("diff --stat names non-ASCII paths as the person named them, and the patch with them still applies", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    const s = await spawnWt(world, "echo hi > 'grüße ü.txt' && echo more >> f.txt");
+    await waitCompleted(world, s.session);
+    const stat = await world.lisaInProcess(["session", "diff", s.session, "--stat"]);
+    strictEqual(stat.code, 0, stat.stderr);
+    ok(stat.stdout.includes(" grüße ü.txt "), stat.stdout);
+    ok(!stat.stdout.includes("\\303"), stat.stdout);
+    const json = await world.lisaInProcess(["session", "diff", s.session, "--stat", "--json"]);
+    ok(String(json.json?.stat).includes(" grüße ü.txt "), json.stdout);
+    const patch = await world.lisaInProcess(["session", "diff", s.session]);
+    const copy = `${world.base}/copy`;
+    await gitIn(world, main, ["worktree", "add", "-q", "--detach", copy, s.worktree.baseCommit]);
+    Deno.writeTextFileSync(`${world.base}/p.diff`, patch.stdout);
+    await gitIn(world, copy, ["apply", `${world.base}/p.diff`]);
+    strictEqual(Deno.readTextFileSync(`${copy}/grüße ü.txt`), "hi\n");
+  } finally {
+    await world.dispose();
+  }
+});
+
 Deno.test("prune keeps a worktree whose agent committed on a detached HEAD (removing it would lose those commits)", async () => {
   const world = await makeGitWorld();
   try {

@@ -82,7 +82,7 @@ export async function attachSession(
   options: AttachOptions,
   terminal: boolean,
 ): Promise<AttachResult> {
-  const loc = locateSession(deps, options.session, options.projectRoot);
+  const loc = await locateSession(deps, options.session, options.projectRoot);
   const tmux = new Tmux(deps.runner, loc.socketPath, deps.config.cmdTimeoutSeconds * 1000);
   const target = paneTarget(loc.session, loc.meta);
   const dead = await paneDead(tmux, target);

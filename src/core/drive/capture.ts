@@ -290,7 +290,7 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
         `time, got "${options.deltaFrom}"`,
     );
   }
-  const located = locateSession(deps, options.session, options.projectRoot);
+  const located = await locateSession(deps, options.session, options.projectRoot);
   // An alias or a prefix of one stands for the full name, which tmux and the payload need.
   const session = located.session;
   if (!options.raw && options.deltaFrom === undefined && options.cursorFile === undefined) {

@@ -136,7 +136,7 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
   }
   // Typing into the wrong session is the worst mistake: a full name is taken exactly (aliases
   // and their prefixes still resolve), as by every verb.
-  const loc = locateSession(deps, options.session, options.projectRoot);
+  const loc = await locateSession(deps, options.session, options.projectRoot);
   // Text only: keys are how a person answers a dialog, and never wait.
   const agentState = text === "" ? null : await guardTextSend(deps, loc, {
     force: options.force ?? false,

@@ -14,15 +14,20 @@
  * (closing a turn still open as interrupted); `PostToolUse` adds a tool to the open turn;
  * a permission request marks it waiting; `Stop` / `agent-turn-complete` closes it completed
  * with the reply (codex has no start hook: its turn is recorded whole at its end);
- * `StopFailure` closes it failed; a new `SessionStart` or `SessionEnd` closes it interrupted.
+ * `StopFailure` closes it failed; a new `SessionStart` or `SessionEnd` closes it interrupted;
+ * lisa's own `lisa:turn_end` (status decided a turn ended without its hook) closes it as it says,
+ * `recovered`, at the turn's last sign (a late `Stop` then completes it).
  */
 import type { Deps } from "../../base/deps.ts";
 import type { SessionMeta } from "../../base/types.ts";
 import { baseName } from "../../base/paths.ts";
-import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
+import { type FileCursor, MAX_READ_BYTES, readLinesFrom } from "../../store/line_cursor.ts";
+import { markRead } from "../../store/events.ts";
 import { sessionPaths } from "../../store/runtime_dir.ts";
+import { normalizeMeta } from "../../store/session_store.ts";
 import { tryReadMeta } from "../session/locate.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
+import { LISA_TURN_END } from "../../agents/hooks.ts";
 import {
   lineKey,
   parseTurnRecord,
@@ -205,13 +210,17 @@ function applyHook(
   key: string,
 ): { turns: number; tools: number } {
   const at = typeof r.at === "string" ? r.at : null;
+  // lisa's own end of a turn that ended without its hook (status decided it): the turn ends
+  // when its last sign came, and stays open to a late Stop (recovered).
+  const inferred = r.event === LISA_TURN_END;
+  const endAt = inferred && typeof r.endedAt === "string" ? r.endedAt : at;
   const added = { turns: 0, tools: 0 };
   h.db.prepare(
     `UPDATE sessions SET last_activity_at = MAX(COALESCE(last_activity_at, ''), COALESCE(?, '')),
       agent_session_id = COALESCE(agent_session_id, ?),
       transcript_path = COALESCE(?, transcript_path)
     WHERE id = ?`,
-  ).run(at, r.agentSessionId ?? null, r.transcriptPath ?? null, id);
+  ).run(endAt, r.agentSessionId ?? null, r.transcriptPath ?? null, id);
   const open = openTurn(h, id);
   const touch = (turnId: number, waitingFor: string | null) =>
     h.db.prepare(
@@ -238,7 +247,9 @@ function applyHook(
   };
   switch (turnEventKind(r)) {
     case "start":
-      if (open) closeTurn(h, open.id, "interrupted", at);
+      // A turn still open when the next prompt comes ended silently, at its last sign (the next
+      // prompt may come much later).
+      if (open) closeTurn(h, open.id, "interrupted", null);
       insertTurn("running", { prompt: r.prompt ?? r.preview ?? null, started_at: at });
       break;
     case "tool": {
@@ -260,12 +271,15 @@ function applyHook(
     case "completed": {
       const reply = replyOf(r);
       if (open) {
-        closeTurn(h, open.id, "completed", at, { reply });
+        closeTurn(h, open.id, "completed", endAt, { reply, recovered: inferred });
         break;
       }
-      // A turn a sweep closed too early (a long silent tool call): its end reopens it.
+      if (inferred) break; // the turn it ends is closed already
+      // A turn closed without its hook (a sweep, or status deciding a long silent tool call was
+      // its end): its real end completes it, with the agent's own reply.
       const swept = h.db.prepare(
-        `SELECT id FROM turns WHERE session_id = ? AND recovered = 1 AND outcome = 'interrupted'
+        `SELECT id FROM turns WHERE session_id = ? AND recovered = 1
+          AND outcome IN ('interrupted', 'completed')
           AND seq = (SELECT MAX(seq) FROM turns WHERE session_id = ?)`,
       ).get(id, id);
       if (swept !== undefined && r.event === "Stop") {
@@ -276,6 +290,9 @@ function applyHook(
       insertTurn("completed", { prompt: r.prompt ?? null, reply, ended_at: at });
       break;
     }
+    case "interrupted":
+      if (open) closeTurn(h, open.id, "interrupted", endAt, { recovered: true });
+      break;
     case "failed": {
       const error = r.error ?? r.preview ?? "the turn failed";
       if (open) closeTurn(h, open.id, "failed", at, { error });
@@ -283,8 +300,21 @@ function applyHook(
       break;
     }
     case "session_start":
+      if (open) closeTurn(h, open.id, "interrupted", null);
+      break;
     case "session_end":
+      // The agent ended (an exit, a kill) during the turn: it ran until then.
       if (open) closeTurn(h, open.id, "interrupted", at);
+      break;
+    case "other":
+      // Any line of the run while a turn is open is a sign of it (a turn that is later
+      // interrupted ends at its last sign, not at its start).
+      if (open) {
+        h.db.prepare(
+          "UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at) WHERE id = ?",
+        )
+          .run(at, open.id);
+      }
       break;
   }
   return added;
@@ -307,6 +337,10 @@ function applyEvent(h: History, id: number, e: Record<string, unknown>): void {
       id,
     );
   } else if (e.type === "lifecycle" && (reason === "killed" || reason === "kill_not_found")) {
+    // A kill that could not record history kept the files, and wrote the meta's facts here.
+    if (typeof e.meta === "object" && e.meta !== null && !Array.isArray(e.meta)) {
+      applyMeta(h, id, normalizeMeta(e.meta as Record<string, unknown>));
+    }
     h.db.prepare(
       `UPDATE sessions SET ended_at = COALESCE(ended_at, ?),
         final_state = COALESCE(final_state, 'killed'), end_reason = COALESCE(end_reason, ?)
@@ -336,15 +370,28 @@ function readDone(path: string): { runId: string; exitCode: number; at: string |
   }
 }
 
-/** Reads `path`'s new lines (none when it is missing or unsafe). */
+/**
+ * Reads every line of `path` after the stored cursor, oldest first, in bounded chunks (none
+ * when it is missing or unsafe): a log that kept its unread lines may be larger than one read.
+ */
 function newLines(h: History, path: string): { lines: string[]; next: FileCursor } | null {
-  let read;
+  const lines: string[] = [];
+  let cursor = readCursor(h, path);
   try {
-    read = readLinesFrom(path, readCursor(h, path));
+    while (true) {
+      const read = readLinesFrom(path, cursor, MAX_READ_BYTES, true);
+      if (read === null) {
+        return cursor === null || lines.length === 0 ? null : { lines, next: cursor };
+      }
+      lines.push(...read.lines);
+      const stuck = cursor !== null && read.next.ino === cursor.ino &&
+        read.next.offset === cursor.offset;
+      cursor = read.next;
+      if (!read.more || stuck) return { lines, next: cursor };
+    }
   } catch {
-    return null;
+    return lines.length === 0 || cursor === null ? null : { lines, next: cursor };
   }
-  return read === null ? null : { lines: read.lines, next: read.next };
 }
 
 /**
@@ -381,6 +428,7 @@ export function ingestSession(
     ? seen.fingerprints.get(fpKey)
     : h.db.prepare("SELECT fingerprint FROM cursors WHERE path = ?").get(fpKey)?.fingerprint;
   if (known === fingerprint) return counts;
+  let hooksRead: FileCursor | null = null;
   h.write(() => {
     h.db.prepare(
       "INSERT INTO cursors (path, offset, fingerprint) VALUES (?, 0, ?) " +
@@ -429,6 +477,7 @@ export function ingestSession(
         counts.tools += added.tools;
       }
       saveCursor(h, paths.hooks, hooks.next);
+      hooksRead = hooks.next;
     }
     const done = readDone(paths.done);
     if (done !== null) {
@@ -447,6 +496,8 @@ export function ingestSession(
     const after = Number(row(h.db.prepare("SELECT COUNT(*) AS n FROM sessions").get(), "n"));
     counts.sessions = after - before;
   });
+  // Stored for good: the hook log may now drop what was read (it keeps every unread line).
+  if (hooksRead !== null) markRead(paths.hooks, hooksRead);
   return counts;
 }
 

@@ -5,7 +5,9 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError, UsageError } from "../../base/errors.ts";
-import { canonicalProjectRoot, projectHash } from "../session/identity.ts";
+import { canonicalProjectRoot, isValidSessionName, projectHash } from "../session/identity.ts";
+import { locateSession, resolveSession } from "../session/locate.ts";
+import { resolveProject } from "../session/project.ts";
 import { ingestAll, type IngestCounts } from "./ingest.ts";
 import { type History, openHistory } from "./store.ts";
 import { sweepHistory, type SweepReport } from "./sweep.ts";
@@ -233,17 +235,31 @@ export interface SessionHistory extends HistorySession {
   plans: HistoryPlan[];
 }
 
+/** Which run of a name {@link showSession} takes first (see {@link historySubject}). */
+export interface RunPreference {
+  /** The run of the session the name means now (its meta's run id). */
+  runId?: string | null;
+  /** The project of the session the name means (its files' hash). */
+  projectHash?: string | null;
+}
+
 /**
- * The newest run of the session named `nameOrAlias` (a session name or an alias), turn by turn.
+ * The run of the session named `nameOrAlias` (a session name or an alias), turn by turn: the run
+ * `prefer` names, else the newest run of `prefer`'s project, else the newest run of any project.
  * Throws `session_not_found` when history has no such session.
  */
-export function showSession(h: History, nameOrAlias: string): SessionHistory {
+export function showSession(
+  h: History,
+  nameOrAlias: string,
+  prefer: RunPreference = {},
+): SessionHistory {
   const r = h.db.prepare(
     `SELECT s.id, ${SESSION_COLUMNS},
       (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id) AS turns
     FROM sessions s WHERE s.name = ? OR s.alias = ?
-    ORDER BY COALESCE(s.started_at, '') DESC, s.id DESC LIMIT 1`,
-  ).get(nameOrAlias, nameOrAlias);
+    ORDER BY (s.run_id = ?) DESC, (s.project_hash = ?) DESC,
+      COALESCE(s.started_at, '') DESC, s.id DESC LIMIT 1`,
+  ).get(nameOrAlias, nameOrAlias, prefer.runId ?? null, prefer.projectHash ?? null);
   if (r === undefined) {
     throw new LisaError(
       "session_not_found",
@@ -306,6 +322,26 @@ export function searchTurns(h: History, words: string): SearchHit[] {
     prompt: str(r.prompt),
     reply: str(r.reply),
   }));
+}
+
+/**
+ * The session `value` names for a history read (`history show`, `session turns`), resolved as
+ * every `--session` verb resolves it (a full name, an alias or a unique prefix of one; the
+ * current project's session of a name first), and the run to take: the run of the session a
+ * verb would act on, never another project's session of the same name because it ran later.
+ * A value nothing resolves is returned as given (history may still know it by name or alias).
+ * Throws `session_ambiguous` and the project errors.
+ */
+export async function historySubject(
+  deps: Deps,
+  value: string,
+  projectRoot?: string,
+): Promise<{ name: string; prefer: RunPreference }> {
+  const project = resolveProject(deps, projectRoot);
+  const name = (await resolveSession(deps, project.runtimeDir, value))?.session ?? value;
+  if (!isValidSessionName(name)) return { name, prefer: {} };
+  const loc = await locateSession(deps, name, projectRoot);
+  return { name, prefer: { runId: loc.meta?.runId ?? null, projectHash: loc.hash } };
 }
 
 /** The project root filter of `history list` (undefined: every project). */

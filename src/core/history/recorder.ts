@@ -31,45 +31,109 @@ async function load(): Promise<Modules> {
   return { store, ingest, sweep };
 }
 
+/** What {@link recordBeforeRemoval} could record. */
+export interface RecordOutcome {
+  /**
+   * True when every session's hook and event lines are in history (their files may go), or
+   * when there is no history to keep them for (no place for the database, no `node:sqlite`).
+   */
+  recorded: boolean;
+  /** Sessions history could not take (`hash/session`): their hook files must stay. */
+  unrecorded: Set<string>;
+  /** Why, when some session was not recorded. */
+  error?: { code: string; message: string };
+}
+
+/** The key of a session in {@link RecordOutcome.unrecorded}. */
+export function recordKey(s: Pick<SessionFiles, "hash" | "session">): string {
+  return `${s.hash}/${s.session}`;
+}
+
+function failure(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown })?.code;
+  return {
+    code: typeof code === "string" ? code : "history_error",
+    message: (error as Error)?.message ?? String(error),
+  };
+}
+
 /**
- * Records `sessions` in history before their files are removed (module doc). Never throws and
- * never blocks the removal: a history that cannot be written (no place for it, busy past its
- * timeout, unsafe) costs one warning line on stderr. Does nothing when there is no place for
- * the database (no LISA_HISTORY_DB, XDG_STATE_HOME or HOME).
+ * Records `sessions` in history before their files are removed (module doc), each in its own
+ * transaction; a database busy past its timeout (`history_busy`, BUSY_TIMEOUT_MS) is not waited
+ * for again by the sessions after it. Never throws and never blocks the removal: it returns which
+ * sessions history could not take, whose hook files the caller keeps for the next ingestion
+ * (a history read, or the next removal), and says so in one warning line on stderr. Records
+ * nothing, and counts everything recorded, when there is no place for the database (no
+ * LISA_HISTORY_DB, XDG_STATE_HOME or HOME) or this Deno has no `node:sqlite`.
  */
 export async function recordBeforeRemoval(
   deps: Deps,
   sessions: readonly RemovedSession[],
   reason: RemovalReason,
-): Promise<void> {
-  if (sessions.length === 0) return;
+): Promise<RecordOutcome> {
+  const all: RecordOutcome = { recorded: true, unrecorded: new Set() };
+  if (sessions.length === 0) return all;
   let m: Modules;
   try {
     m = await load();
-    if (m.store.historyPath(deps) === null) return;
+    if (m.store.historyPath(deps) === null) return all;
   } catch {
-    return;
+    return all;
   }
+  const none = (error: unknown): RecordOutcome => {
+    const outcome = {
+      recorded: false,
+      unrecorded: new Set(sessions.map(recordKey)),
+      error: failure(error),
+    };
+    warn(deps, outcome);
+    return outcome;
+  };
   let h;
   try {
     h = await m.store.openHistory(deps);
   } catch (error) {
-    deps.io.err(`lisa: warning: history not recorded: ${(error as Error).message}\n`);
-    return;
+    if ((error as { code?: unknown })?.code === "history_unavailable") return all;
+    return none(error);
   }
+  const outcome: RecordOutcome = { recorded: true, unrecorded: new Set() };
   try {
     const at = deps.now().toISOString();
     for (const s of sessions) {
-      m.ingest.ingestSession(h, s);
-      m.ingest.markEnded(h, s.session, s.runId ?? null, reason, at);
-      m.ingest.forgetCursors(h, s);
+      if (outcome.error?.code === "history_busy") {
+        outcome.unrecorded.add(recordKey(s));
+        continue;
+      }
+      try {
+        m.ingest.ingestSession(h, s);
+      } catch (error) {
+        outcome.unrecorded.add(recordKey(s));
+        outcome.error ??= failure(error);
+        continue;
+      }
+      // Its lines are in: what follows only closes it, and a failure there loses nothing.
+      try {
+        m.ingest.markEnded(h, s.session, s.runId ?? null, reason, at);
+        m.ingest.forgetCursors(h, s);
+      } catch { /* the sweeps of the next read close it */ }
     }
     await m.sweep.sweepHistory(h, deps, { probe: false });
-  } catch (error) {
-    deps.io.err(`lisa: warning: history not recorded: ${(error as Error).message}\n`);
+  } catch {
+    /* the sweeps run again on the next read */
   } finally {
     h.close();
   }
+  outcome.recorded = outcome.unrecorded.size === 0;
+  if (!outcome.recorded) warn(deps, outcome);
+  return outcome;
+}
+
+function warn(deps: Deps, outcome: RecordOutcome): void {
+  deps.io.err(
+    `lisa: warning: history not recorded (${outcome.error?.message}); the hook and event files ` +
+      `of ${[...outcome.unrecorded].map((k) => k.slice(k.indexOf("/") + 1)).join(", ")} are ` +
+      `kept for the next history read\n`,
+  );
 }
 
 /**

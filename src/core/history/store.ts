@@ -14,8 +14,9 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
-import { dirName, joinPath } from "../../base/paths.ts";
-import { lazyImport } from "../../base/lazy.ts";
+import { dirName } from "../../base/paths.ts";
+import { historyPath } from "./path.ts";
+import { loadSqlite, type SqliteModule } from "./sqlite.ts";
 
 /** How long a write waits for another process's write transaction. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -36,8 +37,6 @@ export interface SqlStatement {
 
 /** A value bound to a statement. */
 export type SqlValue = string | number | null;
-
-type SqliteModule = { DatabaseSync: new (path: string, options?: unknown) => SqlDb };
 
 /** Ordered migrations: index i takes the schema from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -140,18 +139,8 @@ export const MIGRATIONS: readonly string[] = [
 /** The schema version this lisa writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/**
- * The database path for `deps` (see the module doc); null when neither `LISA_HISTORY_DB`,
- * `XDG_STATE_HOME` nor `HOME` says where it goes.
- */
-export function historyPath(deps: Pick<Deps, "config" | "env">): string | null {
-  if (deps.config.historyDb !== undefined) return deps.config.historyDb;
-  const xdg = deps.env.XDG_STATE_HOME;
-  if (xdg !== undefined && xdg.startsWith("/")) return joinPath(xdg, "lisa", "history.db");
-  const home = deps.env.HOME;
-  if (home === undefined || !home.startsWith("/")) return null;
-  return joinPath(home, ".local/state", "lisa", "history.db");
-}
+// Its own module: resolving a name reads the path without loading the whole store.
+export { historyPath } from "./path.ts";
 
 function unsafe(path: string, reason: string): LisaError {
   return new LisaError("history_unsafe", `Refusing the history database "${path}": ${reason}`, {
@@ -312,7 +301,7 @@ export async function openHistory(
   }
   let sqlite: SqliteModule;
   try {
-    sqlite = await lazyImport<SqliteModule>(new URL("node:sqlite"));
+    sqlite = await loadSqlite();
   } catch (error) {
     throw new LisaError(
       "history_unavailable",

@@ -4,7 +4,8 @@
  *
  * 1. A session still open whose tmux session is gone (its server answers without it, or no
  *    server answers on its socket) is closed with its last known state, `recovered`.
- * 2. A turn still running in a closed session is closed `interrupted` (`recovered`).
+ * 2. A turn still running in a closed session is closed `interrupted` (`recovered`), ending at
+ *    the last sign of it: the kill that ended its session, else its last hook line.
  * 3. A turn running with no activity for `LISA_TURN_STALE_SECONDS` while its session's last
  *    known state is not working (`in_progress`/`just_started`) is closed `interrupted`. Should
  *    its `Stop` arrive after all, ingestion reopens it as completed.
@@ -103,9 +104,14 @@ export async function sweepHistory(
   ).get();
   if (Number(work?.running) === 0 && Number(work?.orphans) === 0) return report;
   h.write(() => {
+    // A kill ended a turn that ran until then; a session that ended otherwise (gone, cleaned
+    // up long after) says nothing of when its turn stopped but the turn's own last line.
     const ended = h.db.prepare(
       `UPDATE turns SET outcome = 'interrupted', waiting_for = NULL, recovered = 1,
-        ended_at = COALESCE(last_activity_at, started_at,
+        ended_at = COALESCE(
+          (SELECT MAX(s.ended_at, COALESCE(turns.last_activity_at, turns.started_at, ''))
+            FROM sessions s WHERE s.id = turns.session_id AND s.end_reason = 'killed'),
+          last_activity_at, started_at,
           (SELECT ended_at FROM sessions WHERE sessions.id = turns.session_id))
       WHERE outcome = 'running'
         AND session_id IN (SELECT id FROM sessions WHERE ended_at IS NOT NULL)`,

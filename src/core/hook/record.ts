@@ -48,6 +48,12 @@ export interface HookRecord {
   planPath?: string;
   /** Names of the long fields above that were cut to fit the line (history says so). */
   cut?: string[];
+  /** lisa's own turn-end line (`LISA_TURN_END`): how status decided the turn ended. */
+  outcome?: "completed" | "interrupted";
+  /** lisa's own turn-end line: when the turn ended (its last sign), ISO time. */
+  endedAt?: string;
+  /** lisa's own turn-end line: the classification reason that decided it. */
+  reason?: string;
 }
 
 /** Longest preview kept, in characters. */

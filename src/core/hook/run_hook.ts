@@ -16,7 +16,8 @@
  *   {@link STDIN_DEADLINE_MS}.
  * - One record per call, written with one `write` on an `O_APPEND` file under the log's lock
  *   (lines < 4 KiB), so parallel calls never interleave; the file is bounded like the event log
- *   (`LISA_EVENTS_MAX_BYTES`/`LISA_EVENTS_MAX_LINES`).
+ *   (`LISA_EVENTS_MAX_BYTES`/`LISA_EVENTS_MAX_LINES`), except that compaction never drops a line
+ *   history has not ingested yet (`keepUnread`).
  * - `--chain <json argv>` (codex): after recording, runs the user's own `notify` command with
  *   the same payload appended, so their notification still fires.
  *
@@ -205,6 +206,8 @@ async function handle(args: readonly string[], env: Env, io: HookIo): Promise<vo
         maxBytes: config.eventsMaxBytes,
         maxLines: config.eventsMaxLines,
         lockTimeoutMs: Math.min(config.eventLockTimeoutMs, LOCK_WAIT_MS),
+        // History must ingest every line: none is compacted away before it was read.
+        keepUnread: true,
       });
     } catch (error) {
       // Only a busy lock means nothing was written; any other failure may follow the write.

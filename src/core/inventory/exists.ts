@@ -18,7 +18,7 @@ export async function sessionExists(
   session: string,
   projectRoot?: string,
 ): Promise<ExistsResult> {
-  const loc = locateSession(deps, session, projectRoot);
+  const loc = await locateSession(deps, session, projectRoot);
   const exists = await hasSession(new Tmux(deps.runner, loc.socketPath), loc.session);
   return { session: loc.session, exists, projectRoot: loc.projectRoot, socketPath: loc.socketPath };
 }

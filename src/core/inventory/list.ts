@@ -13,6 +13,7 @@ import { type Project, resolveProject } from "../session/project.ts";
 import {
   type MetaFile,
   scanMetaFiles,
+  sessionKey,
   type SessionLocation,
   shownAgent,
   tryReadMeta,
@@ -24,7 +25,7 @@ import type { ControlChannel } from "../../tmux/control.ts";
 import type { CpuSample } from "../../base/types.ts";
 import type { SessionMeta, SessionStateName } from "../../base/types.ts";
 import { sessionPaths, SOCKET_RE } from "../../store/runtime_dir.ts";
-import { readTextIfExists } from "../../store/atomic.ts";
+import { pathExists, readTextIfExists } from "../../store/atomic.ts";
 import { listSessions, paneRowOf, type SessionRow } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -58,6 +59,11 @@ export interface ListedSession {
   lastOutputAgeSeconds: number | null;
   parentSession: string | null;
   socketPath: string;
+  /**
+   * True when tmux no longer has it (its server died, or it was closed outside lisa) while its
+   * meta is still there: listed until prune removes its files.
+   */
+  lost: boolean;
 }
 
 /** Options of {@link gatherSessions} and {@link listSessionsOf}. */
@@ -71,6 +77,16 @@ export interface ListOptions {
   live?: boolean;
 }
 
+/** Options of {@link gatherLiveSessions}. */
+export interface LiveListOptions extends Pick<ListOptions, "projectOnly" | "allSockets"> {
+  /**
+   * Also the sessions lisa still has a meta of that their server no longer lists (it died, or
+   * the session was closed behind lisa's back): classified like the others (`not_found`, reason
+   * `server_gone` or `session_missing`, or the done file's verdict), until prune removes them.
+   */
+  lost?: boolean;
+}
+
 /** `session list --json`. */
 export interface ListResult {
   sessions: ListedSession[];
@@ -78,6 +94,8 @@ export interface ListResult {
   projectRoot: string;
   projectOnly: boolean;
   allSockets: boolean;
+  /** Sessions tmux lost ({@link ListedSession.lost}). */
+  lostCount: number;
 }
 
 /** Every `lisa-tmux-*.sock` in `dir`, sorted. */
@@ -186,6 +204,7 @@ function toListed(
     lastOutputAgeSeconds: null,
     parentSession: meta?.parentSession ?? null,
     socketPath,
+    lost: false,
   };
 }
 
@@ -258,7 +277,7 @@ function locationOf(
 export async function gatherLiveSessions(
   deps: Deps,
   project: Project,
-  options: Pick<ListOptions, "projectOnly" | "allSockets">,
+  options: LiveListOptions,
   channels?: ReadonlyMap<string, ControlChannel>,
   cpuMemory?: Map<string, CpuSample[]>,
 ): Promise<ListedSession[]> {
@@ -267,6 +286,9 @@ export async function gatherLiveSessions(
     ? [...new Set([project.socketPath, ...lisaSockets(socketDir)])]
     : [project.socketPath];
   const socketSet = new Set(sockets);
+  // Every project's metas with --all-sockets when lost sessions count: a server that died may
+  // have taken its socket with it, and its sessions are lost all the same.
+  const everyMeta = options.lost === true && options.allSockets === true;
   // The screens to capture, from file names alone (metas under each server's project hash), so
   // tmux is asked before any meta is read.
   const files = scanMetaFiles(project.runtimeDir);
@@ -277,12 +299,15 @@ export async function gatherLiveSessions(
   }
   const candidates = new Map<string, SessionLocation>();
   const readCandidates = () => {
-    for (const f of metaFilesOn(files, sockets, project)) {
+    for (const f of everyMeta ? files : metaFilesOn(files, sockets, project)) {
       const meta = tryReadMeta(f.path);
-      if (meta === undefined || !socketSet.has(meta.socketPath)) continue;
+      if (meta === undefined) continue;
+      if (!socketSet.has(meta.socketPath) && !(everyMeta && !pathExists(meta.socketPath))) {
+        continue;
+      }
       if (options.projectOnly && (meta.projectHash ?? f.hash) !== project.hash) continue;
       candidates.set(
-        `${meta.socketPath}\n${f.session}`,
+        sessionKey(meta.socketPath, f.session),
         locationOf(project, f.session, meta.socketPath, { meta, hash: f.hash }),
       );
     }
@@ -307,7 +332,7 @@ export async function gatherLiveSessions(
         }
         for (const name of reading.sessions.keys()) {
           if (!name.startsWith("lisa-")) continue;
-          const known = candidates.get(`${socketPath}\n${name}`);
+          const known = candidates.get(sessionKey(socketPath, name));
           if (known !== undefined) {
             out.push(known);
             continue;
@@ -319,17 +344,28 @@ export async function gatherLiveSessions(
           out.push(locationOf(project, name, socketPath, found));
         }
       }
+      if (options.lost) {
+        for (const [key, loc] of candidates) {
+          const reading = readings.get(loc.socketPath);
+          // Unknown is not gone: a server that could not be asked keeps its sessions unshown.
+          if (reading === undefined || !reading.reachable) continue;
+          if (!reading.sessions.has(loc.session)) out.push(candidates.get(key)!);
+        }
+      }
       return out;
     },
   });
   const rows: ListedSession[] = [];
-  for (const [session, outcome] of outcomes) {
+  for (const outcome of outcomes.values()) {
     const loc = outcome.location;
+    const session = loc.session;
     const probe = readings.get(loc.socketPath)?.sessions.get(session);
     const r = outcome.report;
     const meta = loc.meta;
     const fromName = NAME_AGENT_MODE.exec(session);
-    const terminal = r.sessionState === "completed" || r.sessionState === "crashed";
+    // Finished, or lost (tmux no longer has it): nothing of it runs.
+    const terminal = r.sessionState === "completed" || r.sessionState === "crashed" ||
+      probe === undefined;
     rows.push({
       session,
       alias: meta?.alias ?? null,
@@ -348,6 +384,7 @@ export async function gatherLiveSessions(
       lastOutputAgeSeconds: r.signals.outputQuietSeconds,
       parentSession: meta?.parentSession ?? null,
       socketPath: loc.socketPath,
+      lost: probe === undefined,
     });
   }
   return sortByCreation(rows);
@@ -357,7 +394,7 @@ export async function gatherLiveSessions(
 export async function listSessionsOf(deps: Deps, options: ListOptions): Promise<ListResult> {
   const project = resolveProject(deps, options.projectRoot);
   const sessions = options.live
-    ? await gatherLiveSessions(deps, project, options)
+    ? await gatherLiveSessions(deps, project, { ...options, lost: true })
     : await gatherSessions(deps, project, options);
   return {
     sessions,
@@ -365,5 +402,6 @@ export async function listSessionsOf(deps: Deps, options: ListOptions): Promise<
     projectRoot: project.root,
     projectOnly: options.projectOnly ?? false,
     allSockets: options.allSockets ?? false,
+    lostCount: sessions.filter((s) => s.lost).length,
   };
 }

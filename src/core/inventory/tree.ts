@@ -11,7 +11,7 @@ import { lazyImport } from "../../base/lazy.ts";
 import type { SessionLocation } from "../session/locate.ts";
 import type { StatusOutcome } from "../status/status.ts";
 import { resolveProject } from "../session/project.ts";
-import { scanMetaFiles, shownAgent, tryReadMeta } from "../session/locate.ts";
+import { scanMetaFiles, sessionKey, shownAgent, tryReadMeta } from "../session/locate.ts";
 import {
   buildTree,
   filterTree,
@@ -150,12 +150,15 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
     createdAt: m.createdAt,
     projectHash: m.projectHash,
     ...(typeof m.projectRoot === "string" ? { projectRoot: m.projectRoot } : {}),
+    ...(typeof m.runId === "string" ? { runId: m.runId } : {}),
+    ...(typeof m.parentRunId === "string" ? { parentRunId: m.parentRunId } : {}),
   }));
   const graph = buildTree(inputs);
-  const metaOf = new Map(metas.map((m) => [m.session, m]));
+  // A node is its project and its name: two projects may each have a session of one name.
+  const metaOf = new Map(metas.map((m) => [`${m.projectHash}\n${m.session}`, m]));
   let activeCount = 0;
   walkTree(graph.roots, (n) => {
-    const meta = metaOf.get(n.session)!;
+    const meta = metaOf.get(`${n.projectHash}\n${n.session}`)!;
     const rows = live.get(meta.socketPath);
     if (rows === null) return; // server unreachable: leave active/state unset
     const session = rows?.get(n.session);
@@ -165,7 +168,7 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
     n.active = row !== undefined;
     n.alive = row !== undefined && !row.paneDead && done === null;
     if (n.active) activeCount++;
-    const outcome = states?.get(n.session);
+    const outcome = states?.get(sessionKey(meta.socketPath, n.session));
     if (outcome !== undefined) {
       const r = outcome.report;
       n.state = r.sessionState;

@@ -19,6 +19,9 @@ export interface TreeInput {
   createdAt: string;
   projectHash?: string;
   projectRoot?: string;
+  /** Its run, and the run of its parent (a parent of the same name elsewhere is not it). */
+  runId?: string;
+  parentRunId?: string;
 }
 
 /** One node of the tree (`roots[]` / `children[]` in `tree --json`). */
@@ -74,22 +77,51 @@ function byAge(a: TreeInput, b: TreeInput): number {
   return a.session < b.session ? -1 : a.session > b.session ? 1 : 0;
 }
 
+/** A node's identity: its project and its name (two projects may each have a `lisa-job`). */
+function nodeKey(m: Pick<TreeInput, "session" | "projectHash">): string {
+  return `${m.projectHash ?? ""}\n${m.session}`;
+}
+
 /**
- * Builds the forest from `metas` (duplicates by session name: the first wins). Roots and
- * children are ordered oldest first. Never throws on inconsistent links.
+ * Builds the forest from `metas` (duplicates of one project and name: the first wins). A
+ * `parentSession` is looked up as the run its `parentRunId` names, else the session of that
+ * name in the child's own project (where nested spawns land), else the only session of that
+ * name; otherwise it dangles. Roots and children are ordered oldest first. Never throws on
+ * inconsistent links.
  */
 export function buildTree(metas: readonly TreeInput[]): TreeGraph {
   const info = new Map<string, TreeInput>();
-  for (const m of metas) if (!info.has(m.session)) info.set(m.session, m);
+  for (const m of metas) if (!info.has(nodeKey(m))) info.set(nodeKey(m), m);
+  const byName = new Map<string, string[]>();
+  const byRun = new Map<string, string>();
+  for (const [key, m] of info) {
+    byName.set(m.session, [...(byName.get(m.session) ?? []), key]);
+    if (m.runId) byRun.set(m.runId, key);
+  }
+  const parentKeyOf = (m: TreeInput): string | null => {
+    const p = m.parentSession as string;
+    const run = m.parentRunId ? byRun.get(m.parentRunId) : undefined;
+    if (run !== undefined && info.get(run)!.session === p) return run;
+    const same = nodeKey({ session: p, projectHash: m.projectHash });
+    if (info.has(same)) return same;
+    const named = byName.get(p) ?? [];
+    return named.length === 1 ? named[0] : null;
+  };
   const parent = new Map<string, string | null>();
   const dangling = new Set<string>();
-  for (const m of info.values()) {
+  const missing = new Set<string>();
+  for (const [key, m] of info) {
     const p = m.parentSession;
-    if (p === null || p === undefined || p === "") parent.set(m.session, null);
-    else if (!info.has(p)) {
+    if (p === null || p === undefined || p === "") {
+      parent.set(key, null);
+      continue;
+    }
+    const found = parentKeyOf(m);
+    if (found === null) {
       dangling.add(p);
-      parent.set(m.session, null);
-    } else parent.set(m.session, p);
+      missing.add(key);
+    }
+    parent.set(key, found);
   }
 
   // Walk each chain upwards; a chain that revisits one of its own nodes is a cycle.
@@ -103,10 +135,13 @@ export function buildTree(metas: readonly TreeInput[]): TreeGraph {
     while (cur !== null && !resolved.has(cur)) {
       if (onPath.has(cur)) {
         const members = path.slice(onPath.get(cur)!);
-        const oldest = members.map((s) => info.get(s)!).sort(byAge)[0].session;
+        const oldest = members.map((k) => ({ k, m: info.get(k)! })).sort((x, y) =>
+          byAge(x.m, y.m)
+        )[0].k;
         const at = members.indexOf(oldest);
         // `members` runs child → parent; report parent → child from the new root.
-        const upward = [...members.slice(at), ...members.slice(0, at)];
+        const upward = [...members.slice(at), ...members.slice(0, at)]
+          .map((k) => info.get(k)!.session);
         cycles.push([upward[0], ...upward.slice(1).reverse()]);
         parent.set(oldest, null);
         broken.add(oldest);
@@ -116,11 +151,11 @@ export function buildTree(metas: readonly TreeInput[]): TreeGraph {
       path.push(cur);
       cur = parent.get(cur) ?? null;
     }
-    for (const s of path) resolved.add(s);
+    for (const k of path) resolved.add(k);
   }
 
   const nodes = new Map<string, TreeNode>();
-  for (const m of info.values()) {
+  for (const [key, m] of info) {
     const node: TreeNode = {
       session: m.session,
       parentSession: m.parentSession ?? null,
@@ -131,14 +166,14 @@ export function buildTree(metas: readonly TreeInput[]): TreeGraph {
     };
     if (m.projectHash !== undefined) node.projectHash = m.projectHash;
     if (m.projectRoot !== undefined) node.projectRoot = m.projectRoot;
-    if (m.parentSession && !info.has(m.parentSession)) node.parentMissing = true;
-    if (broken.has(m.session)) node.cycleBroken = true;
-    nodes.set(m.session, node);
+    if (missing.has(key)) node.parentMissing = true;
+    if (broken.has(key)) node.cycleBroken = true;
+    nodes.set(key, node);
   }
   const roots: TreeNode[] = [];
-  for (const m of [...info.values()].sort(byAge)) {
-    const p = parent.get(m.session) ?? null;
-    const node = nodes.get(m.session)!;
+  for (const [key] of [...info].sort((x, y) => byAge(x[1], y[1]))) {
+    const p = parent.get(key) ?? null;
+    const node = nodes.get(key)!;
     if (p === null) roots.push(node);
     else nodes.get(p)!.children.push(node);
   }

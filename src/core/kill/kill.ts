@@ -58,6 +58,8 @@ interface Target {
   socketPath: string;
   runtimeDir: string;
   meta: SessionMeta | undefined;
+  /** The alias it was found by when its meta is gone (a second kill by alias). */
+  alias?: string;
 }
 
 /** A process left alive, with the session it belonged to. */
@@ -80,6 +82,21 @@ export interface KeptWorktree {
   branch: string;
 }
 
+/**
+ * What history holds of the ended sessions. Their hook and event files go only once history
+ * ingested them; when it could not (busy past its timeout, unusable), they stay for the next
+ * ingestion (any history read) and are listed here.
+ */
+export interface KillHistory {
+  /** True when history holds every ended session's turns (or there is no history at all). */
+  recorded: boolean;
+  /** Files kept for the next ingestion (empty when `recorded`). */
+  keptFiles: string[];
+  /** Why history could not take them (`history_busy`, `history_unsafe`, …). */
+  errorCode?: string;
+  error?: string;
+}
+
 /** `session kill --json`. */
 export interface KillResult {
   /** False when a process could not be ended. */
@@ -91,6 +108,7 @@ export interface KillResult {
   projectRoot: string;
   /** Worktrees of the ended sessions: never removed by kill (merge, then prune). */
   worktrees: KeptWorktree[];
+  history: KillHistory;
 }
 
 /** `session kill-all --json`. */
@@ -101,6 +119,7 @@ export interface KillAllResult {
   processes: ProcessReport;
   /** Worktrees of the ended sessions: never removed by kill (merge, then prune). */
   worktrees: KeptWorktree[];
+  history: KillHistory;
   projectRoot: string;
   projectOnly: boolean;
   cleanupAllHashes: boolean;
@@ -205,6 +224,7 @@ interface EndResult {
   coverage: KillCoverage;
   /** For the caller's own session: its `kill-session`, left for the very end. */
   close: (() => Promise<void>) | null;
+  history: KillHistory;
 }
 
 /** `kill-session`, then a check that it is gone (`kill_failed`). */
@@ -277,14 +297,17 @@ async function endSession(
     if (own) close = () => closeSession(tmux, target);
     else await closeSession(tmux, target);
   }
-  // History keeps what the hook and event files say before they go (turns, tools, replies).
-  await recordBeforeRemoval(deps, [{ ...target, runId }], "killed");
+  // History keeps what the hook and event files say before they go (turns, tools, replies);
+  // what it cannot take now stays for the next ingestion.
+  const recording = await recordBeforeRemoval(deps, [{ ...target, runId }], "killed");
+  const keep = !recording.recorded;
   const allHashes = options.cleanupAllHashes ?? deps.config.cleanupAllHashes;
   const removed = removeSessionArtifacts(
     target.runtimeDir,
     target.session,
-    allHashes ? {} : { hash: target.hash },
+    allHashes ? { keepHooks: keep } : { hash: target.hash, keepHooks: keep },
   );
+  const alias = target.meta?.alias ?? target.alias;
   // A name nobody knew (a typo) gets no event log: nothing would ever read or prune it.
   if (pids !== null || removed.length > 0 || ended.signalled > 0 || pathExists(paths.events)) {
     await appendLifecycle(deps, paths.events, target.session, {
@@ -292,12 +315,36 @@ async function endSession(
       state: "not_found",
       status: "not_found",
       reason: pids !== null ? "killed" : "kill_not_found",
+      // The meta goes now: the log's last event keeps the alias naming the session.
+      ...(alias ? { alias } : {}),
       trigger,
       signalled: ended.signalled,
       remaining: ended.remaining,
+      // The meta goes: the ingestion that takes the kept files reads its facts from here.
+      ...(keep ? { history: "not_recorded", meta: target.meta ?? null } : {}),
     });
   }
-  return { found: pids !== null, ...ended, coverage, close };
+  const history: KillHistory = keep
+    ? {
+      recorded: false,
+      keptFiles: [paths.hooks, paths.events].filter(pathExists),
+      ...(recording.error
+        ? { errorCode: recording.error.code, error: recording.error.message }
+        : {}),
+    }
+    : { recorded: true, keptFiles: [] };
+  return { found: pids !== null, ...ended, coverage, close, history };
+}
+
+/** The history facts of several ended sessions as one. */
+function bothRecorded(a: KillHistory, b: KillHistory): KillHistory {
+  if (b.recorded) return a;
+  return {
+    recorded: false,
+    keptFiles: [...a.keptFiles, ...b.keptFiles],
+    errorCode: a.errorCode ?? b.errorCode,
+    error: a.error ?? b.error,
+  };
 }
 
 interface Ordered {
@@ -306,6 +353,7 @@ interface Ordered {
 }
 
 interface EndAllResult {
+  history: KillHistory;
   worktrees: KeptWorktree[];
   killed: string[];
   found: Set<string>;
@@ -333,6 +381,7 @@ async function endAll(
   const processes: ProcessReport = { signalled: 0, remaining: [], coverage: fullCoverage() };
   const closes: (() => Promise<void>)[] = [];
   const worktrees: KeptWorktree[] = [];
+  let history: KillHistory = { recorded: true, keptFiles: [] };
   const caller = callerOf(deps);
   for (const { target, trigger } of ownLast(deps, targets)) {
     const r = await endSession(deps, target, trigger, options, caller);
@@ -345,11 +394,12 @@ async function endAll(
       worktrees.push({ session: target.session, path: wt.path, branch: wt.branch });
     }
     if (r.close) closes.push(r.close);
+    history = bothRecorded(history, r.history);
     processes.signalled += r.signalled;
     processes.coverage = bothCovered(processes.coverage, r.coverage);
     processes.remaining.push(...r.remaining.map((s) => ({ ...s, session: target.session })));
   }
-  return { killed, found, processes, closes, worktrees };
+  return { killed, found, processes, closes, worktrees, history };
 }
 
 /**
@@ -360,7 +410,7 @@ async function endAll(
 export async function killSessionTree(deps: Deps, options: KillOptions): Promise<KillResult> {
   // An alias (or a prefix of one) is resolved here, once, to a full name; a full name is taken
   // exactly, never as a prefix of another (issue 9); tmux targets stay exact.
-  const loc = locateSession(deps, options.session, options.projectRoot);
+  const loc = await locateSession(deps, options.session, options.projectRoot);
   const name = validateSessionName(loc.session);
   const root: Target = {
     session: name,
@@ -368,6 +418,7 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
     socketPath: loc.socketPath,
     runtimeDir: loc.runtimeDir,
     meta: loc.meta,
+    ...(loc.alias ? { alias: loc.alias } : {}),
   };
   const runId = await runIdOf(deps, root);
   const targets = [
@@ -377,13 +428,32 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
     })),
     { target: root, trigger: "kill" },
   ];
+  const known = loc.meta !== undefined || loc.alias !== undefined || pathExists(loc.paths.events);
   return await deafToHangup(async (ownClosed) => {
-    const { killed, found, processes, closes, worktrees } = await endAll(deps, targets, options);
+    const { killed, found, processes, closes, worktrees, history } = await endAll(
+      deps,
+      targets,
+      options,
+    );
     try {
       pruneOldEvents(loc.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
       if (!found.has(name)) {
-        throw new LisaError("session_not_found", `Session "${name}" was not found`, {
-          details: { session: name, found: false, killed, processes, projectRoot: loc.projectRoot },
+        const label = loc.alias ? `${name} (${loc.alias})` : `"${name}"`;
+        // A session lisa knew (its files, or what outlives a kill) is gone; anything else was
+        // never there.
+        const message = known
+          ? `Session ${label} is already gone: tmux no longer has it, so there was nothing ` +
+            "to kill (its history: lisa history show " + name + ")"
+          : `Session "${name}" was not found`;
+        throw new LisaError("session_not_found", message, {
+          details: {
+            session: name,
+            found: false,
+            killed,
+            processes,
+            projectRoot: loc.projectRoot,
+            history,
+          },
         });
       }
       const result: KillResult = {
@@ -393,6 +463,7 @@ export async function killSessionTree(deps: Deps, options: KillOptions): Promise
         processes,
         projectRoot: loc.projectRoot,
         worktrees,
+        history,
       };
       options.announce?.(result);
       return result;
@@ -462,7 +533,7 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
     ordered.push({ target: root, trigger: "kill_all" });
   }
   return await deafToHangup(async (ownClosed) => {
-    const { killed, processes, closes, worktrees } = await endAll(deps, ordered, {
+    const { killed, processes, closes, worktrees, history } = await endAll(deps, ordered, {
       ...options,
       cleanupAllHashes,
     });
@@ -474,6 +545,7 @@ export async function killAllSessions(deps: Deps, options: KillAllOptions): Prom
         count: killed.length,
         processes,
         worktrees,
+        history,
         projectRoot: project.root,
         projectOnly,
         cleanupAllHashes,

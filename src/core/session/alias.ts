@@ -7,19 +7,22 @@
  * `resolve` then reports the alias as ambiguous and the full names keep working.
  */
 import { ADJECTIVES, NOUNS } from "./words.ts";
-import { knownSessions } from "./locate.ts";
+import { goneSessions, knownSessions } from "./locate.ts";
 
 /** Attempts at a random free pair before falling back to a numbered alias. */
 const RANDOM_TRIES = 64;
 
 /**
- * The aliases of every session whose meta is in `runtimeDir`, and every session name an
- * artifact there knows (an alias must not read as another session's name either).
+ * The aliases of every session whose meta is in `runtimeDir`, of every gone session whose
+ * event log or worktree record (in `worktreeDir`) still names it (its alias still resolves to
+ * it), and every session name an artifact there knows (an alias must not read as another
+ * session's name either).
  */
-export function knownAliases(runtimeDir: string): Set<string> {
+export function knownAliases(runtimeDir: string, worktreeDir: string): Set<string> {
   const known = knownSessions(runtimeDir);
   const out = new Set<string>(known.names);
-  for (const k of known.metas) if (k.alias !== null) out.add(k.alias);
+  const gone = goneSessions(known, worktreeDir);
+  for (const k of [...known.metas, ...gone]) if (k.alias !== null) out.add(k.alias);
   return out;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Removal of a session's runtime artifacts (spawn's stale reset, kill, kill-all). The event log
- * (and its lock) is always kept for post-mortems; everything else of the session goes: meta,
+ * (and its lock) is always kept for post-mortems, the hook log when history has not ingested it
+ * yet; everything else of the session goes: meta,
  * state, heartbeat, done, hooks, the last output capture, lock files and leftover startup
  * scripts. One directory listing per call.
  */
@@ -13,13 +14,19 @@ export interface RemoveArtifactsOptions {
   hash?: string;
   /** Leave this project hash's artifacts alone (spawn --cleanup-all-hashes: the others). */
   exceptHash?: string;
+  /** Keep the hook log (and its lock): history could not ingest it yet. */
+  keepHooks?: boolean;
 }
 
-/** The session and hash an artifact file name belongs to, unless it is an event log. */
-function ownerOf(name: string): { hash: string; session: string } | null {
+/**
+ * The session and hash an artifact file name belongs to, unless it is an event log (or, with
+ * `keepHooks`, a hook log).
+ */
+function ownerOf(name: string, keepHooks: boolean): { hash: string; session: string } | null {
   const artifact = SESSION_ARTIFACT_RE.exec(name);
   if (artifact) {
     if (artifact[3] === "events.jsonl") return null;
+    if (keepHooks && artifact[3] === "hooks.jsonl") return null;
     return { hash: artifact[1], session: artifact[2] };
   }
   const output = OUTPUT_ARTIFACT_RE.exec(name);
@@ -31,7 +38,8 @@ function ownerOf(name: string): { hash: string; session: string } | null {
 
 /**
  * Removes the artifacts of `session` in `runtimeDir` (of one hash, or of every hash), keeping
- * its event log. Best effort: a file that cannot be removed is skipped. Returns removed paths.
+ * its event log (and its hook log with `keepHooks`). Best effort: a file that cannot be removed
+ * is skipped. Returns removed paths.
  */
 export function removeSessionArtifacts(
   runtimeDir: string,
@@ -46,7 +54,7 @@ export function removeSessionArtifacts(
     return removed;
   }
   for (const entry of entries) {
-    const owner = ownerOf(entry.name);
+    const owner = ownerOf(entry.name, options.keepHooks === true);
     if (owner === null || owner.session !== session) continue;
     if (options.hash !== undefined && owner.hash !== options.hash) continue;
     if (options.exceptHash !== undefined && owner.hash === options.exceptHash) continue;

@@ -204,7 +204,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
   // The alias first: a worktree's default branch is named after it (`lisa/<alias>`). A name
   // given with --session is already the person's short name: it gets no generated alias.
   const alias = options.session === undefined
-    ? pickAlias(project.slug, knownAliases(project.runtimeDir))
+    ? pickAlias(project.slug, knownAliases(project.runtimeDir, deps.config.worktreeDir))
     : undefined;
   if (options.worktree) {
     // The name comes first: the worktree's directory and default branch derive from it.
@@ -218,6 +218,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
       alias,
       branch: options.branch,
       base: options.base,
+      dryRun: options.dryRun,
     });
   }
   const plan = planSpawn(deps, {
@@ -254,6 +255,24 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
  * again when a later step fails.
  */
 async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Promise<void> {
+  const create = worktree !== undefined ? await worktreeCreateModule() : undefined;
+  // A worktree spawn undoes itself when a signal interrupts it before its session runs.
+  const section = create?.openSpawnSection();
+  try {
+    await launchIn(deps, plan, worktree, create, section);
+  } finally {
+    section?.close();
+  }
+}
+
+/** {@link launch} within the spawn's section (a worktree spawn's). */
+async function launchIn(
+  deps: Deps,
+  plan: SpawnPlan,
+  worktree: WorktreePlan | undefined,
+  create: CreateModule | undefined,
+  section: { check(): void } | undefined,
+): Promise<void> {
   const { session, project, paths, runId } = plan;
   const tmux = new Tmux(deps.runner, project.socketPath);
   if (await hasSession(tmux, session)) {
@@ -262,14 +281,16 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
     });
   }
   const files = { runtimeDir: project.runtimeDir, hash: project.hash, session };
-  // Files of an earlier session of the same name go: history records them first.
+  // Files of an earlier session of the same name go: history records them first. A hook log it
+  // cannot take stays; the new run appends to it (lines carry their run id).
+  let keepHooks = false;
   if (pathExists(paths.meta) || pathExists(paths.hooks)) {
-    await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup");
+    keepHooks = !(await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup")).recorded;
   }
-  const create = worktree !== undefined ? await worktreeCreateModule() : undefined;
   if (worktree !== undefined && create !== undefined) {
     await create.createWorktree(deps, project.runtimeDir, worktree, {
       session,
+      ...(plan.meta.alias ? { alias: plan.meta.alias } : {}),
       projectRoot: project.root,
       projectHash: project.hash,
       socketPath: project.socketPath,
@@ -281,12 +302,16 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
       await create.discardWorktree(deps, project.runtimeDir, worktree);
     }
   };
-  removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+  removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash, keepHooks });
   pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
 
   const failed = async (reason: string, message: string, cause: unknown): Promise<never> => {
-    await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed");
-    removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+    const recorded = (await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed"))
+      .recorded;
+    removeSessionArtifacts(project.runtimeDir, session, {
+      hash: project.hash,
+      keepHooks: keepHooks || !recorded,
+    });
     await undoWorktree().catch(() => {});
     await appendLifecycle(deps, paths.events, session, {
       runId,
@@ -308,6 +333,14 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
     );
   }
 
+  try {
+    // The last moment to stop: once tmux made the session, the spawn is done.
+    section?.check();
+  } catch (error) {
+    removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
+    await undoWorktree().catch(() => {});
+    throw error;
+  }
   let created: RunResult;
   try {
     created = await tmux.run(plan.tmuxCommands, { env: clientEnv(deps.env), clearEnv: true });
@@ -365,11 +398,19 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
     );
   }
 
+  try {
+    if (worktree !== undefined) create?.confirmWorktree(worktree);
+  } catch {
+    // The record stays marked `session`: once this lisa is gone, prune judges the worktree by
+    // its rule like any other (it never takes a running session's).
+  }
   await appendLifecycle(deps, paths.events, session, {
     runId,
     state: "just_started",
     status: "active",
     reason: "spawn_success",
+    // The alias outlives the meta here (kill keeps the event log): it still names the session.
+    ...(plan.meta.alias ? { alias: plan.meta.alias } : {}),
     agent: plan.agent,
     mode: plan.mode,
     parentSession: plan.parentSession,

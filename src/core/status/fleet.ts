@@ -34,10 +34,11 @@ import {
   type StatusOutcome,
   type StatusPrelude,
 } from "./status.ts";
-import type { SessionLocation } from "../session/locate.ts";
+import { sessionKey, type SessionLocation } from "../session/locate.ts";
 import type { ControlChannel } from "../../tmux/control.ts";
 import type { CpuSample } from "../../base/types.ts";
 import { samplesAfterPoll } from "./record.ts";
+import { pathExists } from "../../store/atomic.ts";
 import {
   formatOf,
   hasPaneIds,
@@ -254,6 +255,11 @@ export async function readSocket(
     panes: new Map(),
     captures: new Map(),
   };
+  if (!pathExists(socketPath)) {
+    // No socket, no server (a lost session's server took it along): tmux would only say so.
+    reading.serverGone = true;
+    return reading;
+  }
   let r;
   try {
     r = await runBatch(tmux, wanted);
@@ -355,16 +361,16 @@ export interface FleetOptions {
   /** Open control channels by socket (watch): their servers are read without a fork. */
   channels?: ReadonlyMap<string, ControlChannel>;
   /**
-   * CPU samples kept by the caller between calls, by session (watch): used as stored samples,
-   * updated after each call, and new samples alone then write no state file.
+   * CPU samples kept by the caller between calls, by {@link sessionKey} (watch): used as stored
+   * samples, updated after each call, and new samples alone then write no state file.
    */
   cpuMemory?: Map<string, CpuSample[]>;
 }
 
 /**
  * The live status of the chosen sessions, as `status` would report each at this moment
- * (recorded like a status poll), keyed by session name. One tmux invocation per socket (see the
- * module doc); the readings are returned too.
+ * (recorded like a status poll), keyed by {@link sessionKey} (server and name). One tmux
+ * invocation per socket (see the module doc); the readings are returned too.
  */
 export async function fleetStatuses(
   deps: Deps,
@@ -372,9 +378,10 @@ export async function fleetStatuses(
 ): Promise<{ outcomes: Map<string, StatusOutcome>; readings: Map<string, SocketReading> }> {
   const preludes = new Map<string, StatusPrelude>();
   const preludeOf = (l: SessionLocation) => {
-    let p = preludes.get(l.session);
+    const key = sessionKey(l.socketPath, l.session);
+    let p = preludes.get(key);
     if (p === undefined) {
-      preludes.set(l.session, p = readPrelude(deps, l, options.cpuMemory?.get(l.session)));
+      preludes.set(key, p = readPrelude(deps, l, options.cpuMemory?.get(key)));
     }
     return p;
   };
@@ -443,8 +450,9 @@ export async function fleetStatuses(
   const outcomes = new Map<string, StatusOutcome>();
   const memory = options.cpuMemory;
   for (const ev of evals) {
-    outcomes.set(ev.loc.session, await finishEvaluation(deps, ev, memory !== undefined));
-    memory?.set(ev.loc.session, samplesAfterPoll(ev.prelude.prev, ev.facts));
+    const key = sessionKey(ev.loc.socketPath, ev.loc.session);
+    outcomes.set(key, await finishEvaluation(deps, ev, memory !== undefined));
+    memory?.set(key, samplesAfterPoll(ev.prelude.prev, ev.facts));
   }
   if (memory !== undefined) {
     for (const name of memory.keys()) if (!outcomes.has(name)) memory.delete(name);

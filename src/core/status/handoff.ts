@@ -75,7 +75,7 @@ export async function handoffSession(deps: Deps, options: HandoffOptions): Promi
     lines: options.lines,
     deltaFrom,
   });
-  const loc = locateSession(deps, options.session, options.projectRoot);
+  const loc = await locateSession(deps, options.session, options.projectRoot);
   const events = await readEvents(loc.paths.events, deps.config, {
     limit: options.events ?? DEFAULT_HANDOFF_EVENTS,
   }).catch(() => []);

@@ -13,6 +13,7 @@
  * (event log, capture cleaning, hooks reader) are loaded on demand to keep start-up lean.
  */
 import type { Deps } from "../../base/deps.ts";
+import { lazyImport } from "../../base/lazy.ts";
 import { LisaError } from "../../base/errors.ts";
 import type { PaneFacts } from "../drive/capture_view.ts";
 import type { Agent, Mode, WorktreeInfo } from "../../base/types.ts";
@@ -478,6 +479,25 @@ export async function finishEvaluation(
       samplesInMemory,
     });
   }
+  // Status answers that the agent waits for input while its hooks still say the turn runs: the
+  // turn ended without its end hook, and the hook log says so from now on (turn_end.ts).
+  const pending = ev.signals.hooks?.pending;
+  if (
+    c.sessionState === "waiting_input" && c.waitingFor === "input" &&
+    (pending === "turn_running" || pending === "permission")
+  ) {
+    const { recordSilentTurnEnd } = await lazyImport<typeof import("./turn_end.ts")>(
+      new URL("./turn_end.ts", import.meta.url),
+    );
+    await recordSilentTurnEnd(deps, {
+      loc,
+      classification: c,
+      hooks: ev.signals.hooks,
+      screen: probe.rawCapture,
+      quietSeconds: ev.signals.screen.quietSeconds,
+      nowMs: ev.nowMs,
+    });
+  }
   // The output file is written at a terminal state only (spawn removes stale ones).
   let outputFile: string | null = null;
   if (TERMINAL_STATES.includes(c.sessionState)) {
@@ -488,7 +508,7 @@ export async function finishEvaluation(
   const found = facts.view?.found ?? null;
   const report: StatusReport = {
     session: loc.session,
-    alias: meta?.alias ?? null,
+    alias: meta?.alias ?? loc.alias ?? null,
     agent: meta ? shownAgent(meta) : found?.agent ?? null,
     mode: meta?.mode ?? null,
     status: c.status,
@@ -537,7 +557,7 @@ export async function finishEvaluation(
  * does not know is `not_found` (the caller decides the exit code).
  */
 export async function sessionStatus(deps: Deps, options: StatusOptions): Promise<StatusOutcome> {
-  const loc = locateSession(deps, options.session, options.projectRoot);
+  const loc = await locateSession(deps, options.session, options.projectRoot);
   const tmux = new Tmux(deps.runner, loc.socketPath, deps.config.cmdTimeoutSeconds * 1000);
   const lines = Math.max(options.captureLines ?? 0, STATUS_CAPTURE_LINES);
 

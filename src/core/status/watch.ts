@@ -15,6 +15,7 @@ import type { Deps } from "../../base/deps.ts";
 import { TERMINAL_STATES } from "../../base/types.ts";
 import type { CpuSample, SessionStateName } from "../../base/types.ts";
 import { resolveProject } from "../session/project.ts";
+import { sessionKey } from "../session/locate.ts";
 import { gatherLiveSessions, type ListedSession } from "../inventory/list.ts";
 import { ControlChannel } from "../../tmux/control.ts";
 import { STDOUT_CLOSED_EXIT_CODE } from "./monitor.ts";
@@ -26,8 +27,8 @@ export const WATCH_INTERVAL_MS = 400;
 export interface WatchOptions {
   projectRoot?: string;
   allSockets?: boolean;
-  /** Only these sessions (full names, already resolved); all of the scope when absent. */
-  sessions?: string[];
+  /** Only these sessions (resolved: server and full name); all of the scope when absent. */
+  sessions?: { session: string; socketPath: string }[];
   /** `waiting_input`, `terminal`, or any session state. */
   until?: string;
   /** `all`: every watched session must get there; `any` (default): the first one. */
@@ -43,6 +44,8 @@ export interface WatchEvent {
   at: string;
   session?: string;
   alias?: string | null;
+  /** The session's project (two projects may each have a session of one name). */
+  projectRoot?: string | null;
   from?: SessionStateName | null;
   to?: SessionStateName | null;
   waitingFor?: string | null;
@@ -86,7 +89,9 @@ export async function watchSessions(
   const deadline = options.timeoutSeconds === undefined
     ? Infinity
     : startMs + options.timeoutSeconds * 1000;
-  const only = options.sessions ? new Set(options.sessions) : null;
+  // Sessions are keyed by server and name: two projects may each run a session of one name.
+  const keyOf = (r: { session: string; socketPath: string }) => sessionKey(r.socketPath, r.session);
+  const only = options.sessions ? new Set(options.sessions.map(keyOf)) : null;
   let known = new Map<string, ListedSession>();
   let watched: Set<string> | null = only;
   const at = () => deps.now().toISOString();
@@ -112,18 +117,18 @@ export async function watchSessions(
         cpuMemory,
       );
       await keepChannels(channels, all, () => waker.wake());
-      const rows = all.filter((r) => only === null || only.has(r.session));
-      const now = new Map(rows.map((r) => [r.session, r]));
+      const rows = all.filter((r) => only === null || only.has(keyOf(r)));
+      const now = new Map(rows.map((r) => [keyOf(r), r]));
       for (const r of rows) {
-        const before = known.get(r.session);
+        const before = known.get(keyOf(r));
         if (before === undefined) {
           emit({ ...fields(r), type: "appeared", at: at(), from: null, to: r.state });
         } else if (before.state !== r.state || before.waitingFor !== r.waitingFor) {
           emit({ ...fields(r), type: "changed", at: at(), from: before.state, to: r.state });
         }
       }
-      for (const [name, before] of known) {
-        if (!now.has(name)) {
+      for (const [key, before] of known) {
+        if (!now.has(key)) {
           emit({ ...fields(before), type: "disappeared", at: at(), from: before.state, to: null });
         }
       }
@@ -132,25 +137,26 @@ export async function watchSessions(
       // started before the first spawn waits for it); with --any, any session that appears later
       // counts too.
       if (watched === null || (only === null && watched.size === 0)) {
-        watched = new Set(rows.map((r) => r.session));
+        watched = new Set(rows.map(keyOf));
       } else if (only === null && options.quantifier !== "all") {
-        for (const r of rows) watched.add(r.session);
+        for (const r of rows) watched.add(keyOf(r));
       }
       if (options.until !== undefined && watched.size > 0) {
         const until = options.until;
         // A watched session that is gone is not_found (terminal), listed with --session or not:
         // `--until terminal --all` must not wait forever on a killed session.
-        const state = (name: string) => now.get(name)?.state ?? "not_found";
-        const met = [...watched].filter((n) => meets(state(n), until));
+        const state = (key: string) => now.get(key)?.state ?? "not_found";
+        const met = [...watched].filter((k) => meets(state(k), until));
         const done = options.quantifier === "all" ? met.length === watched.size : met.length > 0;
         if (done) {
           const last: WatchEvent = {
             type: "until_met",
             at: at(),
-            sessions: met.map((n) => ({
-              session: n,
-              alias: now.get(n)?.alias ?? null,
-              state: state(n),
+            sessions: met.map((k) => ({
+              // A key ends with the session's name (names hold no newline).
+              session: k.slice(k.lastIndexOf("\n") + 1),
+              alias: now.get(k)?.alias ?? null,
+              state: state(k),
             })),
           };
           emit(last);
@@ -208,6 +214,7 @@ function fields(r: ListedSession): Partial<WatchEvent> {
   return {
     session: r.session,
     alias: r.alias,
+    projectRoot: r.projectRoot,
     waitingFor: r.waitingFor,
     reason: r.classificationReason,
     exitCode: r.exitCode,

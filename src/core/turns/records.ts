@@ -3,6 +3,7 @@
  * record line may carry, a stable key for a line, and what an event means for a turn.
  */
 import type { HookRecord } from "../hook/record.ts";
+import { LISA_TURN_END } from "../../agents/hooks.ts";
 
 /**
  * The fields of a hook line (`src/core/hook/record.ts`), all optional: a line read back may come
@@ -43,6 +44,7 @@ export type TurnEventKind =
   | "permission"
   | "completed"
   | "failed"
+  | "interrupted"
   | "session_start"
   | "session_end"
   | "other";
@@ -72,6 +74,9 @@ export function turnEventKind(r: TurnRecord): TurnEventKind {
       return r.preview === "compact" ? "other" : "session_start";
     case "SessionEnd":
       return "session_end";
+    case LISA_TURN_END:
+      // lisa's own line: status decided the turn ended without its end hook.
+      return r.outcome === "completed" ? "completed" : "interrupted";
     default:
       return "other";
   }

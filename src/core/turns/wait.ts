@@ -7,6 +7,8 @@
  *   `UserPromptSubmit` written after it whose prompt is the sent text. Whatever ends before that
  *   line (the previous turn's `Stop`) is ignored. Tools, a permission request and the end come
  *   after it.
+ * - hooks, a send that resumes a turn ({@link resumeOpenTurn}: keys or Enter alone, e.g. the
+ *   answer to a permission dialog): the turn open before the send, under its own id.
  * - hooks (codex, whose notify fires only at a turn's end): the first non-side-thread
  *   `agent-turn-complete` written after the paste whose input message is the sent text.
  * - no hooks (`--command` sessions, `LISA_HOOKS=off`, hooks never active): the screen. The pane
@@ -30,7 +32,6 @@ import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
 import { readTextInput } from "../drive/text_input.ts";
 import { LisaError, LockBusyError } from "../../base/errors.ts";
 import { withLock } from "../../store/lock.ts";
-import { lockPathFor } from "../../store/runtime_dir.ts";
 import {
   lineKey,
   parseTurnRecord,
@@ -86,6 +87,17 @@ export interface WaitResult {
 /** What the hook records after a send say so far (pure; fed line by line). */
 export interface HookTurn {
   started: boolean;
+  /**
+   * Set when the followed turn began before the send (see {@link resumeOpenTurn}): a new
+   * prompt after the send then starts the turn followed instead of interrupting it.
+   */
+  resumed: boolean;
+  /**
+   * Set while a resumed turn has shown no sign of taking the send's answer: permission lines
+   * then still belong to the dialog it answered (claude's Notification follows its
+   * PermissionRequest), not to a new one.
+   */
+  answerPending: boolean;
   turnId: string | null;
   startAtMs: number | null;
   tools: ToolUse[];
@@ -102,7 +114,16 @@ export interface HookTurn {
 
 /** A tracker with nothing seen yet. */
 export function newHookTurn(): HookTurn {
-  return { started: false, turnId: null, startAtMs: null, tools: [], permission: false, end: null };
+  return {
+    started: false,
+    resumed: false,
+    answerPending: false,
+    turnId: null,
+    startAtMs: null,
+    tools: [],
+    permission: false,
+    end: null,
+  };
 }
 
 function atMs(r: TurnRecord): number | null {
@@ -132,6 +153,16 @@ export function feedHookLine(turn: HookTurn, line: string, runId: string, sent: 
     }
     return;
   }
+  if (kind === "start" && turn.resumed) {
+    // Keys that resumed nothing typed a prompt of their own: that is the turn of this send.
+    Object.assign(turn, newHookTurn());
+    feedHookLine(turn, line, runId, sent);
+    return;
+  }
+  if (turn.answerPending) {
+    if (kind === "permission") return;
+    turn.answerPending = false;
+  }
   switch (kind) {
     case "tool": {
       turn.permission = false;
@@ -148,6 +179,7 @@ export function feedHookLine(turn: HookTurn, line: string, runId: string, sent: 
     case "failed":
       turn.end = endOf(r, "failed");
       return;
+    case "interrupted":
     case "start":
     case "session_start":
     case "session_end":
@@ -156,10 +188,63 @@ export function feedHookLine(turn: HookTurn, line: string, runId: string, sent: 
   }
 }
 
+/**
+ * Takes up the turn that is open in `before` (the hook lines written before the send, oldest
+ * first) when this send resumes it instead of starting one: when nothing is typed (`--keys` or
+ * Enter alone: an answer to a dialog, an interrupt) or the open turn waits on a permission (an
+ * answer typed with `--force`). Such a turn has no new `UserPromptSubmit` after the send; its
+ * tools, its end and its reply come after it, under the id it had (the key of its start line).
+ * The permission it waited on is answered by the send, so it no longer counts. Returns true
+ * when a turn was taken up.
+ */
+export function resumeOpenTurn(
+  turn: HookTurn,
+  before: readonly string[],
+  runId: string,
+  sent: string,
+): boolean {
+  let open = -1;
+  let waitsOnPermission = false;
+  for (let i = 0; i < before.length; i++) {
+    const r = parseTurnRecord(before[i]);
+    if (r === null || r.runId !== runId) continue;
+    switch (turnEventKind(r)) {
+      case "start":
+        open = i;
+        waitsOnPermission = false;
+        break;
+      case "permission":
+        waitsOnPermission = open >= 0;
+        break;
+      case "tool":
+        waitsOnPermission = false;
+        break;
+      case "completed":
+      case "failed":
+      case "interrupted":
+      case "session_start":
+      case "session_end":
+        open = -1;
+        waitsOnPermission = false;
+        break;
+    }
+  }
+  if (open < 0 || (sent.trim() !== "" && !waitsOnPermission)) return false;
+  // Fed as the start of the turn: "" matches any prompt.
+  for (const line of before.slice(open)) feedHookLine(turn, line, runId, "");
+  if (!turn.started || turn.end !== null) return false;
+  turn.permission = false;
+  turn.resumed = true;
+  turn.answerPending = waitsOnPermission;
+  return true;
+}
+
 function endOf(r: TurnRecord, outcome: "completed" | "failed" | "interrupted"): HookTurn["end"] {
+  // lisa's own turn-end line says when the turn ended (its last sign), not when it was written.
+  const ended = typeof r.endedAt === "string" ? Date.parse(r.endedAt) : NaN;
   return {
     outcome,
-    atMs: atMs(r),
+    atMs: Number.isNaN(ended) ? atMs(r) : ended,
     reply: outcome === "completed" ? r.reply ?? r.preview ?? null : null,
     replyCut: (r.cut ?? []).includes("reply") || (r.reply === undefined && r.preview != null),
     error: outcome === "failed" ? r.error ?? r.preview ?? "the turn failed" : null,
@@ -180,13 +265,19 @@ function replyOf(end: NonNullable<HookTurn["end"]>): { text: string; cut: boolea
   return { text: end.reply ?? "", cut: end.replyCut };
 }
 
-/** The hook file's cursor now (null when it does not exist yet). */
-function cursorNow(path: string): FileCursor | null {
+/** Most bytes of the hook file read back before a send, to find a turn it resumes. */
+const RESUME_WINDOW_BYTES = 1_000_000;
+
+/**
+ * The hook file's newest lines now and the cursor after them (no lines and a null cursor when
+ * it does not exist yet or cannot be read).
+ */
+function hookLinesNow(path: string): { lines: string[]; cursor: FileCursor | null } {
   try {
-    const info = Deno.statSync(path);
-    return { ino: info.ino ?? null, offset: info.size };
+    const read = readLinesFrom(path, null, RESUME_WINDOW_BYTES);
+    return read === null ? { lines: [], cursor: null } : { lines: read.lines, cursor: read.next };
   } catch {
-    return null;
+    return { lines: [], cursor: null };
   }
 }
 
@@ -244,7 +335,7 @@ function endedBy(s: StatusRead): { outcome: TurnOutcome; error?: string } | null
  * turn's sake: a gone session is the outcome `interrupted`.
  */
 export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<WaitResult> {
-  const loc = locateSession(deps, options.session, options.projectRoot);
+  const loc = await locateSession(deps, options.session, options.projectRoot);
   // Read the text once (stdin can be read only once) and pass it on as a value.
   const input = await readTextInput(deps, {
     value: options.text,
@@ -254,7 +345,9 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
   });
   // One waiter per session: two waits started together would both take the first matching
   // turn as theirs (same text, same reply). The second is refused before it sends anything.
-  const lockPath = lockPathFor(loc.paths.hooks);
+  // The lock is the wait's own: held for the whole turn, it must never be the hooks log's,
+  // whose appends the agent's hooks (and so the agent) wait for.
+  const lockPath = loc.paths.waitLock;
   try {
     return await withLock(lockPath, { timeoutMs: 0 }, () => waitTurn(deps, options, loc, input));
   } catch (error) {
@@ -284,7 +377,13 @@ async function waitTurn(
   const sentText = sanitizePasteText(input ?? "").text;
   const useHooks = hooksInjected(loc);
   const runId = loc.meta?.runId ?? "";
-  let cursor = useHooks ? cursorNow(loc.paths.hooks) : null;
+  const turn = newHookTurn();
+  let cursor: FileCursor | null = null;
+  if (useHooks) {
+    const before = hookLinesNow(loc.paths.hooks);
+    cursor = before.cursor;
+    resumeOpenTurn(turn, before.lines, runId, sentText);
+  }
   // The full name from here on: an alias prefix another spawn makes ambiguous stays this one.
   const before = useHooks ? null : await capture(deps, {
     session: loc.session,
@@ -314,9 +413,9 @@ async function waitTurn(
     source,
   });
 
-  const turn = newHookTurn();
   let polls = 0;
   let idle = 0;
+  let permissionReads = 0;
   let sawWork = false;
   while (true) {
     if (useHooks) {
@@ -392,7 +491,12 @@ async function waitTurn(
             source: useHooks ? "hooks" : "screen",
           };
         }
-        if (waiting && status.waitingFor === "permission" && (turn.started || sawWork)) {
+        const asks = waiting && status.waitingFor === "permission" && (turn.started || sawWork);
+        // A resumed turn was waiting on the dialog this send answers: until the agent has taken
+        // the answer, status may still see that dialog (or its hook). Only a dialog that stays
+        // for IDLE_READS reads without a sign of the answer is one it waits on now.
+        permissionReads = asks ? permissionReads + 1 : 0;
+        if (asks && (!turn.answerPending || permissionReads >= IDLE_READS)) {
           return atPermission(useHooks ? "hooks" : "screen");
         }
         if (!useHooks && before !== null) {

@@ -5,7 +5,8 @@
  *
  * - a socket: no server answers on it (`list-sessions` says no server / connection refused);
  * - a session's artifacts: its server is gone or no longer lists the session, and none of its
- *   files changed within a grace period (a spawn may be preparing them right now);
+ *   files changed within a grace period (a spawn may be preparing them right now; the state
+ *   file and event log a status poll writes do not count);
  * - a startup script: older than an hour and its session is not live.
  *
  * Event logs of gone sessions are kept for post-mortems until `LISA_EVENT_RETENTION_DAYS`.
@@ -24,7 +25,7 @@ import {
   SOCKET_RE,
 } from "../../store/runtime_dir.ts";
 import { isNoServer, Tmux } from "../../tmux/tmux.ts";
-import { recordBeforeRemoval } from "../history/recorder.ts";
+import { recordBeforeRemoval, recordKey } from "../history/recorder.ts";
 
 /** Options of {@link runCleanup}. */
 export interface CleanupOptions {
@@ -297,22 +298,31 @@ export async function runCleanup(deps: Deps, options: CleanupOptions): Promise<C
     const live = (probe?.kind === "live" && probe.sessions.includes(g.session)) ||
       liveByHash.get(g.hash)?.has(g.session) === true;
     const unsure = probe?.kind === "unknown" || unsureHashes.has(g.hash);
-    const fresh = g.files.some((f) => now - f.mtimeMs < grace);
+    // A poll's own writes (state, events: a list of lost sessions records them) are no sign of
+    // life; a spawn preparing its files writes the others.
+    const fresh = g.files.some((f) =>
+      !/-(state\.json|events\.jsonl)(\.lock)?$/.test(f.name) && now - f.mtimeMs < grace
+    );
     return { g, live, unsure, fresh };
   });
   // History keeps what the hook and event files of gone sessions say before they go.
   const going = verdicts.filter((v) => !v.live && !v.unsure && !v.fresh).map((v) => v.g);
+  // A hook file history could not take stays for the next ingestion.
+  let unrecorded = new Set<string>();
   if (!options.dryRun && going.length > 0) {
-    await recordBeforeRemoval(
+    unrecorded = (await recordBeforeRemoval(
       deps,
       going.map((g) => ({ runtimeDir, hash: g.hash, session: g.session })),
       "cleanup",
-    );
+    )).unrecorded;
   }
   for (const { g, live, unsure, fresh } of verdicts) {
+    const keepHooks = unrecorded.has(recordKey(g));
     for (const f of g.files) {
       const isEvents = /-events\.jsonl(\.lock)?$/.test(f.name);
-      const keep = live || unsure || fresh || (isEvents && now - f.mtimeMs < retentionMs);
+      const isHooks = /-hooks\.jsonl(\.lock)?$/.test(f.name);
+      const keep = live || unsure || fresh || (isEvents && now - f.mtimeMs < retentionMs) ||
+        (isHooks && keepHooks);
       if (keep) report.kept.artifacts.push(f.path);
       else remove(f.path, "artifacts");
     }

@@ -1,7 +1,8 @@
 /**
  * `lisa session prune` (seed 004's prune/housekeeping): removes the artifacts of sessions that
  * have finished or whose tmux session is gone, once their end (or last sign of life) is older
- * than `olderThanMs`, plus event logs past `LISA_EVENT_RETENTION_DAYS`. A finished session tmux
+ * than `olderThanMs`, plus event logs past `LISA_EVENT_RETENTION_DAYS`: of the current project,
+ * or of every project with `allProjects` (as `history list` scopes). A finished session tmux
  * still shows (its dead pane kept by remain-on-exit) has that tmux session closed too.
  *
  * Liveness is proven by tmux, never assumed: each server that a session's meta names is asked
@@ -53,6 +54,8 @@ export function parseDuration(text: string, flag = "--older-than"): number {
 /** Options of {@link pruneSessions}. */
 export interface PruneOptions {
   projectRoot?: string;
+  /** Every project's sessions, event logs and worktrees, not only the current project's. */
+  allProjects?: boolean;
   olderThanMs?: number;
   dryRun?: boolean;
   /** Remove worktrees even with uncommitted changes or unmerged commits (never a running one). */
@@ -83,6 +86,9 @@ export interface KeptSession {
 export interface PruneResult {
   ok: true;
   dryRun: boolean;
+  /** The current project (what prune acts on unless `allProjects`). */
+  projectRoot: string;
+  allProjects: boolean;
   olderThanSeconds: number;
   pruned: PrunedSession[];
   kept: KeptSession[];
@@ -110,8 +116,16 @@ function mtimeMs(path: string): number | null {
   }
 }
 
-/** Event logs past `retentionDays` (what {@link pruneOldEvents} would remove, logs only). */
-function oldEventLogs(runtimeDir: string, retentionDays: number, nowMs: number): string[] {
+/**
+ * Event logs past `retentionDays` (what {@link pruneOldEvents} would remove, logs only), of
+ * project `hash` only when given.
+ */
+function oldEventLogs(
+  runtimeDir: string,
+  retentionDays: number,
+  nowMs: number,
+  hash?: string,
+): string[] {
   if (!(retentionDays > 0)) return [];
   const cutoff = nowMs - retentionDays * 86_400_000;
   const out: string[] = [];
@@ -119,6 +133,7 @@ function oldEventLogs(runtimeDir: string, retentionDays: number, nowMs: number):
     for (const e of Deno.readDirSync(runtimeDir)) {
       const m = SESSION_ARTIFACT_RE.exec(e.name);
       if (m === null || m[3] !== "events.jsonl" || m[4] !== undefined || !e.isFile) continue;
+      if (hash !== undefined && m[1] !== hash) continue;
       const path = joinPath(runtimeDir, e.name);
       const t = mtimeMs(path);
       if (t !== null && t < cutoff) out.push(path);
@@ -132,6 +147,9 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
   const project = resolveProject(deps, options.projectRoot);
   const olderThanMs = options.olderThanMs ?? DEFAULT_PRUNE_AGE_MS;
   const dryRun = options.dryRun === true;
+  const allProjects = options.allProjects === true;
+  // Another project's finished sessions are not this one's to remove (like history list).
+  const scope = allProjects ? undefined : project.hash;
   const nowMs = deps.now().getTime();
   const runtimeDir = project.runtimeDir;
 
@@ -141,6 +159,7 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
     for (const e of Deno.readDirSync(runtimeDir)) {
       const m = SESSION_ARTIFACT_RE.exec(e.name);
       if (m === null || m[4] !== undefined || m[3] === "events.jsonl") continue;
+      if (scope !== undefined && m[1] !== scope) continue;
       const key = `${m[1]}\n${m[2]}`;
       let s = sessions.get(key);
       if (s === undefined) sessions.set(key, s = { hash: m[1], session: m[2], paths: new Map() });
@@ -148,9 +167,10 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
     }
   } catch { /* no runtime dir yet */ }
 
-  // Every server a meta names, and every lisa server in the socket dir: one call each.
+  // Every server a meta in scope names, the project's, and (for every project) every lisa server
+  // in the socket dir: one call each.
   const metas = new Map<string, ReturnType<typeof tryReadMeta>>();
-  const sockets = new Set(lisaSockets(deps.config.tmuxSocketDir ?? runtimeDir));
+  const sockets = new Set(allProjects ? lisaSockets(deps.config.tmuxSocketDir ?? runtimeDir) : []);
   sockets.add(project.socketPath);
   for (const [key, s] of sessions) {
     const metaPath = s.paths.get("meta.json");
@@ -174,6 +194,8 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
   const result: PruneResult = {
     ok: true,
     dryRun,
+    projectRoot: project.root,
+    allProjects,
     olderThanSeconds: Math.round(olderThanMs / 1000),
     pruned: [],
     kept: [],
@@ -248,23 +270,28 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
           );
         } catch { /* the files still go; the dead pane stays visible */ }
       }
-      // History keeps what the hook and event files say before they go (issue 14).
-      await recordBeforeRemoval(
+      // History keeps what the hook and event files say before they go (issue 14); a hook file
+      // it could not take stays for the next ingestion (and the next prune).
+      const { recorded } = await recordBeforeRemoval(
         deps,
         [{ runtimeDir, hash: s.hash, session: s.session, runId: meta?.runId ?? null }],
         "pruned",
       );
-      pruned.files = removeSessionArtifacts(runtimeDir, s.session, { hash: s.hash }).sort();
+      pruned.files = removeSessionArtifacts(runtimeDir, s.session, {
+        hash: s.hash,
+        keepHooks: !recorded,
+      }).sort();
     }
     result.pruned.push(pruned);
   }
   result.events = dryRun
-    ? oldEventLogs(runtimeDir, deps.config.eventRetentionDays, nowMs)
-    : pruneOldEvents(runtimeDir, deps.config.eventRetentionDays, nowMs).sort();
+    ? oldEventLogs(runtimeDir, deps.config.eventRetentionDays, nowMs, scope)
+    : pruneOldEvents(runtimeDir, deps.config.eventRetentionDays, nowMs, scope).sort();
   result.pruned.sort((a, b) => a.session < b.session ? -1 : 1);
   result.kept.sort((a, b) => a.session < b.session ? -1 : 1);
   result.worktrees = await pruneWorktrees(deps, {
     projectRoot: options.projectRoot,
+    allProjects,
     force: options.force,
     dryRun,
   });

@@ -2,27 +2,53 @@
  * Creating and removing a session's worktree. `git worktree add` and `git worktree remove` run
  * under lisa's lock of the repository (`git.ts`), so parallel spawns into one repository never
  * trip over git's own lock files.
+ *
+ * Intent first (`record.ts`): the record, marked `spawning`, is written before `git worktree
+ * add` runs, so whatever interrupts the spawn (a timeout, a signal, SIGKILL), prune and the
+ * next spawn of the name find what it left (`leftover.ts`). The spawn drops the mark
+ * ({@link confirmWorktree}) once its session runs.
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { dirName } from "../../base/paths.ts";
-import { git, gitMessage, withRepoLock } from "./git.ts";
+import { InterruptedError } from "../../base/errors.ts";
+import { recordGroup } from "../../proc/group.ts";
+import { interruption, openSection, SIGNAL_NUMBERS } from "../../proc/interrupt.ts";
+import { readStat } from "../../proc/table.ts";
+import { git, gitMessage } from "./git.ts";
+import { withRepo } from "./merge_journal.ts";
+import { removeUnstarted } from "./leftover.ts";
 import {
-  branchExists,
   branchExistsError,
+  branchInTheWay,
   pathTaken,
   worktreeExistsError,
   type WorktreePlan,
 } from "./plan.ts";
-import { removeRecord, type WorktreeRecord, writeRecord } from "./record.ts";
+import {
+  readRecord,
+  removeRecord,
+  type SpawnIntent,
+  type WorktreeRecord,
+  writeRecord,
+} from "./record.ts";
 
 /** The facts of the session a worktree is created for (its record). */
-export type RecordBase = Omit<WorktreeRecord, "worktree" | "merged">;
+export type RecordBase = Omit<WorktreeRecord, "worktree" | "merged" | "spawning">;
+
+/** The mark of a spawn by this lisa process, in `phase`. */
+function intentOf(
+  phase: SpawnIntent["phase"],
+  gitGroup: SpawnIntent["gitGroup"] = null,
+): SpawnIntent {
+  return { pid: Deno.pid, startTime: readStat(Deno.pid)?.startTime ?? null, phase, gitGroup };
+}
 
 /**
- * Creates the worktree of `plan` on its new branch at the base commit, then its record.
- * Throws `worktree_exists` and `branch_exists` (made since the plan), `worktree_create_failed`
- * (git's message) and `command_timeout` (nothing left behind by any of them), `lock_busy`.
+ * Creates the worktree of `plan` on its new branch at the base commit, with its record (marked
+ * `spawning` until {@link confirmWorktree}). Throws `worktree_exists` and `branch_exists` (made
+ * since the plan), `worktree_create_failed` (git's message), `command_timeout` and
+ * `interrupted` (nothing left behind by any of them), `lock_busy`.
  */
 export async function createWorktree(
   deps: Deps,
@@ -31,6 +57,11 @@ export async function createWorktree(
   base: RecordBase,
 ): Promise<void> {
   const { path, branch, baseCommit, repoRoot } = plan.info;
+  const recordOf = (spawning: SpawnIntent): WorktreeRecord => ({
+    ...base,
+    worktree: plan.info,
+    spawning,
+  });
   try {
     Deno.mkdirSync(dirName(path), { recursive: true, mode: 0o700 });
   } catch (error) {
@@ -40,23 +71,40 @@ export async function createWorktree(
       { cause: error, details: { path } },
     );
   }
-  const failure = await withRepoLock(runtimeDir, plan.commonDir, async () => {
+  const failure = await withRepo(deps, runtimeDir, plan.commonDir, async () => {
     // Checked again under the lock: a directory or branch made since the plan (a parallel
     // spawn of the same name or --branch) is not ours to create, nor to remove when `add` fails.
     if (pathTaken(path)) return worktreeExistsError(path);
-    if (await branchExists(deps, repoRoot, branch)) return branchExistsError(branch, repoRoot);
+    const blocker = await branchInTheWay(deps, repoRoot, branch);
+    if (blocker !== null) return branchExistsError(branch, repoRoot, blocker);
+    try {
+      writeRecord(plan.recordPath, recordOf(intentOf("worktree")));
+    } catch (error) {
+      return recordError(plan.recordPath, error, path, branch);
+    }
+    const undo = async () => {
+      if (await removeUnstarted(deps, plan.info).catch(() => false)) removeRecord(plan.recordPath);
+    };
     let added;
     try {
       const argv = ["worktree", "add", "--quiet", "-b", branch, path, baseCommit];
-      added = await git(deps, repoRoot, argv, { allowFailure: true });
+      added = await git(deps, repoRoot, argv, {
+        allowFailure: true,
+        // Its process group, for the next lisa to end should this one be killed (SIGKILL).
+        onStart: (pgid) => {
+          try {
+            writeRecord(plan.recordPath, recordOf(intentOf("worktree", recordGroup(pgid))));
+          } catch { /* the intent without the group still marks the leftover */ }
+        },
+      });
     } catch (error) {
-      // A timeout (a slow checkout hook): git was stopped half-way.
-      await removeCreated(deps, plan).catch(() => {});
+      // Timed out or interrupted: git and all it started (its checkout) were ended.
+      await undo();
       throw error;
     }
     if (added.success) return undefined;
     // git removes what it created when `add` fails; a branch it made before failing goes too.
-    await removeCreated(deps, plan).catch(() => {});
+    await undo();
     return new LisaError(
       "worktree_create_failed",
       `git could not create the worktree "${path}" (branch "${branch}"): ${gitMessage(added)}`,
@@ -65,15 +113,30 @@ export async function createWorktree(
   });
   if (failure !== undefined) throw failure;
   try {
-    writeRecord(plan.recordPath, { ...base, worktree: plan.info });
+    writeRecord(plan.recordPath, recordOf(intentOf("session")));
   } catch (error) {
     await discardWorktree(deps, runtimeDir, plan).catch(() => {});
-    throw new LisaError(
-      "worktree_create_failed",
-      `Cannot write the worktree record "${plan.recordPath}": ${(error as Error).message}`,
-      { cause: error, details: { path, branch } },
-    );
+    throw recordError(plan.recordPath, error, path, branch);
   }
+}
+
+function recordError(recordPath: string, error: unknown, path: string, branch: string) {
+  return new LisaError(
+    "worktree_create_failed",
+    `Cannot write the worktree record "${recordPath}": ${(error as Error).message}`,
+    { cause: error, details: { path, branch } },
+  );
+}
+
+/**
+ * Marks the worktree of `plan` as belonging to a session that runs (drops `spawning`). Throws
+ * I/O errors of the record.
+ */
+export function confirmWorktree(plan: WorktreePlan): void {
+  const record = readRecord(plan.recordPath);
+  if (record === undefined) return;
+  const { spawning: _, ...confirmed } = record;
+  writeRecord(plan.recordPath, confirmed);
 }
 
 /**
@@ -86,23 +149,35 @@ export async function discardWorktree(
   runtimeDir: string,
   plan: WorktreePlan,
 ): Promise<void> {
-  await withRepoLock(runtimeDir, plan.commonDir, () => removeCreated(deps, plan));
-  removeRecord(plan.recordPath);
+  const done = await withRepo(
+    deps,
+    runtimeDir,
+    plan.commonDir,
+    () => removeUnstarted(deps, plan.info),
+  );
+  if (done.removed) removeRecord(plan.recordPath);
+}
+
+/** The interruptible part of a worktree spawn (`src/proc/interrupt.ts`). */
+export interface SpawnSection {
+  /** Throws `interrupted` when a signal came since the section opened. */
+  check(): void;
+  close(): void;
 }
 
 /**
- * Removes what `git worktree add` of `plan` created: the worktree (forced: it holds nothing but
- * the base commit), git's entry of it, and the branch while it still points at the base commit
- * (a branch that moved is someone's work). The caller holds the repository lock.
+ * Opens the section of a worktree spawn, from its worktree to its running session: a signal
+ * then ends git, and the spawn undoes what it made instead of dying with it half made.
  */
-async function removeCreated(deps: Deps, plan: WorktreePlan): Promise<void> {
-  const { path, branch, baseCommit, repoRoot } = plan.info;
-  await git(deps, repoRoot, ["worktree", "remove", "--force", path], { allowFailure: true });
-  try {
-    Deno.removeSync(path, { recursive: true });
-  } catch { /* git removed it */ }
-  await git(deps, repoRoot, ["worktree", "prune"], { allowFailure: true });
-  await git(deps, repoRoot, ["update-ref", "-d", `refs/heads/${branch}`, baseCommit], {
-    allowFailure: true,
-  });
+export function openSpawnSection(): SpawnSection {
+  const close = openSection();
+  return {
+    check() {
+      const signal = interruption();
+      if (signal !== null) {
+        throw new InterruptedError(signal, SIGNAL_NUMBERS[signal] ?? 15, "spawning a session");
+      }
+    },
+    close,
+  };
 }

@@ -198,7 +198,7 @@ async function withScratchIndex<T>(
  * the errors of `findWorktree` (`worktree_not_found`) and `git_failed`.
  */
 export async function diffSession(deps: Deps, options: DiffOptions): Promise<DiffResult> {
-  const { record, session } = findWorktree(deps, options.session, options.projectRoot);
+  const { record, session } = await findWorktree(deps, options.session, options.projectRoot);
   const info = record.worktree;
   const present = worktreePresent(info);
   const dir = present ? info.path : info.repoRoot;
@@ -206,7 +206,9 @@ export async function diffSession(deps: Deps, options: DiffOptions): Promise<Dif
     .stdout.trim();
   const commits = await branchCommits(deps, dir, info.baseCommit, info.branch);
   const pending = present ? await pendingChanges(deps, dir) : { uncommitted: [], untracked: [] };
-  const common = ["diff", "--no-color", "--no-ext-diff", "-M"];
+  // Paths as the person named them: git otherwise quotes every byte past ASCII ("\303\274").
+  // Quoting stays for what it protects (`"`, `\`, control characters); `git apply` reads both.
+  const common = ["-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "-M"];
   const run = async (env: Record<string, string>, target: string[]) => {
     const args = (extra: string[]) => [...common, ...extra, ...target, "--"];
     const nameStatus = await git(deps, dir, args(["--name-status", "-z"]), { env });

@@ -21,12 +21,12 @@ export interface FoundWorktree {
  * `worktree_not_found` when the session has none (spawned without `--worktree`, pruned, or
  * unknown).
  */
-export function findWorktree(
+export async function findWorktree(
   deps: Deps,
   session: string,
   projectRoot?: string,
-): FoundWorktree {
-  const location = locateSession(deps, session, projectRoot);
+): Promise<FoundWorktree> {
+  const location = await locateSession(deps, session, projectRoot);
   // The located name (a resolver may have turned an alias or prefix into it).
   session = location.session;
   const found = findRecord(deps.config.worktreeDir, location.hash, session);

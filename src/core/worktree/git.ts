@@ -8,12 +8,19 @@
  * "Unable to create '….lock': File exists" or "cannot lock ref". lisa's own git calls that
  * write to a repository run under one lisa lock per repository ({@link withRepoLock}), and a
  * call that still meets a git lock (a person's git, an IDE) is retried a few times.
+ *
+ * Every git call runs in a process group of its own (the runner's `group`): at its time limit
+ * (`LISA_GIT_TIMEOUT_SECONDS`, not the tmux one: a checkout of a large repository takes
+ * minutes) and on a signal to lisa, git and all it started (hooks, filters, the
+ * `git reset --hard` of `git worktree add`) are ended before lisa goes on. A step that runs
+ * long says so on stderr.
  */
 import type { Deps } from "../../base/deps.ts";
-import { LisaError } from "../../base/errors.ts";
+import { InterruptedError, LisaError } from "../../base/errors.ts";
 import { md5Hex } from "../../base/md5.ts";
 import { joinPath } from "../../base/paths.ts";
 import type { RunResult } from "../../base/runner.ts";
+import { interruption, SIGNAL_NUMBERS } from "../../proc/interrupt.ts";
 import { withLock } from "../../store/lock.ts";
 import { withoutGitContext } from "./git_context.ts";
 
@@ -28,7 +35,17 @@ export interface GitOptions {
   allowFailure?: boolean;
   /** Extra environment (e.g. `GIT_INDEX_FILE` of a scratch index). */
   env?: Record<string, string>;
+  /** Called with git's process group once it runs (recorded, to end it after a SIGKILL). */
+  onStart?: (pgid: number) => void;
+  /** Undoing interrupted work: runs even after a signal interrupted lisa. */
+  cleanup?: boolean;
+  /** Text written to git's stdin (`--pathspec-from-file=-`). */
+  stdin?: string;
 }
+
+/** When a git step that runs long first says so, and how often again. */
+const PROGRESS_AFTER_MS = 3000;
+const PROGRESS_EVERY_MS = 15_000;
 
 /** The environment git runs in: the caller's, without repository context, in the C locale. */
 export function gitEnv(
@@ -49,6 +66,8 @@ export function gitEnv(
 
 /** True when git failed because another process held one of its lock files. */
 export function isGitLockError(stderr: string): boolean {
+  // "cannot lock ref 'refs/heads/a/b': 'refs/heads/a' exists": a branch in the way, not a lock.
+  if (/exists; cannot create/.test(stderr)) return false;
   return /\.lock'?: File exists|Unable to create '[^']*\.lock'|cannot lock ref|could not lock|Another git process seems to be running|unable to lock/i
     .test(stderr);
 }
@@ -60,10 +79,19 @@ export function gitMessage(result: RunResult): string {
   return (fatal ?? lines[0] ?? `exit ${result.code}`).replace(/^(fatal|error):\s*/, "");
 }
 
+/** git's subcommand in `args` (past `-c name=value` options), for messages. */
+function stepName(args: readonly string[]): string {
+  let i = 0;
+  while (args[i] === "-c") i += 2;
+  return args.slice(i, args[i] === "worktree" ? i + 2 : i + 1).join(" ");
+}
+
 /**
  * Runs `git -C dir …args`. Retries (with a short back-off) while git reports one of its own
- * lock files as taken. Throws `program_not_found` without git, and `git_failed` (naming the
- * command and git's message) on a non-zero exit unless `allowFailure`.
+ * lock files as taken. Throws `program_not_found` without git, `command_timeout` past
+ * `LISA_GIT_TIMEOUT_SECONDS`, `interrupted` once a signal interrupted lisa (unless `cleanup`),
+ * and `git_failed` (naming the command and git's message) on a non-zero exit unless
+ * `allowFailure`.
  */
 export async function git(
   deps: Deps,
@@ -73,9 +101,33 @@ export async function git(
 ): Promise<RunResult> {
   const argv = ["git", "-C", dir, ...args];
   const env = gitEnv(deps.env, options.env);
+  const limit = deps.config.gitTimeoutSeconds;
+  const step = stepName(args);
+  const progress = {
+    afterMs: PROGRESS_AFTER_MS,
+    everyMs: PROGRESS_EVERY_MS,
+    report: (ms: number) =>
+      deps.io.err(
+        `lisa: git ${step} in ${dir} still running after ${Math.round(ms / 1000)} s ` +
+          `(limit ${limit} s, LISA_GIT_TIMEOUT_SECONDS)\n`,
+      ),
+  };
   let result: RunResult | undefined;
   for (let attempt = 1; attempt <= LOCK_RETRIES; attempt++) {
-    result = await deps.runner.run(argv, { env, clearEnv: true, allowFailure: true });
+    const signal = interruption();
+    if (signal !== null && !options.cleanup) {
+      throw new InterruptedError(signal, SIGNAL_NUMBERS[signal] ?? 15, `about to run git ${step}`);
+    }
+    result = await deps.runner.run(argv, {
+      env,
+      clearEnv: true,
+      allowFailure: true,
+      group: true,
+      timeoutMs: limit * 1000,
+      onStart: options.onStart,
+      stdin: options.stdin,
+      progress,
+    });
     if (result.success || !isGitLockError(result.stderr)) break;
     if (attempt < LOCK_RETRIES) await deps.sleep(50 * 2 ** (attempt - 1));
   }
@@ -103,14 +155,22 @@ export function repoLockPath(runtimeDir: string, commonDir: string): string {
  * Runs `fn` holding lisa's lock on one repository (its common git dir), so lisa's own writes
  * to it (worktree add/remove, merge, branch deletion) never race each other. Unlike the state
  * locks, this one is held across git calls: serialising them is its purpose. Throws
- * `lock_busy` after {@link REPO_LOCK_TIMEOUT_MS}.
+ * `lock_busy` after {@link REPO_LOCK_TIMEOUT_MS}, and `interrupted` when a signal interrupts
+ * lisa's section while it waits.
  */
 export async function withRepoLock<T>(
   runtimeDir: string,
   commonDir: string,
   fn: () => Promise<T>,
 ): Promise<T> {
+  const lockName = `lisa's lock of the repository ${commonDir}`;
   return await withLock(repoLockPath(runtimeDir, commonDir), {
     timeoutMs: REPO_LOCK_TIMEOUT_MS,
+    // A signal to lisa in a section (`interrupt.ts`) does not wait for another lisa's merge.
+    stop: () => {
+      const signal = interruption();
+      if (signal === null) return null;
+      return new InterruptedError(signal, SIGNAL_NUMBERS[signal] ?? 15, "waiting for " + lockName);
+    },
   }, fn);
 }

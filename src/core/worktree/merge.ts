@@ -9,25 +9,34 @@
  *    session's branch, with a message naming the session (`merge_refused` when the agent moved
  *    its worktree off that branch, or left unresolved conflicts in it; `merge_failed`, with the
  *    worktree's index put back, when a hook refuses the commit).
- * 4. `git merge --no-ff` (or `--squash` plus one commit). A conflict is aborted at once
- *    (`git merge --abort`; `git reset --merge` after a squash): the main checkout is as it
- *    was, and the error (`merge_conflict`, exit 2) lists the conflicting files. A merge or
- *    squash commit that fails otherwise (a hook refused it: `merge_failed`) or times out is
- *    undone the same way. The commit of step 3 stays on the session's branch.
- * 5. The record notes what was merged (a squash leaves the branch's commits unreachable, yet
- *    merged: the prune rule reads this note), and the session's event log gets a
- *    `worktree_merged` (or `worktree_merge_conflict`) lifecycle event.
+ * 4. The merge is computed without the main checkout (`git merge-tree --write-tree`): a
+ *    conflict is reported (`merge_conflict`, exit 2, the conflicting files) with nothing
+ *    written there, and the files the merge changes are known before any is.
+ * 5. Then `git merge --no-ff` (or `--squash` plus one commit), git's own, hooks and all, after
+ *    a restore point of what it changes (`merge_journal.ts`): a merge that fails (a hook
+ *    refused it: `merge_failed`), passes its time limit, or is interrupted by a signal
+ *    (`interrupted`) is undone from it, exactly; one whose lisa was killed is undone by the next
+ *    lisa that takes the repository. The commit of step 3 stays on the session's branch.
+ * 6. The record notes what was merged (a squash leaves the branch's commits unreachable, yet
+ *    merged: the prune rule reads this note while the squash commit is on a branch), and the
+ *    session's event log gets a `worktree_merged` (or `worktree_merge_conflict`) lifecycle
+ *    event.
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
-import type { RunResult } from "../../base/runner.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
-import { sessionStatus } from "../status/status.ts";
-import { branchCommits, pendingChanges, worktreePresent } from "./describe.ts";
+import { openSection } from "../../proc/interrupt.ts";
 import { appendLifecycle } from "../session/lifecycle.ts";
+import { sessionStatus } from "../status/status.ts";
+import { branchCommits, worktreePresent } from "./describe.ts";
 import { findWorktree, type FoundWorktree } from "./find.ts";
-import { git, gitMessage, splitZ, withRepoLock } from "./git.ts";
-import { type MergedMark, writeRecord } from "./record.ts";
+import { git, gitMessage, splitZ } from "./git.ts";
+import { applyMerge, changesOf, conflictError } from "./merge_apply.ts";
+import { journalPath, STATUS_ARGS, statusPaths, withRepo } from "./merge_journal.ts";
+import { commitWorktree } from "./merge_pending.ts";
+import { type MergedMark, readRecord, writeRecord } from "./record.ts";
+
+export { pendingCommitMessage } from "./merge_pending.ts";
 
 /** States in which the agent counts as working (merge refuses them without `force`). */
 export const BUSY_STATES: readonly string[] = ["in_progress", "just_started"];
@@ -74,11 +83,6 @@ export function defaultMergeMessage(session: string, branch: string, squash: boo
     : `Merge lisa session ${session} (branch ${branch})`;
 }
 
-/** The message of the commit of a worktree's pending changes. */
-export function pendingCommitMessage(session: string): string {
-  return `lisa: uncommitted work of session ${session}`;
-}
-
 async function revParse(deps: Deps, dir: string, ref: string): Promise<string> {
   return (await git(deps, dir, ["rev-parse", "--verify", "--quiet", ref])).stdout.trim();
 }
@@ -87,71 +91,29 @@ function refused(message: string, details: Record<string, unknown>): LisaError {
   return new LisaError("merge_refused", message, { details });
 }
 
-/** Paths in `git status --porcelain -z` output (both sides of a rename). */
-function statusPaths(out: string): string[] {
-  const paths: string[] = [];
-  const entries = splitZ(out);
-  for (let i = 0; i < entries.length; i++) {
-    const code = entries[i].slice(0, 2);
-    paths.push(entries[i].slice(3));
-    if (code.includes("R") || code.includes("C")) paths.push(entries[++i]);
-  }
-  return paths;
-}
+/** git's own operations that stop half-way for a person, by the file that marks them. */
+const OPERATIONS: readonly [string, string][] = [
+  ["MERGE_HEAD", "merge"],
+  ["rebase-merge", "rebase"],
+  ["rebase-apply", "rebase or git am"],
+  ["CHERRY_PICK_HEAD", "cherry-pick"],
+  ["REVERT_HEAD", "revert"],
+  ["BISECT_LOG", "bisect"],
+];
 
 /**
- * Commits everything pending in the worktree on its branch; returns the commit. When git
- * refuses (a pre-commit hook) or stops, the worktree's index is put back as the agent left it
- * (what it had staged, and only that) and `merge_failed` names git's reason.
+ * The git operation a person has in progress in the checkout `main` (a merge, rebase, `git am`,
+ * cherry-pick, revert or bisect), or null. Merging over one would mix lisa's work into theirs.
  */
-async function commitPending(deps: Deps, info: WorktreeInfo, session: string): Promise<string> {
-  const indexPath = (await git(deps, info.path, [
-    "rev-parse",
-    "--path-format=absolute",
-    "--git-path",
-    "index",
-  ])).stdout.trim();
-  let saved: Uint8Array | null = null;
-  try {
-    saved = Deno.readFileSync(indexPath);
-  } catch { /* no index yet */ }
-  const before = await revParse(deps, info.path, "HEAD");
-  const putBack = async () => {
-    // A commit that was made (a post-commit hook timed out) stands, with its index.
-    const now = await git(deps, info.path, ["rev-parse", "--verify", "--quiet", "HEAD"], {
-      allowFailure: true,
-    }).catch(() => undefined);
-    if (now?.stdout.trim() !== before) return;
+async function operationInProgress(deps: Deps, main: string): Promise<string | null> {
+  const gitDir = (await git(deps, main, ["rev-parse", "--absolute-git-dir"])).stdout.trim();
+  for (const [file, name] of OPERATIONS) {
     try {
-      if (saved === null) Deno.removeSync(indexPath);
-      else {
-        // Like git: a new file renamed over the index, never a half-written index.
-        Deno.writeFileSync(`${indexPath}.lisa-restore`, saved);
-        Deno.renameSync(`${indexPath}.lisa-restore`, indexPath);
-      }
-    } catch { /* best effort: the files themselves were never touched */ }
-  };
-  let committed: RunResult;
-  try {
-    await git(deps, info.path, ["add", "-A", "--", "."]);
-    committed = await git(deps, info.path, ["commit", "-q", "-m", pendingCommitMessage(session)], {
-      allowFailure: true,
-    });
-  } catch (error) {
-    await putBack();
-    throw error;
+      Deno.lstatSync(`${gitDir}/${file}`);
+      return name;
+    } catch { /* not this one */ }
   }
-  if (!committed.success) {
-    await putBack();
-    throw new LisaError(
-      "merge_failed",
-      `git could not commit the pending work in the worktree ${info.path}: ${
-        gitMessage(committed).replace(/\.$/, "")
-      }; the worktree is as it was and nothing was merged`,
-      { details: { path: info.path, branch: info.branch, stderr: committed.stderr.trim() } },
-    );
-  }
-  return await revParse(deps, info.path, "HEAD");
+  return null;
 }
 
 /**
@@ -170,7 +132,7 @@ function touches(files: readonly string[], path: string): boolean {
  * `lock_busy`.
  */
 export async function mergeSession(deps: Deps, options: MergeOptions): Promise<MergeResult> {
-  const found = findWorktree(deps, options.session, options.projectRoot);
+  const found = await findWorktree(deps, options.session, options.projectRoot);
   const { session } = found;
   const info = found.record.worktree;
   const squash = options.squash ?? false;
@@ -201,6 +163,8 @@ export async function mergeSession(deps: Deps, options: MergeOptions): Promise<M
       branch: info.branch,
       ...extra,
     });
+  // A signal while it merges undoes the merge instead of leaving it half done.
+  const closeSection = openSection();
   try {
     const merged = await mergeLocked(deps, found, commonDir, squash, sessionState, options);
     await log("worktree_merged", {
@@ -215,10 +179,48 @@ export async function mergeSession(deps: Deps, options: MergeOptions): Promise<M
       await log("worktree_merge_conflict", { conflicts: error.details.conflicts });
     }
     throw error;
+  } finally {
+    closeSection();
   }
 }
 
-/** Steps 2–5 of the module doc, under lisa's lock of the repository. */
+/**
+ * Step 2 of the module doc: the main checkout `main` is on a branch other than the session's
+ * `branch`, with no git operation in progress and nothing staged. Returns that branch; throws
+ * `merge_refused` or `merge_dirty_checkout`.
+ */
+async function checkMain(deps: Deps, main: string, branch: string): Promise<string> {
+  const into = (await git(deps, main, ["symbolic-ref", "--quiet", "--short", "HEAD"], {
+    allowFailure: true,
+  })).stdout.trim();
+  if (into === "") {
+    throw refused(`The main checkout ${main} is not on a branch (detached HEAD)`, { main });
+  }
+  if (into === branch) {
+    throw refused(`The main checkout ${main} is on the session's own branch "${into}"`, {
+      main,
+      branch: into,
+    });
+  }
+  const operation = await operationInProgress(deps, main);
+  if (operation !== null) {
+    throw refused(
+      `A ${operation} is in progress in ${main}; finish or abort it first (git status says how)`,
+      { main, operation },
+    );
+  }
+  const staged = await git(deps, main, ["diff", "--cached", "--quiet"], { allowFailure: true });
+  if (!staged.success) {
+    throw new LisaError(
+      "merge_dirty_checkout",
+      `The main checkout ${main} has staged changes; commit or unstage them before merging`,
+      { details: { main, files: [] } },
+    );
+  }
+  return into;
+}
+
+/** Steps 2–6 of the module doc, under lisa's lock of the repository. */
 async function mergeLocked(
   deps: Deps,
   found: FoundWorktree,
@@ -230,72 +232,28 @@ async function mergeLocked(
   const { session } = found;
   const info = found.record.worktree;
   const main = info.repoRoot;
-  return await withRepoLock(found.location.runtimeDir, commonDir, async () => {
-    const into = (await git(deps, main, ["symbolic-ref", "--quiet", "--short", "HEAD"], {
-      allowFailure: true,
-    })).stdout.trim();
-    if (into === "") {
-      throw refused(`The main checkout ${main} is not on a branch (detached HEAD)`, { main });
-    }
-    if (into === info.branch) {
-      throw refused(`The main checkout ${main} is on the session's own branch "${into}"`, {
-        main,
-        branch: into,
-      });
-    }
-    const merging = await git(deps, main, ["rev-parse", "-q", "--verify", "MERGE_HEAD"], {
-      allowFailure: true,
-    });
-    if (merging.success) {
-      throw refused(`A merge is already in progress in ${main}; finish or abort it first`, {
-        main,
-      });
-    }
-    const staged = await git(deps, main, ["diff", "--cached", "--quiet"], { allowFailure: true });
-    if (!staged.success) {
-      throw new LisaError(
-        "merge_dirty_checkout",
-        `The main checkout ${main} has staged changes; commit or unstage them before merging`,
-        { details: { main, files: [] } },
+  return await withRepo(deps, found.location.runtimeDir, commonDir, async (stuck) => {
+    if (stuck !== null) {
+      throw refused(
+        `A merge of session ${stuck.session} into ${stuck.main} was interrupted and could not ` +
+          `be undone; put ${stuck.main} back yourself (git status shows what it changed), then ` +
+          `remove ${journalPath(commonDir)}`,
+        { main: stuck.main, journal: journalPath(commonDir) },
       );
     }
+    // A prune of the same session that ran while this merge waited for the lock took the
+    // worktree and its record: nothing is left to merge.
+    if (readRecord(found.recordPath) === undefined && !worktreePresent(info)) {
+      throw new LisaError(
+        "worktree_not_found",
+        `Session "${session}" has no worktree any more (pruned meanwhile)`,
+        { details: { session } },
+      );
+    }
+    const into = await checkMain(deps, main, info.branch);
 
     // The worktree's pending work becomes a commit on its branch.
-    let pendingCommit: string | null = null;
-    if (worktreePresent(info)) {
-      // An agent that switched branches left its work off the session's branch: merging the
-      // branch would bring in none of it, and committing would put it on the other one.
-      const on = (await git(deps, info.path, ["symbolic-ref", "--quiet", "HEAD"], {
-        allowFailure: true,
-      })).stdout.trim();
-      if (on !== `refs/heads/${info.branch}`) {
-        const where = on === ""
-          ? "a detached HEAD"
-          : `branch "${on.replace(/^refs\/heads\//, "")}"`;
-        throw refused(
-          `The worktree ${info.path} is on ${where}, not on the session's branch ` +
-            `"${info.branch}"; check out "${info.branch}" there (or merge the other branch ` +
-            "yourself)",
-          { path: info.path, branch: info.branch, head: on || null },
-        );
-      }
-      // Unresolved conflicts (a merge or cherry-pick stopped half-way) would be committed with
-      // their conflict markers and merged into the main checkout.
-      const unresolved = splitZ(
-        (await git(deps, info.path, ["diff", "--name-only", "-z", "--diff-filter=U"])).stdout,
-      );
-      if (unresolved.length > 0) {
-        throw refused(
-          `The worktree ${info.path} has unresolved conflicts in ${unresolved.join(", ")}; ` +
-            "resolve and commit them there (or abort that merge) first",
-          { path: info.path, branch: info.branch, conflicts: unresolved },
-        );
-      }
-      const pending = await pendingChanges(deps, info.path);
-      if (pending.uncommitted.length + pending.untracked.length > 0) {
-        pendingCommit = await commitPending(deps, info, session);
-      }
-    }
+    const pendingCommit = await commitWorktree(deps, info, session);
 
     const branchRef = `refs/heads/${info.branch}`;
     const tip = await revParse(deps, main, branchRef);
@@ -328,13 +286,32 @@ async function mergeLocked(
       mark(null);
       return result(null, [], 0);
     }
-    const mergeBase = (await git(deps, main, ["merge-base", head, tip])).stdout.trim();
-    const files = splitZ(
-      (await git(deps, main, ["diff", "--name-only", "-z", "--no-renames", mergeBase, tip]))
+    // The merge is first made without the checkout (`merge-tree`): a conflict is found with
+    // nothing written, and the files it changes are known before any is.
+    const computed = await git(deps, main, [
+      "merge-tree",
+      "--write-tree",
+      "-z",
+      "--name-only",
+      "--no-messages",
+      head,
+      tip,
+    ], { allowFailure: true });
+    const [tree, ...conflicted] = splitZ(computed.stdout);
+    if (computed.code === 1) {
+      throw conflictError(info.branch, into, main, [...new Set(conflicted)], true, pendingCommit);
+    }
+    if (!computed.success || tree === undefined) {
+      throw new LisaError("git_failed", `git merge-tree failed: ${gitMessage(computed)}`, {
+        details: { main, stderr: computed.stderr.trim() },
+      });
+    }
+    const changes = changesOf(
+      (await git(deps, main, ["diff", "--name-status", "-z", "--no-renames", head, tree]))
         .stdout,
     );
-    const statusArgs = ["status", "--porcelain=v1", "-z", "--untracked-files=all"];
-    const before = (await git(deps, main, statusArgs)).stdout;
+    const files = [...changes.inHead, ...changes.added].sort();
+    const before = (await git(deps, main, STATUS_ARGS)).stdout;
     const overlap = statusPaths(before).filter((p) => touches(files, p));
     if (overlap.length > 0) {
       throw new LisaError(
@@ -344,86 +321,28 @@ async function mergeLocked(
         { details: { main, files: overlap, pendingCommit } },
       );
     }
+    const mergeBase = (await git(deps, main, ["merge-base", head, tip])).stdout.trim();
     const commits = (await branchCommits(deps, main, mergeBase, info.branch)).length;
+    if (squash && files.length === 0) {
+      // Everything is in `into` already: a squash has nothing to commit.
+      mark(null);
+      return result(null, [], commits);
+    }
     const message = options.message ?? defaultMergeMessage(session, info.branch, squash);
-    // Puts the main checkout back as it was after a failed (or stopped) merge or squash
-    // commit; true when it is. A commit the merge already made is left alone.
-    const restore = async (): Promise<boolean> => {
-      const now = await git(deps, main, ["rev-parse", "--verify", "--quiet", "HEAD"], {
-        allowFailure: true,
-      });
-      if (now.stdout.trim() !== head) return false;
-      const inMerge = (await git(deps, main, ["rev-parse", "-q", "--verify", "MERGE_HEAD"], {
-        allowFailure: true,
-      })).success;
-      await git(deps, main, inMerge ? ["merge", "--abort"] : ["reset", "--merge"], {
-        allowFailure: true,
-      });
-      return (await git(deps, main, statusArgs)).stdout === before;
-    };
-    // A git call that throws (a timeout in a slow hook) first puts the checkout back.
-    const restoring = async (args: string[]) => {
-      try {
-        return await git(deps, main, args, { allowFailure: true });
-      } catch (error) {
-        await restore().catch(() => false);
-        throw error;
-      }
-    };
-    const notMerged = (step: string, r: RunResult, restored: boolean) =>
-      new LisaError(
-        "merge_failed",
-        `git could not ${step} "${info.branch}" into "${into}": ${
-          gitMessage(r).replace(/\.$/, "")
-        }; ${main} is ` +
-          `${restored ? "as it was" : "NOT as it was"}`,
-        {
-          details: {
-            main,
-            branch: info.branch,
-            into,
-            pendingCommit,
-            restored,
-            stderr: r.stderr.trim(),
-          },
-        },
-      );
-    const merged = await restoring(
-      squash
-        ? ["merge", "--squash", branchRef]
-        : ["merge", "--no-ff", "--no-edit", "-m", message, branchRef],
-    );
-    if (!merged.success) {
-      const conflicts = splitZ(
-        (await git(deps, main, ["diff", "--name-only", "-z", "--diff-filter=U"], {
-          allowFailure: true,
-        })).stdout,
-      );
-      const restored = await restore();
-      if (conflicts.length > 0) {
-        throw new LisaError(
-          "merge_conflict",
-          `Merging "${info.branch}" into "${into}" conflicts in ${conflicts.join(", ")}; the ` +
-            `merge was aborted and ${main} is ${restored ? "as it was" : "NOT as it was"}`,
-          {
-            exitCode: 2,
-            details: { main, branch: info.branch, into, pendingCommit, restored, conflicts },
-          },
-        );
-      }
-      throw notMerged("merge", merged, restored);
-    }
-    if (squash) {
-      const any = await git(deps, main, ["diff", "--cached", "--quiet"], { allowFailure: true });
-      if (any.success) {
-        mark(null);
-        return result(null, [], commits);
-      }
-      // A hook may refuse the commit: the squashed changes must not stay staged.
-      const committed = await restoring(["commit", "-q", "-m", message]);
-      if (!committed.success) throw notMerged("commit the squash of", committed, await restore());
-    }
-    const commit = await revParse(deps, main, "HEAD");
+    const commit = await applyMerge(deps, {
+      session,
+      main,
+      commonDir,
+      into,
+      branch: info.branch,
+      head,
+      tree,
+      changes,
+      before,
+      squash,
+      message,
+      pendingCommit,
+    });
     mark(commit);
     return result(commit, files, commits);
   });

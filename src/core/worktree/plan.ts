@@ -14,7 +14,9 @@ import { baseName, dirName, joinPath } from "../../base/paths.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import type { Project } from "../session/project.ts";
 import { git, gitMessage } from "./git.ts";
-import { recordPathOf, worktreePathOf } from "./record.ts";
+import { spawnerAlive } from "./leftover.ts";
+import { pruneWorktree } from "./prune.ts";
+import { readRecord, recordPathOf, worktreePathOf } from "./record.ts";
 
 /** Prefix of the default branch names. */
 export const BRANCH_PREFIX = "lisa/";
@@ -36,19 +38,43 @@ export function defaultBranchName(ref: { session: string; alias?: string | null 
   return `${BRANCH_PREFIX}${ref.session.replace(/^lisa-/, "")}`;
 }
 
-/** True when the repository at `repoRoot` has the local branch `name`. */
-export async function branchExists(deps: Deps, repoRoot: string, name: string): Promise<boolean> {
-  return (await git(deps, repoRoot, ["show-ref", "--verify", "--quiet", `refs/heads/${name}`], {
-    allowFailure: true,
-  })).success;
+/**
+ * The branch that keeps git from making branch `name`: `name` itself, one of its parents as a
+ * branch (`lisa` stands in the way of `lisa/x`), or a branch beneath it (`lisa/x/y`), as git
+ * keeps refs as files. Null when none does.
+ */
+export async function branchInTheWay(
+  deps: Deps,
+  repoRoot: string,
+  name: string,
+): Promise<string | null> {
+  const parts = name.split("/");
+  const names = parts.map((_, i) => parts.slice(0, i + 1).join("/"));
+  const listed = await git(deps, repoRoot, [
+    "for-each-ref",
+    "--format=%(refname)",
+    ...names.map((n) => `refs/heads/${n}`),
+  ], { allowFailure: true });
+  for (const ref of listed.stdout.split("\n")) {
+    const branch = ref.replace(/^refs\/heads\//, "");
+    if (names.includes(branch) || branch.startsWith(`${name}/`)) return branch;
+  }
+  return null;
 }
 
-/** The `branch_exists` error of `branch` in `repoRoot`. */
-export function branchExistsError(branch: string, repoRoot: string): LisaError {
+/** The `branch_exists` error of `branch` in `repoRoot` (`blocker`: the branch in the way). */
+export function branchExistsError(
+  branch: string,
+  repoRoot: string,
+  blocker: string = branch,
+): LisaError {
   return new LisaError(
     "branch_exists",
-    `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`,
-    { details: { branch, repoRoot } },
+    blocker === branch
+      ? `Branch "${branch}" already exists in ${repoRoot}; choose another with --branch`
+      : `Branch "${blocker}" of ${repoRoot} leaves no room for a branch "${branch}" (git keeps ` +
+        "branches as files); choose another with --branch",
+    { details: { branch, repoRoot, ...(blocker === branch ? {} : { blocker }) } },
   );
 }
 
@@ -95,6 +121,8 @@ export interface WorktreeRequest {
   branch?: string;
   /** `--base` (default `HEAD`). */
   base?: string;
+  /** `--dry-run`: what an interrupted spawn left is not cleared, only judged. */
+  dryRun?: boolean;
 }
 
 /** A worktree, decided and checked. */
@@ -109,7 +137,8 @@ export interface WorktreePlan {
 }
 
 /**
- * Checks a `spawn --worktree` request and decides the worktree. Creates nothing. Throws
+ * Checks a `spawn --worktree` request and decides the worktree. Creates nothing (but clears
+ * what an interrupted spawn of the same name left, when it holds no one's work). Throws
  * `not_a_git_repo`, `base_not_found`, `invalid_branch_name`, `branch_exists`,
  * `worktree_exists` (its directory is already there) and `worktree_dir_inside_repo`.
  */
@@ -132,6 +161,19 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
     );
   }
   const [repoRoot, commonDir, prefix] = lines;
+  const recordPath = recordPathOf(deps.config.worktreeDir, project.hash, session);
+  // What an interrupted spawn of this name left (its worktree, its branch, a git still
+  // running) goes first, by the prune rule: the name spawns again after any interruption.
+  // (A dry run only asks whether it would go.)
+  const leftover = readRecord(recordPath);
+  let cleared = false;
+  if (leftover?.spawning !== undefined && !spawnerAlive(leftover.spawning)) {
+    const pruned = await pruneWorktree(deps, { path: recordPath, record: leftover }, {
+      runtimeDir: project.runtimeDir,
+      dryRun: request.dryRun,
+    });
+    cleared = pruned.action !== "kept";
+  }
 
   const base = request.base ?? "HEAD";
   const resolved = await git(deps, repoRoot, [
@@ -162,12 +204,16 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
       details: { branch: wanted },
     });
   }
-  const branchTaken = (name: string) => branchExists(deps, repoRoot, name);
   // A default name may be taken by a kept worktree of an earlier session with the same alias:
-  // the next free `-2`…`-9` is used. A branch asked for by name is never renamed.
+  // the next free `-2`…`-9` is used. A branch asked for by name is never renamed, nor one whose
+  // parent is a branch (no other name under it helps).
   let branch = wanted;
-  for (let n = 2; await branchTaken(branch); n++) {
-    if (given || n > 9) throw branchExistsError(branch, repoRoot);
+  for (let n = 2;; n++) {
+    const blocker = await branchInTheWay(deps, repoRoot, branch);
+    if (blocker === null) break;
+    if (given || n > 9 || !blocker.startsWith(branch)) {
+      throw branchExistsError(branch, repoRoot, blocker);
+    }
     branch = `${wanted}-${n}`;
   }
 
@@ -183,7 +229,7 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
       { details: { path, repoRoot } },
     );
   }
-  if (pathTaken(path)) throw worktreeExistsError(path);
+  if (!cleared && pathTaken(path)) throw worktreeExistsError(path);
   // The agent starts in the same subdirectory the project root is in, when the base has it.
   const sub = prefix.replace(/\/+$/, "");
   const hasSub = sub !== "" &&
@@ -193,6 +239,6 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
     info: { path, branch, base, baseCommit, repoRoot },
     cwd: hasSub ? joinPath(path, sub) : path,
     commonDir,
-    recordPath: recordPathOf(deps.config.worktreeDir, project.hash, session),
+    recordPath,
   };
 }

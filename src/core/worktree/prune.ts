@@ -3,24 +3,41 @@
  *
  * A worktree is removed only when
  * - its session is finished (tmux has no live pane of it: gone, or its pane dead), and
- * - nothing would be lost: no uncommitted or untracked files in the worktree, and no commit of
+ * - nothing would be lost: no uncommitted or untracked files in the worktree, no submodule
+ *   cloned into it (its repository lives in the worktree's git dir), and no commit of
  *   its branch, or of its worktree's HEAD (an agent may have left the branch), that no other
  *   branch (local or remote-tracking) has — unless `merge --squash` recorded that very tip as
- *   merged.
+ *   merged and the squash's result is still on a branch (see {@link squashStillMerged}).
+ * "Merged" is a fact about the repository when prune runs, never a record of the past: a merge
+ * a person undid (`git reset --hard HEAD~1`) leaves the branch's commits unmerged again.
  * Otherwise it is kept, with the reasons and what would be lost (files, commits). `force`
  * removes it anyway (not while its session runs) and lists what was discarded.
  *
  * Removal: `git worktree remove`, `git worktree prune` (git's own bookkeeping stays
- * consistent), the branch (`git branch -D`, after the checks above proved it merged, or under
- * `force`), then the record. All under lisa's lock of the repository.
+ * consistent), the branch (only while it still points at the tip the checks saw), then the
+ * record. The checks and the removal run under lisa's lock of the repository, so a merge of the
+ * same session (or a second prune) never interleaves with them.
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { resolveProject } from "../session/project.ts";
 import { type BranchCommit, pendingChanges, worktreePresent } from "./describe.ts";
-import { git, gitMessage, withRepoLock } from "./git.ts";
-import { type FoundRecord, listRecords, removeRecord, type WorktreeRecord } from "./record.ts";
+import { git, gitMessage } from "./git.ts";
+import { clearUnstarted, spawnerAlive } from "./leftover.ts";
+import { selfIdentity, withRepo } from "./merge_journal.ts";
+import {
+  type FoundRecord,
+  listRecords,
+  type MergedMark,
+  readRecord,
+  removeRecord,
+  type WorktreeRecord,
+  writeRecord,
+} from "./record.ts";
+import { endRecordedGroup, type RecordedGroup, recordGroup } from "../../proc/group.ts";
+import { openSection } from "../../proc/interrupt.ts";
+import { isAlive } from "../../proc/table.ts";
 import { sessionPanePids } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -29,6 +46,7 @@ export type KeepReason =
   | { kind: "session_running"; detail: string }
   | { kind: "uncommitted_changes"; detail: string; files: string[] }
   | { kind: "unmerged_commits"; detail: string; commits: BranchCommit[] }
+  | { kind: "submodules"; detail: string; submodules: string[] }
   | { kind: "git_refused"; detail: string };
 
 /** What pruning did (or, with `dryRun`, would do) with one worktree. */
@@ -67,14 +85,50 @@ async function sessionRunning(deps: Deps, record: WorktreeRecord): Promise<boole
 }
 
 /**
+ * True when `merged` records a `merge --squash` of `tip` whose result is still on a branch now:
+ * its squash commit is on a branch other than the session's (local or remote-tracking), or,
+ * when the squash had nothing to commit, merging `tip` into the branch it went into still
+ * changes nothing. A squash a person undid (or a branch gone) is not merged.
+ */
+async function squashStillMerged(
+  deps: Deps,
+  info: WorktreeInfo,
+  merged: MergedMark | undefined,
+  tip: string,
+): Promise<boolean> {
+  if (merged === undefined || !merged.squash || merged.tip !== tip) return false;
+  const repo = info.repoRoot;
+  if (merged.commit !== null) {
+    const on = await git(deps, repo, [
+      "for-each-ref",
+      "--format=%(refname)",
+      `--contains=${merged.commit}`,
+      "refs/heads",
+      "refs/remotes",
+    ], { allowFailure: true });
+    return on.success &&
+      on.stdout.split("\n").some((r) => r !== "" && r !== `refs/heads/${info.branch}`);
+  }
+  const into = `refs/heads/${merged.into}`;
+  const tree = await git(deps, repo, ["rev-parse", "--verify", "--quiet", `${into}^{tree}`], {
+    allowFailure: true,
+  });
+  if (!tree.success) return false;
+  const result = await git(deps, repo, ["merge-tree", "--write-tree", "--no-messages", into, tip], {
+    allowFailure: true,
+  });
+  return result.success && result.stdout.trim() === tree.stdout.trim();
+}
+
+/**
  * Commits of `branch` — and of the worktree's HEAD, which an agent may have moved off the
  * branch (a detached HEAD's commits go with the worktree) — that no other branch has. A tip
- * that `merge --squash` recorded as merged counts as merged.
+ * whose squash merge is still on a branch ({@link squashStillMerged}) counts as merged.
  */
 async function unmergedCommits(
   deps: Deps,
   info: WorktreeInfo,
-  mergedTip: string | undefined,
+  merged: MergedMark | undefined,
   present: boolean,
 ): Promise<{ tip: string | null; commits: BranchCommit[] }> {
   const tip = await git(deps, info.repoRoot, [
@@ -92,7 +146,9 @@ async function unmergedCommits(
   const heads = new Set<string>();
   if (sha !== null) heads.add(sha);
   if (head?.success) heads.add(head.stdout.trim());
-  if (mergedTip !== undefined) heads.delete(mergedTip);
+  for (const h of [...heads]) {
+    if (await squashStillMerged(deps, info, merged, h)) heads.delete(h);
+  }
   if (heads.size === 0) return { tip: sha, commits: [] };
   const r = await git(deps, info.repoRoot, [
     "log",
@@ -111,6 +167,87 @@ async function unmergedCommits(
     },
   );
   return { tip: sha, commits };
+}
+
+/** What the prune rule found for one worktree: the reasons to keep it, and its branch's tip. */
+interface Verdict {
+  reasons: KeepReason[];
+  present: boolean;
+  /** The branch's tip the checks saw (null when the branch is gone). */
+  tip: string | null;
+}
+
+/**
+ * The submodules initialized in the worktree at `path`: git keeps their repositories in the
+ * worktree's own git dir (`modules/`), which goes with it, commits made there and all.
+ */
+async function submoduleClones(deps: Deps, path: string): Promise<string[]> {
+  const gitDir = await git(deps, path, ["rev-parse", "--absolute-git-dir"], {
+    allowFailure: true,
+  });
+  if (!gitDir.success) return [];
+  try {
+    return [...Deno.readDirSync(`${gitDir.stdout.trim()}/modules`)]
+      .filter((e) => e.isDirectory).map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The checks of the prune rule (module doc). Without its repository (`repoThere` false) only
+ * the worktree's files can be judged.
+ */
+async function judge(deps: Deps, record: WorktreeRecord, repoThere: boolean): Promise<Verdict> {
+  const info = record.worktree;
+  const reasons: KeepReason[] = [];
+  const present = worktreePresent(info);
+  if (present) {
+    let pending;
+    try {
+      pending = await pendingChanges(deps, info.path);
+    } catch (error) {
+      if (!(error instanceof LisaError && error.code === "git_failed")) throw error;
+      // Its repository is gone or moved: git cannot say what is pending, and its files may be
+      // the only copy left. Kept (a worktree of its own, not a reason to stop pruning others).
+      pending = { uncommitted: [], untracked: [] };
+      reasons.push({
+        kind: "git_refused",
+        detail: `git cannot read the worktree ${info.path} (${error.message}); its files may be ` +
+          "the only copy of the work",
+      });
+    }
+    const files = [...pending.uncommitted, ...pending.untracked];
+    if (files.length > 0) {
+      reasons.push({
+        kind: "uncommitted_changes",
+        detail: `${files.length} uncommitted or untracked file(s) in ${info.path}`,
+        files,
+      });
+    }
+    const submodules = await submoduleClones(deps, info.path);
+    if (submodules.length > 0) {
+      reasons.push({
+        kind: "submodules",
+        detail: `the worktree ${info.path} has its own clones of submodules (${
+          submodules.join(", ")
+        }): a commit made in one exists nowhere else`,
+        submodules,
+      });
+    }
+  }
+  const unmerged = repoThere
+    ? await unmergedCommits(deps, info, record.merged, present)
+    : { tip: null, commits: [] };
+  if (unmerged.commits.length > 0) {
+    reasons.push({
+      kind: "unmerged_commits",
+      detail: `${unmerged.commits.length} commit(s) of branch ${info.branch} are on no other ` +
+        "branch (merge them with session merge)",
+      commits: unmerged.commits,
+    });
+  }
+  return { reasons, present, tip: unmerged.tip };
 }
 
 /**
@@ -137,94 +274,132 @@ export async function pruneWorktree(
     branchDeleted,
   });
 
+  const intent = record.spawning;
+  if (intent !== undefined && spawnerAlive(intent)) {
+    return out("kept", [{
+      kind: "session_running",
+      detail: `lisa (pid ${intent.pid}) is still spawning session ${record.session}`,
+    }]);
+  }
   if (await sessionRunning(deps, record)) {
     return out("kept", [{
       kind: "session_running",
       detail: `session ${record.session} is still running; kill it first`,
     }]);
   }
-  const reasons: KeepReason[] = [];
-  const present = worktreePresent(info);
-  if (present) {
-    let pending;
-    try {
-      pending = await pendingChanges(deps, info.path);
-    } catch (error) {
-      if (!(error instanceof LisaError && error.code === "git_failed")) throw error;
-      // Its repository is gone or moved: git cannot say what is pending, and its files may be
-      // the only copy left. Kept (a worktree of its own, not a reason to stop pruning others).
-      pending = { uncommitted: [], untracked: [] };
-      reasons.push({
-        kind: "git_refused",
-        detail: `git cannot read the worktree ${info.path} (${error.message}); its files may be ` +
-          "the only copy of the work",
-      });
-    }
-    const files = [...pending.uncommitted, ...pending.untracked];
-    if (files.length > 0) {
-      reasons.push({
-        kind: "uncommitted_changes",
-        detail: `${files.length} uncommitted or untracked file(s) in ${info.path}`,
-        files,
-      });
-    }
+  const common = await git(deps, info.repoRoot, [
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-common-dir",
+  ], { allowFailure: true });
+  if (intent?.phase === "worktree" && common.success) {
+    // A spawn interrupted while it made the worktree: only the base commit's files are in it.
+    if (options.dryRun) return out("would_remove", []);
+    const cleared = await clearUnstarted(
+      deps,
+      options.runtimeDir,
+      common.stdout.trim(),
+      found.path,
+    );
+    if (cleared?.removed) return out("removed", [], cleared.branchDeleted);
+    return out("kept", [{
+      kind: "git_refused",
+      detail: `the worktree ${info.path} of an interrupted spawn could not be removed`,
+    }]);
   }
-  const repoThere = await git(deps, info.repoRoot, ["rev-parse", "--git-common-dir"], {
-    allowFailure: true,
-  });
-  const unmerged = repoThere.success
-    ? await unmergedCommits(deps, info, record.merged?.tip, present)
-    : { tip: null, commits: [] };
-  if (unmerged.commits.length > 0) {
-    reasons.push({
-      kind: "unmerged_commits",
-      detail: `${unmerged.commits.length} commit(s) of branch ${info.branch} are on no other ` +
-        "branch (merge them with session merge)",
-      commits: unmerged.commits,
-    });
-  }
-  if (reasons.length > 0 && !options.force) return out("kept", reasons);
-  if (options.dryRun) return out("would_remove", reasons);
-  if (!repoThere.success) {
-    // The repository is gone: only lisa's own record and directory are left to remove.
+  if (!common.success) {
+    // The repository is gone: its branch went with it; the worktree's files may be all that is
+    // left.
+    const { reasons } = await judge(deps, record, false);
+    if (reasons.length > 0 && !options.force) return out("kept", reasons);
+    if (options.dryRun) return out("would_remove", reasons);
+    // Only lisa's own record and directory are left to remove.
     try {
       Deno.removeSync(info.path, { recursive: true });
     } catch { /* not there */ }
     removeRecord(found.path);
     return out("removed", reasons);
   }
-
-  const commonDir = (await git(deps, info.repoRoot, [
-    "rev-parse",
-    "--path-format=absolute",
-    "--git-common-dir",
-  ])).stdout.trim();
-  return await withRepoLock(options.runtimeDir, commonDir, async () => {
-    if (present) {
-      const removed = await git(
-        deps,
-        info.repoRoot,
-        ["worktree", "remove", ...(options.force ? ["--force", "--force"] : []), info.path],
-        { allowFailure: true },
-      );
-      if (!removed.success) {
-        return out("kept", [...reasons, { kind: "git_refused", detail: gitMessage(removed) }]);
+  if (options.dryRun) {
+    const { reasons } = await judge(deps, record, true);
+    return out(reasons.length > 0 && !options.force ? "kept" : "would_remove", reasons);
+  }
+  return await withRepo(deps, options.runtimeDir, common.stdout.trim(), async () => {
+    const now = readRecord(found.path) ?? record;
+    const unfinished = now.pruning;
+    if (unfinished !== undefined && !isAlive(unfinished.pid, unfinished.startTime)) {
+      // A prune that was killed while it removed the worktree (judged removable): finished.
+      if (unfinished.gitGroup) await endRecordedGroup(unfinished.gitGroup);
+      const branchDeleted = await finishRemoval(deps, info, unfinished.tip);
+      removeRecord(found.path);
+      return out("removed", [], branchDeleted);
+    }
+    // Judged under the lock, from the record as it is now: a merge of the same session that
+    // ran meanwhile is seen, and nothing changes between the checks and the removal.
+    const { reasons, present, tip } = await judge(deps, now, true);
+    if (reasons.length > 0 && !options.force) return out("kept", reasons);
+    const mark = (gitGroup: RecordedGroup | null) => {
+      try {
+        writeRecord(found.path, { ...now, pruning: { ...selfIdentity(), tip, gitGroup } });
+      } catch { /* without the mark, a prune killed half way leaves the rest to --force */ }
+    };
+    // Intent first; and a signal while git removes it finishes the removal rather than
+    // leaving half a worktree (the rest of its files were judged to hold nothing to lose).
+    mark(null);
+    const closeSection = openSection();
+    try {
+      if (present) {
+        let removed;
+        try {
+          removed = await git(
+            deps,
+            info.repoRoot,
+            ["worktree", "remove", ...(options.force ? ["--force", "--force"] : []), info.path],
+            { allowFailure: true, onStart: (pgid) => mark(recordGroup(pgid)) },
+          );
+        } catch (error) {
+          await finishRemoval(deps, info, tip);
+          removeRecord(found.path);
+          throw error;
+        }
+        if (!removed.success) {
+          writeRecord(found.path, now);
+          return out("kept", [...reasons, { kind: "git_refused", detail: gitMessage(removed) }]);
+        }
       }
+      const branchDeleted = await finishRemoval(deps, info, tip);
+      removeRecord(found.path);
+      return out("removed", reasons, branchDeleted);
+    } finally {
+      closeSection();
     }
-    await git(deps, info.repoRoot, ["worktree", "prune"]);
-    let branchDeleted = false;
-    if (unmerged.tip !== null) {
-      const deleted = await git(deps, info.repoRoot, [
-        "branch",
-        "-D",
-        "--end-of-options",
-        info.branch,
-      ], { allowFailure: true });
-      branchDeleted = deleted.success;
-    }
-    removeRecord(found.path);
-    return out("removed", reasons, branchDeleted);
   });
+}
+
+/**
+ * Finishes removing a worktree judged removable: what is left of its directory, git's entry of
+ * it, and its branch while at `tip` (a branch that moved since holds commits nobody judged).
+ * Runs even after a signal. True when the branch was deleted.
+ */
+async function finishRemoval(deps: Deps, info: WorktreeInfo, tip: string | null): Promise<boolean> {
+  const cleanup = { allowFailure: true, cleanup: true };
+  if (worktreePresent(info)) {
+    await git(
+      deps,
+      info.repoRoot,
+      ["worktree", "remove", "--force", "--force", info.path],
+      cleanup,
+    );
+  }
+  try {
+    Deno.removeSync(info.path, { recursive: true });
+  } catch { /* gone */ }
+  await git(deps, info.repoRoot, ["worktree", "prune"], cleanup);
+  if (tip === null) return false;
+  const ref = `refs/heads/${info.branch}`;
+  const at = await git(deps, info.repoRoot, ["rev-parse", "--verify", "--quiet", ref], cleanup);
+  if (at.stdout.trim() !== tip) return false;
+  return (await git(deps, info.repoRoot, ["update-ref", "-d", ref, tip], cleanup)).success;
 }
 
 /** Options of {@link pruneWorktrees}. */

@@ -5,15 +5,24 @@
  * <session>.lisa.json` next to the worktree directory `<…>/<project-hash>/<session>`. `diff`,
  * `merge` and the prune rule read it; `merge` adds what it merged; pruning removes it with the
  * worktree.
+ *
+ * Intent first: `spawn` writes the record (with `spawning`) before `git worktree add` makes
+ * anything, and drops the mark once the session runs. A spawn that was interrupted — even by
+ * SIGKILL, which nothing can catch — leaves a record that says so, so prune and the next spawn of
+ * the name find what it left and clear it.
  */
 import type { WorktreeInfo } from "../../base/types.ts";
+import type { RecordedGroup } from "../../proc/group.ts";
 import { joinPath } from "../../base/paths.ts";
 import { readJsonIfExists, writeJsonAtomic } from "../../store/atomic.ts";
 
 /** Suffix of a record file. */
 const RECORD_SUFFIX = ".lisa.json";
 
-/** What `merge` merged (so a squash-merged branch counts as merged). */
+/**
+ * What `merge` merged. Prune reads it for squashes only (a squash leaves the branch's commits on
+ * no other branch), and only while the squash's result is still on a branch.
+ */
 export interface MergedMark {
   /** The branch tip that was merged. */
   tip: string;
@@ -25,15 +34,49 @@ export interface MergedMark {
   at: string;
 }
 
+/** The mark of a spawn still under way (see the module doc). */
+export interface SpawnIntent {
+  /** The spawning lisa process, and its start time (clock ticks since boot; null: unknown). */
+  pid: number;
+  startTime: number | null;
+  /**
+   * `worktree`: the worktree is being made (only the base commit's files are in it); `session`:
+   * it is made and the session is being started (an agent may have run in it).
+   */
+  phase: "worktree" | "session";
+  /** The process group of `git worktree add` while it runs (ended if it outlived its lisa). */
+  gitGroup?: RecordedGroup | null;
+}
+
+/**
+ * The mark of a prune removing the worktree (written before `git worktree remove` starts): the
+ * worktree was judged removable, so a prune that was killed half way is finished by the next.
+ */
+export interface PruneIntent {
+  /** The pruning lisa process, and its start time (null: unknown). */
+  pid: number;
+  startTime: number | null;
+  /** The branch's tip that was judged (null: no branch). */
+  tip: string | null;
+  /** The process group of `git worktree remove` while it runs. */
+  gitGroup?: RecordedGroup | null;
+}
+
 /** A worktree session, as recorded at spawn (and updated by merge). */
 export interface WorktreeRecord {
   session: string;
+  /** The session's alias, so that it names the session after kill (absent in older records). */
+  alias?: string;
   projectRoot: string;
   projectHash: string;
   socketPath: string;
   createdAt: string;
   worktree: WorktreeInfo;
   merged?: MergedMark;
+  /** Present while the spawn that creates the worktree has not finished. */
+  spawning?: SpawnIntent;
+  /** Present while a prune removes the worktree. */
+  pruning?: PruneIntent;
 }
 
 /** The directory of a project's worktrees and records. */

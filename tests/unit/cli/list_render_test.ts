@@ -21,6 +21,7 @@ function row(p: Partial<ListedSession>): ListedSession {
     lastOutputAgeSeconds: 2,
     parentSession: null,
     socketPath: "/s",
+    lost: false,
     ...p,
   };
 }
@@ -31,6 +32,7 @@ const result = (sessions: ListedSession[], allSockets = false): ListResult => ({
   projectRoot: "/p",
   projectOnly: false,
   allSockets,
+  lostCount: sessions.filter((s) => s.lost).length,
 });
 
 const NOW = new Date("2026-11-25T10:05:00.000Z");
@@ -66,4 +68,26 @@ Deno.test("colour only when asked; rows are cut to the terminal's width", () => 
   for (const line of renderList(r, NOW, { columns: 30 }).trimEnd().split("\n")) {
     ok(line.length <= 30, line);
   }
+});
+
+Deno.test("sessions tmux lost come last, and the table says how many were lost", () => {
+  const lost = row({
+    session: "lisa-gone",
+    alias: "p-gone",
+    state: "not_found",
+    status: "not_found",
+    classificationReason: "server_gone",
+    alive: false,
+    lost: true,
+  });
+  const r = result([lost, row({ alias: "p-busy" }), { ...lost, alias: "p-gone2" }]);
+  deepStrictEqual(listTable(r, NOW).rows.map((x) => x[0]), ["p-busy", "p-gone", "p-gone2"]);
+  const text = renderList(r, NOW);
+  ok(
+    text.endsWith(
+      "2 sessions lost: tmux no longer has them (their server died, or they were closed outside lisa); lisa session prune removes their files\n",
+    ),
+    text,
+  );
+  ok(!renderList(result([row({})]), NOW).includes("lost"));
 });

@@ -107,3 +107,53 @@ Deno.test("run: an aborted signal ends the child and gives its status; Infinity 
   const slow = await runner.run(["sleep", "0.3"], { timeoutMs: Infinity });
   strictEqual(slow.code, 0);
 });
+
+/** True while `pid` is a live (not zombie) process. */
+function alive(pid: number): boolean {
+  try {
+    return !/\) [ZX] /.test(Deno.readTextFileSync(`/proc/${pid}/stat`));
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("run with group: at the timeout the child and everything it started are ended before the call returns", async () => {
+  const pidFile = await Deno.makeTempFile();
+  const pids = () => Deno.readTextFileSync(pidFile).trim().split(/\s+/).map(Number);
+  try {
+    let started = 0;
+    const runner = new DenoRunner(20_000);
+    await rejects(
+      runner.run(
+        ["bash", "-c", `sleep 30 & echo $$ $! > ${pidFile}; trap '' TERM; sleep 30 & wait`],
+        { group: true, timeoutMs: 500, onStart: (pid) => (started = pid) },
+      ),
+      (e) => e instanceof CommandTimeoutError,
+    );
+    const [shell, sleeper] = pids();
+    strictEqual(started, shell);
+    // The shell ignores SIGTERM (SIGKILL after the grace); its sleeps are ended with it.
+    ok(!alive(shell), "the child is gone");
+    ok(!alive(sleeper), "what it started is gone");
+  } finally {
+    for (const pid of pids()) {
+      try {
+        if (pid > 0) Deno.kill(pid, "SIGKILL");
+      } catch { /* already ended */ }
+    }
+    await Deno.remove(pidFile);
+  }
+});
+
+Deno.test("run with group: a child that ends in time gives its output, and progress is reported while it runs long", async () => {
+  const reports: number[] = [];
+  const r = await new DenoRunner(5000).run(["bash", "-c", "sleep 0.4; echo out; exit 2"], {
+    group: true,
+    allowFailure: true,
+    progress: { afterMs: 100, everyMs: 100, report: (ms) => reports.push(ms) },
+  });
+  strictEqual(r.code, 2);
+  strictEqual(r.stdout, "out\n");
+  ok(reports.length >= 2, String(reports));
+  ok(reports[0] >= 100, String(reports));
+});

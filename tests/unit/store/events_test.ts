@@ -5,11 +5,13 @@ import type { EventRecord } from "../../../src/base/types.ts";
 import {
   appendEvent,
   appendJsonl,
+  markRead,
   pruneOldEvents,
   readEvents,
   readJsonlTail,
 } from "../../../src/store/events.ts";
 import { withLock } from "../../../src/store/lock.ts";
+import { type CursorRead, type FileCursor, readLinesFrom } from "../../../src/store/line_cursor.ts";
 import { lockPathFor, sessionPaths } from "../../../src/store/runtime_dir.ts";
 
 const APPEND_EVENTS = new URL("../../fixtures/append_events.ts", import.meta.url).pathname;
@@ -330,5 +332,75 @@ Deno.test("pruneOldEvents removes old event logs and orphan hook files, nothing 
     deepStrictEqual(pruneOldEvents(`${dir}/missing`, 14, now), []);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("keepUnread: compaction keeps every line after the read mark, and moves the mark", async () => {
+  const dir = await tempDir();
+  try {
+    const path = `${dir}/h.jsonl`;
+    const bounds = { maxBytes: 1_000_000, maxLines: 10, lockTimeoutMs: 1_000, keepUnread: true };
+    for (let n = 0; n < 30; n++) await appendJsonl(path, { n }, bounds);
+    strictEqual(lines(path).length, 30, "nothing read: nothing dropped");
+    // The reader read the first 25 lines (where a cursor would stop after them).
+    const read = readLinesFrom(path, null)!;
+    const at25 = read.lines.slice(0, 25).reduce((n, l) => n + l.length + 1, 0);
+    ok(markRead(path, { ino: read.next.ino, offset: at25 }));
+    await appendJsonl(path, { n: 30 }, bounds);
+    // Unread (25..30) stay; of the read ones only what fits 80% of the bound (8 lines in all).
+    deepStrictEqual(lines(path).map((l) => JSON.parse(l).n), [23, 24, 25, 26, 27, 28, 29, 30]);
+    // The mark moved with the lines: a reader resuming from it starts at line 25.
+    const notes = Deno.readTextFileSync(lockPathFor(path));
+    const mark = /^read (\d+) (\d+)$/m.exec(notes);
+    ok(mark !== null, notes);
+    strictEqual(Number(mark[1]), Deno.statSync(path).ino);
+    const rest = readLinesFrom(path, { ino: Number(mark[1]), offset: Number(mark[2]) })!;
+    deepStrictEqual(rest.lines.map((l) => JSON.parse(l).n), [25, 26, 27, 28, 29, 30]);
+    // A mark on another inode (the file was replaced since) is not trusted: nothing is dropped.
+    ok(!markRead(path, { ino: 1, offset: 10 }));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("keepUnread: more unread than the tail window holds is kept whole", async () => {
+  const dir = await tempDir();
+  try {
+    const path = `${dir}/h.jsonl`;
+    const pad = "x".repeat(200);
+    const bounds = { maxBytes: 2048, maxLines: 1_000, lockTimeoutMs: 1_000, keepUnread: true };
+    await appendJsonl(path, { n: 0, pad }, bounds);
+    const first = readLinesFrom(path, null)!;
+    ok(markRead(path, first.next));
+    // 60 lines of ~220 bytes: far more than the 2×2048-byte window compaction reads.
+    for (let n = 1; n <= 60; n++) await appendJsonl(path, { n, pad }, bounds);
+    deepStrictEqual(
+      lines(path).map((l) => JSON.parse(l).n),
+      Array.from({ length: 60 }, (_, i) => i + 1),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("readLinesFrom oldestFirst reads a long stretch in chunks, every line once", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "lisa-cursor-test-" });
+  try {
+    const path = `${dir}/l.jsonl`;
+    const all = Array.from({ length: 100 }, (_, n) => JSON.stringify({ n, pad: "y".repeat(50) }));
+    Deno.writeTextFileSync(path, all.join("\n") + "\n");
+    const seen: string[] = [];
+    let cursor: FileCursor | null = null;
+    for (let reads = 0; reads < 100; reads++) {
+      const read: CursorRead = readLinesFrom(path, cursor, 1000, true)!;
+      seen.push(...read.lines);
+      cursor = read.next;
+      if (!read.more) break;
+    }
+    deepStrictEqual(seen, all);
+    // Without it, only the newest stretch is read.
+    ok(readLinesFrom(path, null, 1000)!.lines.length < 20);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
   }
 });

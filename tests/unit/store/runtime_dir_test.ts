@@ -159,6 +159,7 @@ Deno.test("sessionPaths follows the artifact names of the design", () => {
     hooks: `/run/.lisa-0123abcd-session-${s}-hooks.jsonl`,
     events: `/run/.lisa-0123abcd-session-${s}-events.jsonl`,
     inputLock: `/run/.lisa-0123abcd-session-${s}-input.lock`,
+    waitLock: `/run/.lisa-0123abcd-session-${s}-wait.lock`,
     output: `/run/lisa-0123abcd-output-${s}.txt`,
   });
   strictEqual(lockPathFor("/run/x.json"), "/run/x.json.lock");
@@ -175,9 +176,10 @@ Deno.test("artifact regexes match what the path helpers produce", () => {
     const name = path.slice("/run/".length);
     const m = SESSION_ARTIFACT_RE.exec(name);
     ok(m, name);
-    if (kind === "inputLock") {
-      // A lock of its own (send's), not the lock of a data file.
-      deepStrictEqual(m.slice(1), ["0123abcd", s, "input", ".lock"]);
+    if (kind === "inputLock" || kind === "waitLock") {
+      // Locks of their own (send's, send --wait's), not the lock of a data file.
+      const own = kind === "inputLock" ? "input" : "wait";
+      deepStrictEqual(m.slice(1), ["0123abcd", s, own, ".lock"]);
       continue;
     }
     deepStrictEqual([m[1], m[2], m[4]], ["0123abcd", s, undefined]);

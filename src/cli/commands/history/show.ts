@@ -2,7 +2,7 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, historyShowFlags } from "../../verbs.ts";
-import { readHistory, showSession } from "../../../core/history/query.ts";
+import { historySubject, readHistory, showSession } from "../../../core/history/query.ts";
 import { formatDuration, indent } from "./format.ts";
 
 /** Prints the session's turns: prompt, tools, reply, durations; then its plans. */
@@ -11,7 +11,10 @@ export default async function show(
   flags: FlagsOf<typeof historyShowFlags>,
   name: string,
 ): Promise<void> {
-  const { value: s, info } = await readHistory(this.deps, (h) => showSession(h, name));
+  // Resolved as for every --session verb (an alias or a unique prefix of one, the current
+  // project's session of a name first); anything else is looked up in history as given.
+  const { name: session, prefer } = await historySubject(this.deps, name);
+  const { value: s, info } = await readHistory(this.deps, (h) => showSession(h, session, prefer));
   if (flags.json) {
     const { turnList, ...session } = s;
     printJson(this.deps.io, {

@@ -30,7 +30,8 @@ export async function listCompat(
   const json = flags.json || flags.jsonMin || flags.deltaJson;
   if (!json && !flags.stale) return null;
   const stale = flags.stale || flags.prunePreview
-    ? await staleReport(deps, result.sessions.map((s) => s.session), {
+    // Lost sessions are listed but not live: `stale` reports them as the metas tmux lost.
+    ? await staleReport(deps, result.sessions.filter((s) => !s.lost).map((s) => s.session), {
       projectRoot: flags.projectRoot,
       allProjects: flags.allSockets,
       prunePreview: flags.prunePreview,

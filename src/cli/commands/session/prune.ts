@@ -11,6 +11,7 @@ export default async function prune(
 ): Promise<void> {
   const result = await pruneSessions(this.deps, {
     projectRoot: flags.projectRoot,
+    allProjects: flags.allProjects ?? false,
     olderThanMs: flags.olderThan === undefined ? undefined : parseDuration(flags.olderThan),
     dryRun: flags.dryRun ?? false,
     force: flags.force ?? false,
@@ -27,9 +28,15 @@ export default async function prune(
     return;
   }
   const verb = result.dryRun ? "would prune" : "pruned";
-  if (result.pruned.length === 0) this.deps.io.out(`nothing to prune\n`);
-  else {
-    this.deps.io.out(renderTable(
+  const io = this.deps.io;
+  const going = result.worktrees.filter((w) => w.action !== "kept");
+  if (result.pruned.length === 0 && going.length === 0 && result.events.length === 0) {
+    // Nothing goes; the worktrees kept (and why) still say what stands in the way.
+    io.out("nothing to prune\n");
+  } else if (result.pruned.length === 0) {
+    io.out(`no session files to prune\n`);
+  } else {
+    io.out(renderTable(
       ["SESSION", "WHY", "LAST SEEN", "FILES"],
       result.pruned.map((p) => [
         p.alias ?? p.session,
@@ -38,13 +45,14 @@ export default async function prune(
         String(p.files.length),
       ]),
     ));
-    this.deps.io.out(`${verb} ${result.pruned.length} session(s)\n`);
+    io.out(`${verb} ${result.pruned.length} session(s)\n`);
   }
+  const action = { removed: "removed", would_remove: "would be removed", kept: "kept" };
   for (const w of result.worktrees) {
     const why = w.reasons.length === 0 ? "" : `: ${w.reasons.map((r) => r.detail).join("; ")}`;
-    this.deps.io.out(`worktree ${w.worktree.path} (${w.worktree.branch}) ${w.action}${why}\n`);
+    io.out(`worktree ${w.worktree.path} (${w.worktree.branch}) ${action[w.action]}${why}\n`);
   }
   if (result.events.length > 0) {
-    this.deps.io.out(`${verb} ${result.events.length} event log file(s) past retention\n`);
+    io.out(`${verb} ${result.events.length} event log file(s) past retention\n`);
   }
 }

@@ -6,7 +6,8 @@ import { flattenTree, renderTreeLines, type TreeNode } from "../../../core/inven
 import { runTree } from "../../../core/inventory/tree.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { resolvePath } from "../../../base/paths.ts";
-import { knownSessions, resolveIn } from "../../../core/session/locate.ts";
+import { locateSession, resolveSession } from "../../../core/session/locate.ts";
+import { isValidSessionName } from "../../../core/session/identity.ts";
 import { resolveProject } from "../../../core/session/project.ts";
 import { lazyImport } from "../../../base/lazy.ts";
 import type { FleetTreeResult } from "../../../core/inventory/all_hosts.ts";
@@ -57,10 +58,15 @@ function describe(n: TreeNode, now: Date): string {
   return `${named(n)} (${parts.join(", ")})`;
 }
 
-function findNode(nodes: readonly TreeNode[], session: string): TreeNode | undefined {
+/** The node of `session` (of project `hash` when given), depth-first. */
+function findNode(
+  nodes: readonly TreeNode[],
+  session: string,
+  hash?: string,
+): TreeNode | undefined {
   for (const n of nodes) {
-    if (n.session === session) return n;
-    const inner = findNode(n.children, session);
+    if (n.session === session && (hash === undefined || n.projectHash === hash)) return n;
+    const inner = findNode(n.children, session, hash);
     if (inner) return inner;
   }
   return undefined;
@@ -105,13 +111,18 @@ export default async function tree(
   const result = fleet ?? await local;
   // A full name, an alias or an unambiguous prefix of an alias (session_ambiguous otherwise); a
   // value that matches no session keeps the empty answer.
-  const session = flags.session === undefined ? undefined : resolveIn(
-    knownSessions(resolveProject(deps, flags.projectRoot).runtimeDir),
+  const session = flags.session === undefined ? undefined : (await resolveSession(
+    deps,
+    resolveProject(deps, flags.projectRoot).runtimeDir,
     flags.session,
-  ) ?? flags.session;
+  ))?.session ?? flags.session;
   if (session !== undefined) {
-    // The subtree of one session (the older Go lisa's root filter).
-    const found = findNode(result.roots, session);
+    // The subtree of one session (the older Go lisa's root filter): of the project the name
+    // means (the current one first), when several projects have a session of that name.
+    const hash = isValidSessionName(session)
+      ? (await locateSession(deps, session, flags.projectRoot)).hash
+      : undefined;
+    const found = findNode(result.roots, session, hash) ?? findNode(result.roots, session);
     result.roots = found ? [found] : [];
     result.nodeCount = found ? countNodes(found) : 0;
   }

@@ -3,9 +3,7 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson, renderTable } from "../../output.ts";
 import type { FlagsOf, turnsFlags } from "../../verbs.ts";
-import { readHistory, showSession } from "../../../core/history/query.ts";
-import { knownSessions, resolveIn } from "../../../core/session/locate.ts";
-import { resolveProject } from "../../../core/session/project.ts";
+import { historySubject, readHistory, showSession } from "../../../core/history/query.ts";
 
 function oneLine(text: string | null, max = 60): string {
   const flat = (text ?? "").replace(/\s+/g, " ").trim();
@@ -17,14 +15,11 @@ export default async function turns(
   this: LisaContext,
   flags: FlagsOf<typeof turnsFlags>,
 ): Promise<void> {
-  // A full name, an alias or an unambiguous prefix of one, as every --session verb; a value the
-  // runtime dir does not know is looked up in history as a name or alias (its files may be gone).
+  // A full name, an alias or an unambiguous prefix of one, as every --session verb (the current
+  // project's session of a name first); a value nothing else knows is looked up in history.
   const value = needed(flags.session, "--session");
-  const name = resolveIn(
-    knownSessions(resolveProject(this.deps, flags.projectRoot).runtimeDir),
-    value,
-  ) ?? value;
-  const { value: s } = await readHistory(this.deps, (h) => showSession(h, name));
+  const { name, prefer } = await historySubject(this.deps, value, flags.projectRoot);
+  const { value: s } = await readHistory(this.deps, (h) => showSession(h, name, prefer));
   if (flags.json) {
     printJson(this.deps.io, { session: s.session, runId: s.runId, turns: s.turnList });
     return;

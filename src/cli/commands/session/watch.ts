@@ -46,7 +46,7 @@ export default async function watch(
   }
   const sessions = flags.session === undefined
     ? undefined
-    : [locateSession(deps, flags.session, flags.projectRoot).session];
+    : [await locateSession(deps, flags.session, flags.projectRoot)];
   let stop = false;
   const onSignal = () => {
     stop = true;

@@ -16,6 +16,7 @@ import {
 } from "../../../../src/core/history/query.ts";
 import { LisaError } from "../../../../src/base/errors.ts";
 import { REPO_ROOT } from "../../../helpers/world.ts";
+import { runHook } from "../../../../src/core/hook/run_hook.ts";
 
 const HASH = "0123abcd";
 const SESSION = "lisa-proj-260101-000000-1-claude-interactive";
@@ -255,6 +256,32 @@ Deno.test("sweeps: a killed session's open turn is interrupted; orphan tools joi
   }
 });
 
+Deno.test("an interrupted turn ends at its last sign: the kill, else its last hook line", async () => {
+  for (const [reason, endedAt] of [["killed", "00:00:09"], ["cleanup", "00:00:04"]]) {
+    const f = await fixture();
+    try {
+      await Deno.writeTextFile(
+        f.hooks,
+        [
+          TURN[1],
+          hook("2026-01-01T00:00:04.000Z", "Notification", { notificationType: "idle_prompt" }),
+        ].join(""),
+      );
+      await withHistory(f, async (h) => {
+        ingestAll(h, f.deps);
+        markEnded(h, SESSION, RUN, reason, "2026-01-01T00:00:09.000Z");
+        await sweepHistory(h, f.deps, { probe: false });
+        const t = showSession(h, SESSION).turnList[0];
+        deepStrictEqual([t.outcome, t.endedAt], ["interrupted", `2026-01-01T${endedAt}.000Z`]);
+        strictEqual(t.durationMs, Date.parse(t.endedAt!) - Date.parse(t.startedAt!), reason);
+        ok(t.durationMs! > 0, reason);
+      });
+    } finally {
+      await Deno.remove(f.dir, { recursive: true });
+    }
+  }
+});
+
 Deno.test("sweeps: a stale turn of a session not working is interrupted; its late Stop reopens it", async () => {
   const f = await fixture(new Date("2026-01-01T01:00:00Z"));
   try {
@@ -314,7 +341,7 @@ Deno.test("sweeps: an open session whose tmux server is gone is closed with its 
   }
 });
 
-Deno.test("node:sqlite is named only by the history store, which loads it lazily", () => {
+Deno.test("node:sqlite is named only by the history store's loader, which loads it lazily", () => {
   const src = new URL("../../../../src/", import.meta.url).pathname;
   const users: string[] = [];
   const walk = (dir: string) => {
@@ -327,9 +354,9 @@ Deno.test("node:sqlite is named only by the history store, which loads it lazily
     }
   };
   walk(src);
-  deepStrictEqual(users, ["core/history/store.ts"]);
-  const store = Deno.readTextFileSync(`${src}core/history/store.ts`);
-  ok(!/^import[^;]*node:sqlite/m.test(store), "no static import of node:sqlite");
+  deepStrictEqual(users, ["core/history/sqlite.ts"]);
+  const loader = Deno.readTextFileSync(`${src}core/history/sqlite.ts`);
+  ok(!/^import[^;]*node:sqlite/m.test(loader), "no static import of node:sqlite");
 });
 
 Deno.test("plans: a Write under plans/ captures the file; ExitPlanMode its plan text", async () => {
@@ -393,6 +420,163 @@ Deno.test("metas lacking facts, with odd types or without a run id never fail in
       strictEqual(showSession(h, "lisa-proj-odd").projectRoot, null);
       // The well-formed session beside them is ingested in full.
       strictEqual(showSession(h, SESSION).turnList[0].reply, "Parser fixed; tests pass.");
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+/**
+ * Appends one claude hook line to the fixture's hook file the way the agent does it (through
+ * `lisa hook`, with the log's bounds from `env`).
+ */
+async function agentHook(
+  f: Fixture,
+  env: Record<string, string>,
+  at: Date,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  const bytes = new TextEncoder().encode(JSON.stringify(payload));
+  let given = false;
+  const code = await runHook(
+    ["claude"],
+    { LISA_HOOK_FILE: f.hooks, LISA_RUN_ID: RUN, ...env },
+    {
+      stdin: {
+        isTerminal: () => false,
+        read(buffer: Uint8Array) {
+          if (given) return Promise.resolve(null);
+          given = true;
+          buffer.set(bytes);
+          return Promise.resolve(bytes.length);
+        },
+      },
+      now: () => at,
+      runChain: () => Promise.resolve(),
+    },
+  );
+  strictEqual(code, 0);
+}
+
+/** `turns` turns of `tools` tool calls each, through the hook, at one-second steps. */
+async function agentTurns(f: Fixture, env: Record<string, string>, from: number, turns: number) {
+  const tools = 5;
+  let t = Date.parse("2026-01-01T00:00:00Z") + from * 100_000;
+  const at = () => new Date(t += 1000);
+  for (let i = from; i < from + turns; i++) {
+    await agentHook(f, env, at(), { hook_event_name: "UserPromptSubmit", prompt: `q${i}` });
+    for (let k = 0; k < tools; k++) {
+      await agentHook(f, env, at(), {
+        hook_event_name: "PostToolUse",
+        tool_name: "Bash",
+        tool_input: { command: `step ${i}.${k}` },
+      });
+    }
+    await agentHook(f, env, at(), {
+      hook_event_name: "Stop",
+      last_assistant_message: `a${i}`,
+      stop_hook_active: false,
+    });
+  }
+}
+
+/** Every turn of the fixture's session: prompt, reply, outcome and tool count. */
+function turnFacts(h: History): [string | null, string | null, string, number][] {
+  return showSession(h, SESSION).turnList.map((
+    t,
+  ) => [t.prompt, t.reply, t.outcome, t.tools.length]);
+}
+
+Deno.test("compaction of the hook log never drops a line history has not ingested", async () => {
+  const f = await fixture();
+  const env = { LISA_EVENTS_MAX_LINES: "12" };
+  try {
+    // 12 turns of 7 lines each with nothing read in between: 84 lines against a bound of 12.
+    await agentTurns(f, env, 0, 12);
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      deepStrictEqual(
+        turnFacts(h),
+        Array.from({ length: 12 }, (_, i) => [`q${i}`, `a${i}`, "completed", 5]),
+      );
+    });
+    // Once read, the next append compacts the log to its bound again.
+    await agentTurns(f, env, 12, 1);
+    const lines = Deno.readTextFileSync(f.hooks).trim().split("\n").length;
+    ok(lines <= 12, `${lines} lines after a read`);
+    // Reads in between: still every turn, once.
+    for (const from of [13, 15, 17]) {
+      await agentTurns(f, env, from, 2);
+      await withHistory(f, (h) => ingestAll(h, f.deps));
+    }
+    await withHistory(f, (h) => {
+      deepStrictEqual(
+        turnFacts(h),
+        Array.from({ length: 19 }, (_, i) => [`q${i}`, `a${i}`, "completed", 5]),
+      );
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("lisa's own turn end closes the open turn at its last sign; a late Stop completes it", async () => {
+  const f = await fixture();
+  try {
+    await Deno.writeTextFile(
+      f.hooks,
+      [
+        TURN[1],
+        hook("2026-01-01T00:00:08.000Z", "lisa:turn_end", {
+          outcome: "completed",
+          reply: "from the screen",
+          endedAt: "2026-01-01T00:00:04.000Z",
+          reason: "hook_running_but_idle:claude_title_idle",
+        }),
+      ].join(""),
+    );
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      const t = showSession(h, SESSION).turnList[0];
+      deepStrictEqual(
+        [t.outcome, t.reply, t.endedAt, t.durationMs, t.recovered],
+        ["completed", "from the screen", "2026-01-01T00:00:04.000Z", 2000, true],
+      );
+    });
+    // The agent's own Stop, late after all: its reply and time win.
+    await Deno.writeTextFile(f.hooks, hook("2026-01-01T00:00:09.000Z", "Stop", { reply: "real" }), {
+      append: true,
+    });
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      const turns = showSession(h, SESSION).turnList;
+      deepStrictEqual(turns.map((t) => [t.outcome, t.reply, t.endedAt]), [
+        ["completed", "real", "2026-01-01T00:00:09.000Z"],
+      ]);
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("a turn still open at the next prompt ended at its last sign, not at that prompt", async () => {
+  const f = await fixture();
+  try {
+    await Deno.writeTextFile(
+      f.hooks,
+      [
+        TURN[1],
+        hook("2026-01-01T00:00:03.000Z", "PostToolUse", { tool: "Read", preview: "Read: /a" }),
+        hook("2026-01-01T00:05:00.000Z", "UserPromptSubmit", { prompt: "next" }),
+      ].join(""),
+    );
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      const turns = showSession(h, SESSION).turnList;
+      deepStrictEqual(turns.map((t) => [t.prompt, t.outcome, t.endedAt]), [
+        ["fix the parser", "interrupted", "2026-01-01T00:00:03.000Z"],
+        ["next", "running", null],
+      ]);
     });
   } finally {
     await Deno.remove(f.dir, { recursive: true });

@@ -5,6 +5,7 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { type HookIo, readStdinCapped, runHook } from "../../../../src/core/hook/run_hook.ts";
 import { MAX_LINE_BYTES } from "../../../../src/core/hook/record.ts";
 import { LISA_ARGV } from "../../../helpers/world.ts";
+import { markRead } from "../../../../src/store/events.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -243,21 +244,30 @@ Deno.test("the stdin reader does not read a terminal", async () => {
   strictEqual(stdin.reads, 0);
 });
 
-Deno.test("the hook file is bounded like the event log", async () => {
+Deno.test("the hook file keeps every line history has not read, then is bounded like the event log", async () => {
   await withTempDir(async (dir) => {
     const file = `${dir}/h.jsonl`;
     const env = { LISA_HOOK_FILE: file, LISA_RUN_ID: "r", LISA_EVENTS_MAX_LINES: "5" };
-    for (let i = 0; i < 12; i++) {
+    const append = async (i: number) => {
       const io: HookIo = {
         stdin: fakeStdin([encoder.encode(JSON.stringify({ hook_event_name: `E${i}` }))]),
         now: () => new Date(),
         runChain: () => Promise.reject(new Error("no chain expected")),
       };
       strictEqual(await runHook(["claude"], env, io), 0);
-    }
+    };
+    for (let i = 0; i < 12; i++) await append(i);
+    deepStrictEqual(
+      readLines(file).map((l) => l.event),
+      Array.from({ length: 12 }, (_, i) => `E${i}`),
+    );
+    // History read it all: the next append compacts it to the bound.
+    const info = Deno.statSync(file);
+    ok(markRead(file, { ino: info.ino, offset: info.size }));
+    await append(12);
     const lines = readLines(file);
     ok(lines.length <= 5, `${lines.length} lines`);
-    strictEqual(lines[lines.length - 1].event, "E11");
+    strictEqual(lines[lines.length - 1].event, "E12");
   });
 });
 

@@ -185,3 +185,32 @@ Deno.test("text rendering draws branches with box characters", () => {
     "lisa-e",
   ]);
 });
+
+Deno.test("two projects' sessions of one name are two nodes; a child hangs under its own project's (or run's) parent", () => {
+  const inProject = (m: TreeInput, projectHash: string, extra: Partial<TreeInput> = {}) => ({
+    ...m,
+    projectHash,
+    ...extra,
+  });
+  const g = buildTree([
+    inProject(meta("lisa-job"), "aaaaaaaa", { runId: "run-a" }),
+    inProject(meta("lisa-job"), "bbbbbbbb", { runId: "run-b" }),
+    inProject(meta("lisa-kid-b", "lisa-job"), "bbbbbbbb"),
+    // Filed under another hash, but its parent run is a's: a's child.
+    inProject(meta("lisa-kid-a", "lisa-job"), "cccccccc", { parentRunId: "run-a" }),
+  ]);
+  strictEqual(g.nodeCount, 4);
+  deepStrictEqual(
+    g.roots.map((r) => [r.projectHash, r.children.map((c) => c.session)]),
+    [["aaaaaaaa", ["lisa-kid-a"]], ["bbbbbbbb", ["lisa-kid-b"]]],
+  );
+  deepStrictEqual(g.danglingParents, []);
+  // Neither its project's nor its run's, and two of that name elsewhere: it dangles.
+  const lost = buildTree([
+    inProject(meta("lisa-job"), "aaaaaaaa"),
+    inProject(meta("lisa-job"), "bbbbbbbb"),
+    inProject(meta("lisa-kid", "lisa-job"), "cccccccc"),
+  ]);
+  deepStrictEqual(lost.danglingParents, ["lisa-job"]);
+  strictEqual(lost.roots.find((r) => r.session === "lisa-kid")?.parentMissing, true);
+});

@@ -1,8 +1,14 @@
 /** Aliases (unique, from the bundled words) and resolving what `--session` names. */
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { ADJECTIVES, NOUNS } from "../../../../src/core/session/words.ts";
-import { pickAlias } from "../../../../src/core/session/alias.ts";
-import { type KnownSession, resolveIn } from "../../../../src/core/session/locate.ts";
+import { knownAliases, pickAlias } from "../../../../src/core/session/alias.ts";
+import { aliasInEventLog } from "../../../../src/core/session/gone.ts";
+import {
+  goneSessions,
+  type KnownSession,
+  knownSessions,
+  resolveIn,
+} from "../../../../src/core/session/locate.ts";
 import { LisaError } from "../../../../src/base/errors.ts";
 
 Deno.test("the word lists hold at least 150 distinct lowercase words each", () => {
@@ -89,3 +95,80 @@ Deno.test("resolve: a full name only exactly (a pruned lisa-w-1 is not lisa-w-10
   strictEqual(resolveIn(l, "lisa-calm"), null);
   strictEqual(resolveIn(l, "lisa-calm-otter"), l.metas[0].session);
 });
+
+/** A temp runtime dir and worktree dir, removed after `fn`. */
+async function withDirs(fn: (run: string, wt: string) => void | Promise<void>): Promise<void> {
+  const base = Deno.makeTempDirSync({ prefix: "lisa-alias-" });
+  try {
+    Deno.mkdirSync(`${base}/run`, { mode: 0o700 });
+    Deno.mkdirSync(`${base}/wt/0000000a`, { recursive: true });
+    await fn(`${base}/run`, `${base}/wt`);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+}
+
+function event(session: string, fields: Record<string, unknown>): string {
+  return JSON.stringify({ at: "2026-11-27T00:00:00Z", type: "lifecycle", session, ...fields });
+}
+
+Deno.test("a killed session's alias is read from its event log: the first event, else the newest that has one", () =>
+  withDirs((run) => {
+    const log = `${run}/.lisa-0000000a-session-lisa-a-events.jsonl`;
+    Deno.writeTextFileSync(
+      log,
+      [
+        event("lisa-a", { reason: "spawn_success", alias: "p-calm-otter" }),
+        event("lisa-a", { reason: "killed" }),
+      ].join("\n") + "\n",
+    );
+    strictEqual(aliasInEventLog(log), "p-calm-otter");
+    // Compacted from its tail (the spawn event dropped, the file past one read): kill's event.
+    const filler = Array.from({ length: 400 }, (_, i) => event("lisa-a", { reason: `t${i}` }));
+    Deno.writeTextFileSync(
+      log,
+      [...filler, event("lisa-a", { reason: "killed", alias: "p-calm-otter" })].join("\n") +
+        "\n",
+    );
+    ok(Deno.statSync(log).size > 16 * 1024);
+    strictEqual(aliasInEventLog(log), "p-calm-otter");
+    // No alias anywhere, garbage, a symlink, a missing file: null, never a throw.
+    Deno.writeTextFileSync(log, filler.join("\n") + "\nnot json\n");
+    strictEqual(aliasInEventLog(log), null);
+    Deno.symlinkSync(log, `${log}.link`);
+    strictEqual(aliasInEventLog(`${log}.link`), null);
+    strictEqual(aliasInEventLog(`${run}/missing`), null);
+  }));
+
+Deno.test("an alias that still names a gone session (event log, worktree record) is never drawn again", () =>
+  withDirs((run, wt) => {
+    Deno.writeTextFileSync(
+      `${run}/.lisa-0000000a-session-lisa-a-events.jsonl`,
+      event("lisa-a", { reason: "spawn_success", alias: "p-calm-otter" }) + "\n",
+    );
+    Deno.writeTextFileSync(
+      `${wt}/0000000a/lisa-b.lisa.json`,
+      JSON.stringify({
+        session: "lisa-b",
+        alias: "p-brave-heron",
+        projectRoot: "/p",
+        projectHash: "0000000a",
+        socketPath: "/s",
+        createdAt: "2026-11-27T00:00:00Z",
+        worktree: {
+          path: "/w",
+          branch: "lisa/p-brave-heron",
+          base: "HEAD",
+          baseCommit: "abc",
+          repoRoot: "/p",
+        },
+      }),
+    );
+    const taken = knownAliases(run, wt);
+    ok(taken.has("p-calm-otter") && taken.has("p-brave-heron"), [...taken].join(","));
+    const known = knownSessions(run);
+    deepStrictEqual(
+      goneSessions(known, wt).map((g) => [g.session, g.alias, g.hash]),
+      [["lisa-a", "p-calm-otter", "0000000a"], ["lisa-b", "p-brave-heron", "0000000a"]],
+    );
+  }));

@@ -1,10 +1,11 @@
 /** The pure parts of `send --wait`: which hook lines belong to the sent turn, screen replies. */
-import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import {
   cleanScreenReply,
   feedHookLine,
   type HookTurn,
   newHookTurn,
+  resumeOpenTurn,
 } from "../../../../src/core/turns/wait.ts";
 import { lineKey, promptMatches } from "../../../../src/core/turns/records.ts";
 
@@ -86,4 +87,73 @@ Deno.test("prompts match whole, or a cut prompt as a prefix, whitespace flattene
 Deno.test("a screen reply drops the echo of the sent text and a bare prompt row", () => {
   strictEqual(cleanScreenReply("> ping\nanswer: ping\n> ", "ping"), "answer: ping");
   strictEqual(cleanScreenReply("ping\nline 1\nline 2\n$", "ping"), "line 1\nline 2");
+});
+
+Deno.test("keys that answer a permission resume the open turn: its tools, end and id", () => {
+  const start = line("UserPromptSubmit", { prompt: "make a file" });
+  const before = [
+    line("Stop", { reply: "an earlier turn" }),
+    start,
+    line("PermissionRequest", { tool: "Bash" }),
+  ];
+  const turn = newHookTurn();
+  strictEqual(resumeOpenTurn(turn, before, "r1", ""), true);
+  strictEqual(turn.turnId, lineKey(start));
+  strictEqual(turn.permission, false, "the send answered it");
+  // claude's Notification for the answered dialog comes after the send: not a new dialog.
+  feedHookLine(turn, line("Notification", { notificationType: "permission_prompt" }), "r1", "");
+  strictEqual(turn.permission, false);
+  feedHookLine(turn, line("PostToolUse", { tool: "Bash", preview: "Bash: touch f" }), "r1", "");
+  // Once the agent took the answer, a permission is a new dialog again.
+  feedHookLine(turn, line("PermissionRequest", { tool: "Write" }), "r1", "");
+  strictEqual(turn.permission, true);
+  feedHookLine(turn, line("PostToolUse", { tool: "Write", preview: "Write: g" }), "r1", "");
+  feedHookLine(turn, line("Stop", { reply: "done" }), "r1", "");
+  strictEqual(endOf(turn)?.outcome, "completed");
+  strictEqual(endOf(turn)?.reply, "done");
+  deepStrictEqual(turn.tools.map((t) => t.tool), ["Bash", "Write"]);
+});
+
+Deno.test("a turn is resumed only when open, and by text only when it waits on a dialog", () => {
+  const open = [line("UserPromptSubmit", { prompt: "go" }), line("PostToolUse", { tool: "Read" })];
+  const closed = [...open, line("Stop", { reply: "ok" })];
+  const other = [line("UserPromptSubmit", { prompt: "go" }, "r0")];
+  strictEqual(resumeOpenTurn(newHookTurn(), closed, "r1", ""), false);
+  strictEqual(resumeOpenTurn(newHookTurn(), other, "r1", ""), false);
+  // A new prompt while a turn runs is a turn of its own (claude queues it).
+  strictEqual(resumeOpenTurn(newHookTurn(), open, "r1", "next question"), false);
+  const asking = [...open, line("PermissionRequest", { tool: "Bash" })];
+  strictEqual(resumeOpenTurn(newHookTurn(), asking, "r1", "1"), true);
+});
+
+Deno.test("keys that resumed a turn but typed a prompt of their own follow that prompt's turn", () => {
+  const turn = newHookTurn();
+  ok(resumeOpenTurn(turn, [line("UserPromptSubmit", { prompt: "old" })], "r1", ""));
+  const start = line("UserPromptSubmit", { prompt: "typed with keys" });
+  feedHookLine(turn, start, "r1", "");
+  strictEqual(turn.turnId, lineKey(start));
+  strictEqual(turn.end, null);
+  feedHookLine(turn, line("Stop", { reply: "new" }), "r1", "");
+  strictEqual(endOf(turn)?.reply, "new");
+});
+
+Deno.test("lisa's own turn end ends the waited turn as status decided, at the turn's last sign", () => {
+  const done = newHookTurn();
+  feedHookLine(done, line("UserPromptSubmit", { prompt: "go" }), "r1", "go");
+  feedHookLine(
+    done,
+    line("lisa:turn_end", {
+      outcome: "completed",
+      reply: "shown",
+      endedAt: "2025-12-31T23:59:58.000Z",
+    }),
+    "r1",
+    "go",
+  );
+  deepStrictEqual([endOf(done)?.outcome, endOf(done)?.reply], ["completed", "shown"]);
+  strictEqual(endOf(done)?.atMs, Date.parse("2025-12-31T23:59:58.000Z"));
+  const cut = newHookTurn();
+  feedHookLine(cut, line("UserPromptSubmit", { prompt: "go" }), "r1", "go");
+  feedHookLine(cut, line("lisa:turn_end", { outcome: "interrupted" }), "r1", "go");
+  strictEqual(endOf(cut)?.outcome, "interrupted");
 });

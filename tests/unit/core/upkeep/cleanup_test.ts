@@ -213,6 +213,21 @@ Deno.test("cleanup keeps artifacts touched within the grace period (a spawn in p
   }
 });
 
+Deno.test("a poll's fresh state file and event of a gone session are no sign of life: cleanup removes it", async () => {
+  const f = fixture();
+  try {
+    const meta = f.file(`.lisa-${HASH}-session-${GONE}-meta.json`, 2 * HOUR, "{}");
+    // A list or status just classified it not_found (server gone) and recorded that poll.
+    const state = f.file(`.lisa-${HASH}-session-${GONE}-state.json`, 1_000);
+    f.file(`.lisa-${HASH}-session-${GONE}-events.jsonl`, 1_000);
+    const r = await runCleanup(deps(f.dir, new FakeTmux({})), { dryRun: false });
+    deepStrictEqual(r.removed.artifacts, [meta, state].sort());
+    strictEqual(exists(meta), false);
+  } finally {
+    f.dispose();
+  }
+});
+
 Deno.test("cleanup with a project hash leaves other projects alone", async () => {
   const f = fixture();
   try {

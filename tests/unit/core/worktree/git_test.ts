@@ -10,6 +10,7 @@ import {
   splitZ,
 } from "../../../../src/core/worktree/git.ts";
 import { fakeDeps } from "../../../helpers/fake_deps.ts";
+import { MemoryIo } from "../../../../src/cli/io.ts";
 
 /** A runner answering each call with the next of `results`, recording argv and options. */
 function scripted(results: RunResult[]) {
@@ -107,4 +108,24 @@ Deno.test("one lock file per repository (its common git dir), in the runtime dir
   strictEqual(a, repoLockPath("/run", "/r/.git"));
   ok(a !== repoLockPath("/run", "/s/.git"));
   ok(/^\/run\/\.lisa-git-[0-9a-f]{8}\.lock$/.test(a), a);
+});
+
+Deno.test("git runs in a process group of its own under LISA_GIT_TIMEOUT_SECONDS, and says on stderr when a step runs long", async () => {
+  const calls: RunOptions[] = [];
+  const runner: Runner = {
+    run(_argv, options) {
+      calls.push(options ?? {});
+      options?.progress?.report(4200);
+      return Promise.resolve(ok0);
+    },
+  };
+  const io = new MemoryIo();
+  const deps = fakeDeps({ runner, io, env: { LISA_GIT_TIMEOUT_SECONDS: "90" } });
+  await git(deps, "/repo", ["-c", "core.quotePath=false", "merge", "--no-ff", "b"]);
+  strictEqual(calls[0].group, true);
+  strictEqual(calls[0].timeoutMs, 90_000);
+  strictEqual(
+    io.stderr,
+    "lisa: git merge in /repo still running after 4 s (limit 90 s, LISA_GIT_TIMEOUT_SECONDS)\n",
+  );
 });
