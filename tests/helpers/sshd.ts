@@ -17,6 +17,9 @@ import { shellQuote } from "../../src/base/shell_quote.ts";
 import { controlPathFor } from "../../src/core/hosts/mod.ts";
 import { FAKE_BIN, LISA_ARGV, type World } from "./world.ts";
 
+/** What the helper needs of a world (a test's `World`, or the bench's context). */
+export type SshWorld = Pick<World, "base" | "home" | "env" | "runtimeDir">;
+
 const SSHD = "/usr/sbin/sshd";
 const decoder = new TextDecoder();
 
@@ -148,10 +151,17 @@ export interface SshdOptions {
   extraHosts?: { name: string; ssh: string; lisa?: string }[];
   /** Extra client config text (other Host blocks). */
   extraConfig?: string;
+  /** The argv that runs lisa on the hosts (default: this checkout's, as the tests run it). */
+  lisaArgv?: readonly string[];
 }
 
 /** The `lisa` command line of a remote lisa: its own dirs, then this checkout's lisa. */
-function remoteCommand(r: Omit<RemoteLisa, "lisa">, world: World, extra: Record<string, string>) {
+function remoteCommand(
+  r: Omit<RemoteLisa, "lisa">,
+  world: SshWorld,
+  extra: Record<string, string>,
+  lisa: readonly string[],
+) {
   const env: Record<string, string> = {
     LISA_RUNTIME_DIR: r.runtimeDir,
     LISA_TMUX_SOCKET_DIR: r.socketDir,
@@ -159,19 +169,22 @@ function remoteCommand(r: Omit<RemoteLisa, "lisa">, world: World, extra: Record<
     LISA_HISTORY_DB: r.historyDb,
     LISA_PROJECT_ROOT: r.projectRoot,
     PATH: `${FAKE_BIN}:${world.env.PATH}`,
-    DENO_DIR: world.env.DENO_DIR,
+    ...(world.env.DENO_DIR ? { DENO_DIR: world.env.DENO_DIR } : {}),
     NO_COLOR: "1",
     ...extra,
   };
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
-  return [...assignments, ...LISA_ARGV.map(shellQuote)].join(" ");
+  return [...assignments, ...lisa.map(shellQuote)].join(" ");
 }
 
 /**
  * Starts sshd for `world` (see the module doc). Returns a reason string instead when sshd
  * cannot run on this machine at all (the caller reports its tests as ignored, with the reason).
  */
-export async function startSshd(world: World, options: SshdOptions = {}): Promise<Sshd | string> {
+export async function startSshd(
+  world: SshWorld,
+  options: SshdOptions = {},
+): Promise<Sshd | string> {
   const missing = sshdMissing();
   if (missing !== null) return missing;
   const dir = `${world.base}/ssh`;
@@ -181,6 +194,7 @@ export async function startSshd(world: World, options: SshdOptions = {}): Promis
     if (r.code !== 0) return `ssh-keygen failed: ${r.stderr}`;
   }
   await Deno.copyFile(`${dir}/client_key.pub`, `${dir}/authorized_keys`);
+  await Deno.mkdir(`${dir}/login-home`);
   const user = (await run(["id", "-un"])).stdout.trim();
   const root = Deno.uid() === 0;
   const names = options.hosts ?? ["box1"];
@@ -205,7 +219,7 @@ export async function startSshd(world: World, options: SshdOptions = {}): Promis
       ? options.remoteEnv({ name, base })
       : options.remoteEnv;
     const env = { ...shared, ...options.hostEnv?.[name] };
-    remotes.set(name, { ...r, lisa: remoteCommand(r, world, env) });
+    remotes.set(name, { ...r, lisa: remoteCommand(r, world, env, options.lisaArgv ?? LISA_ARGV) });
   }
   let sshd: Deno.ChildProcess | null = null;
   let port = 0;
@@ -235,6 +249,9 @@ export async function startSshd(world: World, options: SshdOptions = {}): Promis
         "MaxSessions 64",
         "MaxStartups 64",
         "LogLevel VERBOSE",
+        // The login shell's HOME is a temp dir too: the real HOME's shell start-up files (a
+        // .bashrc that bash reads for ssh commands) are neither read nor timed.
+        `SetEnv HOME=${dir}/login-home`,
         "",
       ].join("\n"),
     );

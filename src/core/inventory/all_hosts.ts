@@ -56,10 +56,9 @@ export function rowsOf(answer: HostAnswer): HostListedSession[] {
  */
 export async function listAllHosts(deps: Deps, options: ListOptions): Promise<FleetListResult> {
   const hosts = usableHosts(deps);
-  const [local, answers] = await Promise.all([
-    listSessionsOf(deps, options),
-    queryHosts(deps, hosts, remoteListArgs(options)),
-  ]);
+  // The hosts first: their ssh calls start before this machine's list begins its own work.
+  const remote = queryHosts(deps, hosts, remoteListArgs(options));
+  const [answers, local] = await Promise.all([remote, listSessionsOf(deps, options)]);
   const sessions: HostListedSession[] = [
     ...local.sessions.map((s) => ({ host: null, ...s })),
     ...answers.flatMap(rowsOf),
@@ -93,19 +92,17 @@ function count(key: string, doc: Record<string, unknown>): number {
 }
 
 /**
- * This machine's tree (`local`, computed meanwhile by the caller) and every host's, each node
- * with its `host`; the hosts' cycles and dangling parents are named `host:session`.
+ * This machine's tree (`local`, run once the hosts were asked) and every host's, each node with
+ * its `host`; the hosts' cycles and dangling parents are named `host:session`.
  */
 export async function treeAllHosts(
   deps: Deps,
-  local: Promise<TreeResult>,
+  local: () => Promise<TreeResult>,
   options: { allHashes?: boolean; activeOnly?: boolean; withState?: boolean },
 ): Promise<FleetTreeResult> {
   const hosts = usableHosts(deps);
-  const [mine, answers] = await Promise.all([
-    local,
-    queryHosts(deps, hosts, remoteTreeArgs(options)),
-  ]);
+  const remote = queryHosts(deps, hosts, remoteTreeArgs(options));
+  const [answers, mine] = await Promise.all([remote, local()]);
   const here = withHost({ ...mine }, null) as unknown as TreeResult;
   const result: FleetTreeResult = { ...mine, roots: here.roots, hosts: [] };
   for (const a of answers) {

@@ -86,14 +86,15 @@ export default async function tree(
     throw new UsageError("--cursor-file needs --delta-json", "cursor_file_requires_delta_json");
   }
   if (flags.allHosts) checkAllHosts(flags);
-  const local = runTree(deps, {
-    projectRoot: flags.projectRoot,
-    allHashes: flags.allHashes === true,
-    activeOnly: flags.activeOnly === true,
-    withState: flags.withState === true,
-    delta: flags.delta === true || flags.deltaJson === true,
-    ...(flags.cursorFile ? { deltaPath: resolvePath(deps.cwd, flags.cursorFile) } : {}),
-  });
+  const local = () =>
+    runTree(deps, {
+      projectRoot: flags.projectRoot,
+      allHashes: flags.allHashes === true,
+      activeOnly: flags.activeOnly === true,
+      withState: flags.withState === true,
+      delta: flags.delta === true || flags.deltaJson === true,
+      ...(flags.cursorFile ? { deltaPath: resolvePath(deps.cwd, flags.cursorFile) } : {}),
+    });
   let fleet: FleetTreeResult | undefined;
   if (flags.allHosts) {
     const { treeAllHosts } = await lazyImport<AllHosts>(
@@ -108,7 +109,7 @@ export default async function tree(
       if (!h.ok) deps.io.err(`lisa: host ${h.name}: ${h.errorCode}: ${h.error}\n`);
     }
   }
-  const result = fleet ?? await local;
+  const result = fleet ?? await local();
   // A full name, an alias or an unambiguous prefix of an alias (session_ambiguous otherwise); a
   // value that matches no session keeps the empty answer.
   const session = flags.session === undefined ? undefined : (await resolveSession(
