@@ -166,6 +166,14 @@ hostsTest(
       strictEqual(tree.json?.nodeCount, 3);
       const treeText = await world.lisaInProcess(["session", "tree", "--all-hosts"]);
       ok(treeText.stdout.includes(`box1:${there[0].session}`), treeText.stdout);
+
+      // The host's tmux server dies: its sessions are lost there, and counted so here.
+      await world.tmux(String(there[0].socketPath), ["kill-server"]);
+      const after = await world.lisaInProcess(["session", "list", "--all-hosts", "--json"]);
+      strictEqual(after.code, 0, after.stdout + after.stderr);
+      strictEqual(after.json?.lostCount, 2, after.stdout);
+      const lostRows = (after.json?.items as (Row & { lost: boolean })[]).filter((i) => i.lost);
+      deepStrictEqual(lostRows.map((i) => i.host), ["box1", "box1"]);
     });
   },
 );

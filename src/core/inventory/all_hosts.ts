@@ -67,6 +67,7 @@ export async function listAllHosts(deps: Deps, options: ListOptions): Promise<Fl
     ...local,
     sessions,
     count: sessions.length,
+    lostCount: sessions.filter((s) => s.lost).length,
     hosts: answers.map((a) => outcomeOf(a, a.ok ? { count: rowsOf(a).length } : {})),
   };
 }
