@@ -147,22 +147,51 @@ export function routeLoaders(verbsText: string): RouteLoader[] {
  * one verb carries the whole table (help, flags, suggestions) but only that verb's code.
  */
 export function onlyRoute(verbsText: string, route: string): string {
+  return keepLoaders(verbsText, (r) => r === route, 1, route);
+}
+
+/**
+ * The copy's `verbs.ts` with the loaders of `routes` replaced by failing ones: `cli.js` (help,
+ * typos) does without `lisa mcp`'s code, which `lisa mcp` loads from its own bundle.
+ */
+export function withoutRoutes(verbsText: string, routes: ReadonlySet<string>): string {
+  return keepLoaders(verbsText, (r) => !routes.has(r), -1, [...routes].join(", "));
+}
+
+/** Keeps the loaders of the routes `keep` accepts (exactly `count` of them, unless -1). */
+function keepLoaders(
+  verbsText: string,
+  keep: (route: string) => boolean,
+  count: number,
+  what: string,
+): string {
   let current: string | null = null;
   let kept = 0;
+  let dropped = 0;
   const lines = verbsText.split("\n").map((line) => {
     const key = ROUTE_KEY.exec(line);
     if (key) current = key[1];
     const load = INLINED_LOADER.exec(line);
     if (!load) return line;
-    if (current === route) {
+    if (current !== null && keep(current)) {
       kept++;
       return line;
     }
+    dropped++;
     return `${load[1]}Promise.reject(new Error("lisa build: ${current} is not in this bundle")),`;
   });
-  if (kept !== 1) throw new Error(`verbs.ts: route "${route}" has ${kept} loaders`);
+  if (count >= 0 && kept !== count) {
+    throw new Error(`verbs.ts: route "${what}" has ${kept} loaders`);
+  }
+  if (count < 0 && dropped === 0) throw new Error(`verbs.ts: no loader of "${what}"`);
   return lines.join("\n");
 }
+
+/**
+ * Routes whose bundle keeps every verb's code: `lisa mcp` runs any verb of the table as a tool
+ * (and brings the MCP SDK, which no other bundle carries).
+ */
+export const EVERY_VERB_ROUTES: ReadonlySet<string> = new Set(["mcp"]);
 
 /** The file name of a route's bundle, under `verbs/` (`session capture` → `session-capture`). */
 export function routeBundleName(route: string): string {
@@ -198,7 +227,8 @@ export async function build(
     const lazyImports = await copySource(copy);
     const routes = routeLoaders(await Deno.readTextFile(`${copy}/src/cli/verbs.ts`));
     if (routes.length === 0) throw new Error("verbs.ts: no routes found");
-    // Every route's bundle is built from a copy whose verbs.ts loads only that route's verb.
+    // Every route's bundle is built from a copy whose verbs.ts loads only that route's verb
+    // (but those of EVERY_VERB_ROUTES).
     const entries: [string, string][] = [
       ["lisa", `${copy}/main.ts`],
       ...Object.entries(PARTS).map(([name, path]): [string, string] => [
@@ -210,9 +240,17 @@ export async function build(
       const dir = `${work}/routes/${routeBundleName(route)}`;
       await copyTree(copy, dir);
       const verbs = `${dir}/src/cli/verbs.ts`;
-      await Deno.writeTextFile(verbs, onlyRoute(await Deno.readTextFile(verbs), route));
+      if (!EVERY_VERB_ROUTES.has(route)) {
+        await Deno.writeTextFile(verbs, onlyRoute(await Deno.readTextFile(verbs), route));
+      }
       entries.push([`verbs/${routeBundleName(route)}`, `${dir}/${PARTS.cli.slice(2)}`]);
     }
+    // The whole table (cli.js) without the routes whose bundles carry code of their own.
+    const tableVerbs = `${copy}/src/cli/verbs.ts`;
+    await Deno.writeTextFile(
+      tableVerbs,
+      withoutRoutes(await Deno.readTextFile(tableVerbs), EVERY_VERB_ROUTES),
+    );
     await stampLine(
       `${copy}/main.ts`,
       "const BUILT_ROUTES: readonly string[] = [];",

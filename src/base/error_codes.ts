@@ -87,6 +87,11 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "`--cursor-file` cannot be read, or is a symlink / not a regular file",
   },
   { codes: ["internal_error"], when: "a bug: please report it with the command line" },
+  {
+    codes: ["cancelled"],
+    when:
+      "`lisa mcp`: the client cancelled the call (`notifications/cancelled`); no result follows",
+  },
   // issue 11
   {
     codes: ["session_ambiguous"],

@@ -24,51 +24,75 @@ import {
 } from "../base/types.ts";
 
 // ---------------------------------------------------------------------------------------------
-// Parsers
+// Parsers. Each carries the JSON Schema of the value it yields (`schema`), so the MCP tools
+// (`src/mcp/tools.ts`) type their arguments from these same declarations; a parser without one
+// yields text.
+
+/** The JSON Schema of a flag's value (the subset the MCP tools use). */
+export interface ValueSchema {
+  type: "integer" | "number" | "string" | "boolean" | "array";
+  minimum?: number;
+  maximum?: number;
+  enum?: readonly string[];
+  items?: ValueSchema;
+}
+
+/** `parse` with the schema of its values attached (see the section's doc). */
+export function typed<F extends (text: string) => unknown>(
+  parse: F,
+  schema: ValueSchema,
+): F & { schema: ValueSchema } {
+  return Object.assign(parse, { schema });
+}
+
+function bounds(min: number, max: number): { minimum: number; maximum?: number } {
+  return max === Number.MAX_SAFE_INTEGER ? { minimum: min } : { minimum: min, maximum: max };
+}
 
 /** A whole number within [min, max]. */
 export function intIn(min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
-  return (text) => {
+  return typed((text: string) => {
     const n = Number(text);
     if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
       throw new UsageError(`expected a whole number from ${min} to ${max}, got "${text}"`);
     }
     return n;
-  };
+  }, { type: "integer", ...bounds(min, max) });
 }
 
 /** A number (fractions allowed) within [min, max]. */
 export function numberIn(min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
-  return (text) => {
+  return typed((text: string) => {
     const n = Number(text);
     if (text.trim() === "" || !Number.isFinite(n) || n < min || n > max) {
       throw new UsageError(`expected a number from ${min} to ${max}, got "${text}"`);
     }
     return n;
-  };
+  }, { type: "number", ...bounds(min, max) });
 }
 
 /** "true" / "false" (also yes/no, 1/0, on/off). */
-export function parseBool(text: string): boolean {
+export const parseBool = typed((text: string): boolean => {
   const v = text.trim().toLowerCase();
   if (["true", "yes", "1", "on"].includes(v)) return true;
   if (["false", "no", "0", "off"].includes(v)) return false;
   throw new UsageError(`expected true or false, got "${text}"`);
-}
+}, { type: "boolean" });
 
 /** One of `choices` (case-insensitive). */
 export function oneOf<T extends string>(choices: readonly T[]): (text: string) => T {
-  return (text) => {
+  return typed((text: string) => {
     const v = text.trim().toLowerCase();
     if ((choices as readonly string[]).includes(v)) return v as T;
     throw new UsageError(`expected one of ${choices.join("|")}, got "${text}"`);
-  };
+  }, { type: "string", enum: choices });
 }
 
-/** A comma-separated list (empty items dropped). */
-export function parseList(text: string): string[] {
-  return text.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
-}
+/** A comma-separated list (empty items dropped); a JSON caller gives an array of strings. */
+export const parseList = typed(
+  (text: string): string[] => text.split(",").map((s) => s.trim()).filter((s) => s.length > 0),
+  { type: "array", items: { type: "string" } },
+);
 
 /** Any text, as given. */
 export function parseText(text: string): string {
@@ -107,6 +131,11 @@ const READ_FROM_SESSION = [
 function each(routes: readonly string[], text: string): Briefs {
   return Object.fromEntries(routes.map((r) => [r, text]));
 }
+/**
+ * Marks a flag that only makes sense on a terminal (output formats, redraws, progress lines):
+ * the MCP tools do not offer it (a tool's result is always the `--json` document).
+ */
+const terminal = <S extends object>(spec: S) => ({ ...spec, terminal: true }) as const;
 
 /**
  * `--session`: the session a verb acts on (required by those verbs, checked in `commands/`);
@@ -137,15 +166,22 @@ export const projectRoot = text(
   "dir",
 );
 /** `--json`. */
-export const json = bool("print JSON", { "session watch": "print one JSON object per line" });
+export const json = terminal(
+  bool("print JSON", { "session watch": "print one JSON object per line" }),
+);
 /** `--json-min`: the compact payload an orchestrator branches on. */
-export const jsonMin = bool("print compact JSON");
+export const jsonMin = terminal(bool("print compact JSON"));
 /** `--stream-json`: one JSON line per event, then the final payload. */
-export const streamJson = bool("print one JSON line per poll, then the final payload");
+export const streamJson = terminal(
+  bool("print one JSON line per poll, then the final payload"),
+);
 /** `--agent` (`auto`, accepted for compatibility, means the verb's default). */
 export const agent = {
   kind: "parsed",
-  parse: (t: string): Agent | undefined => isAuto(t) ? undefined : parseAgent(t),
+  parse: typed(
+    (t: string): Agent | undefined => isAuto(t) ? undefined : parseAgent(t),
+    { type: "string", enum: AGENTS },
+  ),
   brief: "the agent: claude or codex",
   briefs: {
     "session name": "the agent the name is for: claude or codex (default and auto: claude)",
@@ -165,7 +201,10 @@ export const agent = {
 /** `--mode` (aliases `execution`, `non-interactive`; `auto` means the verb's default). */
 export const mode = {
   kind: "parsed",
-  parse: (t: string): Mode | undefined => isAuto(t) ? undefined : parseMode(t),
+  parse: typed(
+    (t: string): Mode | undefined => isAuto(t) ? undefined : parseMode(t),
+    { type: "string", enum: MODES },
+  ),
   brief: "the mode: interactive or exec (aliases execution, non-interactive)",
   briefs: {
     "session name": "the mode the name is for: interactive or exec (aliases execution, " +
@@ -498,16 +537,18 @@ export function needed<T>(value: T | undefined, flag: string): T {
 /** `--wide` of list: full session names beside the aliases. */
 export const wide = bool("show full session names beside the aliases");
 /** `--watch [seconds]` of list: redraw the table until Ctrl-C (default every 2 s). */
-export const watchTable = {
-  kind: "parsed",
-  parse: (text: string) => text.trim() === "" ? 2 : numberIn(0.2, 3600)(text),
-  brief: "redraw the table every N seconds (default 2) until Ctrl-C",
-  placeholder: "seconds",
-  optional: true,
-  inferEmpty: true,
-} as const;
+export const watchTable = terminal(
+  {
+    kind: "parsed",
+    parse: (text: string) => text.trim() === "" ? 2 : numberIn(0.2, 3600)(text),
+    brief: "redraw the table every N seconds (default 2) until Ctrl-C",
+    placeholder: "seconds",
+    optional: true,
+    inferEmpty: true,
+  } as const,
+);
 /** `--read-only` of attach. */
-export const readOnly = bool("attach read-only (keys are not sent to the session)");
+export const readOnly = terminal(bool("attach read-only (keys are not sent to the session)"));
 /** `--older-than` of prune. */
 export const olderThan = text(
   "prune sessions whose end (or last sign of life) is older than this (7d, 12h, 0s; default 7d)",
@@ -521,6 +562,14 @@ export const until = {
   placeholder: "state",
   optional: true,
 } as const;
+/** `--sessions` of watch: several sessions (each as --session takes one). */
+export const sessions = {
+  kind: "parsed",
+  parse: parseList,
+  brief: "only these sessions, comma-separated (each a name, alias or alias prefix)",
+  placeholder: "list",
+  optional: true,
+} as const;
 /** `--any` of watch. */
 export const anyFlag = bool("with --until: stop when the first session gets there (default)");
 /** `--all` of watch. */
@@ -529,9 +578,10 @@ export const allFlag = bool("with --until: stop when every watched session got t
 // issue 12: the flags orchestrators written for the older Go lisa's skill pass.
 
 /** "true"/"false" like {@link parseBool}; a bare flag (empty value) means true. */
-export function parseBoolBare(text: string): boolean {
-  return text.trim() === "" ? true : parseBool(text);
-}
+export const parseBoolBare = typed(
+  (text: string): boolean => text.trim() === "" ? true : parseBool(text),
+  { type: "boolean" },
+);
 const boolValue = (brief: string) =>
   ({
     kind: "parsed",
@@ -555,14 +605,14 @@ export const waitingRequiresTurnComplete = boolValue(
   "stop on waiting_input only once the agent's turn is known complete (hook or transcript)",
 );
 /** `--verbose` (monitor: one progress line per poll on stderr; version: more detail). */
-export const verbose = bool("more detail", {
+export const verbose = terminal(bool("more detail", {
   "version": "also V8's and TypeScript's versions and the platform",
   "session monitor": "a progress line per poll on stderr",
-});
+}));
 /** `--emit-handoff` of monitor. */
-export const emitHandoff = bool(
+export const emitHandoff = terminal(bool(
   "with --stream-json: also a handoff line (reason, nextAction, nextOffset) per poll",
-);
+));
 /** `--handoff-cursor-file` of monitor. */
 export const handoffCursorFile = text(
   "with --emit-handoff: write the last handoff's nextOffset to PATH",
@@ -594,9 +644,9 @@ export const enforce = bool("exit 1 when the command is risky (the default)");
 /** `--advice-only` of guard. */
 export const adviceOnly = bool("report the risk but exit 0");
 /** `--report-min` of smoke. */
-export const reportMin = bool(
+export const reportMin = terminal(bool(
   "compact JSON: ok, errorCode, finalState, missingMarkers (a failure adds error, output)",
-);
+));
 /** `--prompt-style` of smoke. */
 export const promptStyle = {
   kind: "parsed",

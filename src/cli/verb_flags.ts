@@ -250,6 +250,7 @@ export const pruneFlags = {
 /** `lisa session watch`. */
 export const watchFlags = {
   session: F.session,
+  sessions: F.sessions,
   projectRoot: F.projectRoot,
   allSockets: F.allSockets,
   until: F.until,
@@ -260,6 +261,8 @@ export const watchFlags = {
   host: F.host,
   allHosts: F.allHosts,
 };
+/** `lisa mcp`. */
+export const mcpFlags = { projectRoot: F.projectRoot };
 /** `lisa session exists`. */
 export const existsFlags = {
   session: F.session,

@@ -38,6 +38,11 @@ export interface VerbSpec {
   };
   /** One-letter flag aliases (`{ v: "verbose" }` lets `-v` stand for `--verbose`). */
   aliases?: Readonly<Record<string, string>>;
+  /**
+   * The verb as an MCP tool (`src/mcp/tools.ts`): `false` when it is not one (it needs a
+   * terminal), else arguments the tool requires beyond the CLI's, and a note for its description.
+   */
+  mcp?: false | { require?: readonly string[]; note?: string };
   load: () => Promise<VerbModule>;
 }
 
@@ -80,6 +85,7 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
       "was typed); history show's from history. The scripts ask lisa for them with " +
       "`lisa completions sessions|history [prefix]`.",
     flags: V.completionsFlags,
+    mcp: false,
     positional: {
       kind: "tuple",
       parameters: [{
@@ -94,6 +100,15 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
       }],
     },
     load: () => lazyImport(new URL("./commands/completions.ts", import.meta.url)),
+  },
+  "mcp": {
+    brief: "serve lisa's verbs as MCP tools over stdio (for Claude Code, Codex and other agents)",
+    fullDescription: "Add it to an agent: claude mcp add lisa -- lisa mcp (codex: " +
+      '[mcp_servers.lisa] command = "lisa", args = ["mcp"]). It runs until its stdin ' +
+      "closes; the sessions it spawned keep running. --project-root is the default of every call.",
+    flags: V.mcpFlags,
+    mcp: false,
+    load: () => lazyImport(new URL("./commands/mcp.ts", import.meta.url)),
   },
   "session name": {
     brief: "print the session name spawn would use",
@@ -166,6 +181,7 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
       "alias, given as an argument or with --session; left out, the one running session of the " +
       "project (several: asked on a terminal). Detach with the tmux prefix then d.",
     flags: V.attachFlags,
+    mcp: false,
     positional: {
       kind: "tuple",
       parameters: [{
@@ -188,6 +204,11 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     brief: "one JSON line per state change of any session; with --until, exit 0 when met, " +
       "2 on --timeout-seconds",
     flags: V.watchFlags,
+    mcp: {
+      require: ["until"],
+      note: "As a tool it returns once until is met (the until_met event) or timeoutSeconds " +
+        "passes (the timeout event, not an error); the events before it are in events",
+    },
     load: () => lazyImport(new URL("./commands/session/watch.ts", import.meta.url)),
   },
   "session exists": {

@@ -50,6 +50,7 @@ Deno.test("the bash script completes commands, flags, choices and live session n
       "doctor",
       "history",
       "hosts",
+      "mcp",
       "session",
       "skill",
       "version",

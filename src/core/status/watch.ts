@@ -205,7 +205,7 @@ async function keepChannels(
   for (const [socket, list] of bySocket) {
     if (channels.has(socket)) continue;
     const target = list.find((r) => r.alive) ?? list[0];
-    const channel = ControlChannel.open(socket, target.session, onChange);
+    const channel = ControlChannel.open(socket, target.session, { onChange });
     if (channel !== null) channels.set(socket, channel);
   }
 }

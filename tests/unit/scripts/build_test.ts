@@ -6,6 +6,7 @@ import {
   parseBuildArgs,
   routeBundleName,
   routeLoaders,
+  withoutRoutes,
 } from "../../../scripts/build.ts";
 import { routeIn } from "../../../main.ts";
 
@@ -78,6 +79,14 @@ Deno.test("a route's bundle keeps its own loader and fails the others, naming th
   ok(!text.includes('import("./commands/version.ts")'));
   ok(text.includes('Promise.reject(new Error("lisa build: version is not in this bundle"))'));
   throws(() => onlyRoute(VERBS_COPY, "session nope"), /"session nope" has 0 loaders/);
+});
+
+Deno.test("the whole table's bundle can do without a route's code (mcp has a bundle of its own)", () => {
+  const text = withoutRoutes(VERBS_COPY, new Set(["version"]));
+  ok(!text.includes('import("./commands/version.ts")'));
+  ok(text.includes('import("./commands/session/kill_all.ts")'));
+  ok(text.includes('Promise.reject(new Error("lisa build: version is not in this bundle"))'));
+  throws(() => withoutRoutes(VERBS_COPY, new Set(["nope"])), /no loader of "nope"/);
 });
 
 Deno.test("the built entry picks a route's bundle only for an exact route, two words first", () => {

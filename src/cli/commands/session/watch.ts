@@ -38,15 +38,15 @@ export default async function watch(
   if ((flags.any || flags.all) && flags.until === undefined) {
     throw new UsageError("--any and --all need --until");
   }
-  if (flags.allHosts && flags.session !== undefined) {
+  if (flags.allHosts && (flags.session !== undefined || flags.sessions !== undefined)) {
     throw new UsageError(
-      "--session does not go with --all-hosts (use HOST:NAME, or --host, for one host's session)",
+      "--session and --sessions do not go with --all-hosts (use HOST:NAME, or --host, for one " +
+        "host's sessions)",
       "conflicting_options",
     );
   }
-  const sessions = flags.session === undefined
-    ? undefined
-    : [await locateSession(deps, flags.session, flags.projectRoot)];
+  const named = [...(flags.session === undefined ? [] : [flags.session]), ...flags.sessions ?? []];
+  const sessions = named.length === 0 ? undefined : await locateAll(deps, named, flags.projectRoot);
   let stop = false;
   const onSignal = () => {
     stop = true;
@@ -77,4 +77,18 @@ export default async function watch(
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);
   }
+}
+
+/** Each named session located once (server and full name); a name given twice counts once. */
+async function locateAll(
+  deps: LisaContext["deps"],
+  names: readonly string[],
+  projectRoot: string | undefined,
+): Promise<{ session: string; socketPath: string }[]> {
+  const out = new Map<string, { session: string; socketPath: string }>();
+  for (const name of names) {
+    const loc = await locateSession(deps, name, projectRoot);
+    out.set(`${loc.socketPath}\0${loc.session}`, loc);
+  }
+  return [...out.values()];
 }
