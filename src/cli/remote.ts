@@ -139,6 +139,24 @@ export async function remoteCallOf(
         continue;
       }
     }
+    if (item.key === "sessions") {
+      // `--sessions a,b`: each of them on one host (`box1:a,box1:b`), or none on any.
+      const names = (valueOf(item) ?? "").split(",").map((n) => n.trim()).filter((n) => n);
+      const split = names.map(splitHostSession);
+      const hosts = new Set(split.map(([h]) => h));
+      if (hosts.size > 1) {
+        throw new UsageError(
+          "--sessions names sessions on more than one machine: one host per call",
+          "conflicting_options",
+        );
+      }
+      const [host] = hosts;
+      if (host !== null && host !== undefined) {
+        named.push(host);
+        out.push(withValue(item, split.map(([, n]) => n).join(",")));
+        continue;
+      }
+    }
     if (item.key !== undefined && item.key in LOCAL_FILES) {
       throw new UsageError(
         `${LOCAL_FILES[item.key]} names a file on this machine, which the other host's lisa ` +
@@ -216,15 +234,18 @@ function lines(each: (line: string) => void): { push: (text: string) => void; en
 }
 
 /**
- * Runs `call` on its host and passes the output on (see the module doc). Returns the remote
- * lisa's exit code; throws `host_unreachable`, `host_lisa_failed`, `invalid_host` or
- * `hosts_file_invalid` (exit 1) when it could not run there.
+ * Runs `call` on its host and passes the output on (see the module doc); `streaming` for a call
+ * whose output comes over time although its verb's seldom does (`list --watch`), and `signal`
+ * to end it early (the remote lisa ends with it). Returns the remote lisa's exit code; throws
+ * `host_unreachable`, `host_lisa_failed`, `invalid_host` or `hosts_file_invalid` (exit 1) when
+ * it could not run there.
  */
 export async function runRemote(
   ctx: Pick<LisaContext, "deps" | "json">,
   route: string,
   call: RemoteCall,
   streaming: boolean,
+  signal?: AbortSignal,
 ): Promise<number> {
   const deps = ctx.deps;
   const host = hostNamed(deps, call.host);
@@ -243,6 +264,7 @@ export async function runRemote(
     timeoutMs: stream ? Infinity : deps.config.hostTimeoutSeconds * 1000,
     ...(call.stdin !== undefined ? { stdin: call.stdin } : {}),
     ...(stream ? { onStdout: out.push, onStderr: (text: string) => deps.io.err(text) } : {}),
+    ...(signal !== undefined ? { signal } : {}),
   });
   if (stream) out.end();
   else {

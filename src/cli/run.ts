@@ -35,6 +35,7 @@ import { childrenOf, flagsOf } from "./completion_script.ts";
 import { closest } from "../base/suggest.ts";
 import { lastValueWins } from "./last_value.ts";
 import type { Guard, ImplOverrides } from "./verbs.ts";
+import { namesHost } from "./names_host.ts";
 
 /** The program's version (kept in step with deno.json). */
 export { LISA_VERSION as VERSION };
@@ -101,18 +102,6 @@ export function parseFailureOf(exc: unknown, route?: string): ParseFailure {
     return { code: "invalid_argument", message };
   }
   return { code: "invalid_argument", message };
-}
-
-/**
- * True when a session verb's call names another host: `--host`, or `NAME:` before the session
- * (`--session`, `--for`, or the session argument). Session names and aliases hold no `:`.
- */
-function namesHost(route: string, args: readonly unknown[]): boolean {
-  if (!route.startsWith("session ")) return false;
-  const flags = (args[0] ?? {}) as Record<string, unknown>;
-  const prefixed = (v: unknown) => typeof v === "string" && v.includes(":");
-  return flags.host !== undefined || prefixed(flags.session) || prefixed(flags.for) ||
-    prefixed(args[1]);
 }
 
 /** Runs the call on the host it names, with that host's lisa (`remote.ts`). */

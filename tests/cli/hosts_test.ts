@@ -256,3 +256,18 @@ Deno.test("the status pre-parser hands a call for a host to the command line", a
   strictEqual(await fastStatus(["--host", "box1", "--session", "x"], {}), null);
   strictEqual(await fastStatus(["--session", "box1:x", "--json"], {}), null);
 });
+
+Deno.test("watch --sessions of one host goes there without the prefixes; sessions of two machines are refused", async () => {
+  using s = setup();
+  const runner = recording({ stdout: '{"type":"until_met","at":"t","sessions":[]}\n' });
+  const r = await call(
+    ["session", "watch", "--sessions", "box1:a,box1:b", "--until", "terminal", "--json"],
+    s.env,
+    runner,
+  );
+  strictEqual(r.code, 0, r.stdout + r.stderr);
+  ok(runner.calls[0].argv.at(-1)!.includes("session watch --sessions a,b --until terminal --json"));
+  strictEqual(r.json?.host, "box1");
+  const mixed = await call(["session", "watch", "--sessions", "a,box1:b", "--json"], s.env);
+  strictEqual(mixed.json?.errorCode, "conflicting_options", mixed.stdout);
+});

@@ -8,6 +8,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { waitFor } from "../helpers/world.ts";
 import { filesIn, hostsTest, withFleet } from "./hosts_helpers.ts";
+import { call, startMcp } from "../helpers/mcp.ts";
 
 hostsTest(
   "a session spawned with --host lives on that host: status, capture, send, monitor and kill by --host and host:alias",
@@ -267,3 +268,35 @@ function readIf(path: string): string | undefined {
     return undefined;
   }
 }
+
+hostsTest(
+  "through lisa mcp, a tool call with host (or host:alias) runs on that host, never here",
+  async () => {
+    await withFleet({}, async ({ world, sshd }) => {
+      const mcp = await startMcp(world);
+      try {
+        const spawned = await call(mcp, "spawn", { host: "box1", command: "sleep 300" });
+        strictEqual(spawned.isError, false, JSON.stringify(spawned.doc));
+        strictEqual(spawned.doc.host, "box1");
+        strictEqual(spawned.doc.projectRoot, sshd.remotes.get("box1")!.projectRoot);
+        const alias = String(spawned.doc.alias);
+        const status = await call(mcp, "status", { session: `box1:${alias}` });
+        strictEqual(status.doc.host, "box1", JSON.stringify(status.doc));
+        strictEqual(status.doc.session, spawned.doc.session);
+        ok(status.doc.sessionState !== "not_found", JSON.stringify(status.doc));
+        const local = await call(mcp, "list", {});
+        strictEqual(local.doc.count, 0, JSON.stringify(local.doc));
+        const all = await call(mcp, "list", { allHosts: true });
+        deepStrictEqual(all.doc.sessions, [`box1:${spawned.doc.session}`]);
+        const killed = await call(mcp, "kill", { host: "box1", session: alias });
+        strictEqual(killed.isError, false, JSON.stringify(killed.doc));
+        strictEqual(killed.doc.host, "box1");
+        const bad = await call(mcp, "status", { host: "nosuch", session: alias });
+        strictEqual(bad.isError, true);
+        strictEqual(bad.doc.errorCode, "invalid_host", JSON.stringify(bad.doc));
+      } finally {
+        await mcp.close();
+      }
+    });
+  },
+);
