@@ -59,6 +59,7 @@ export const nameFlags = {
   tag: F.tag,
   projectRoot: F.projectRoot,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session spawn`. */
 export const spawnFlags = {
@@ -85,6 +86,7 @@ export const spawnFlags = {
   json: F.json,
   detectNested: F.detectNestedFlag,
   cleanupAllHashes: F.cleanupAllHashes,
+  host: F.host,
 };
 /** `lisa session diff`. */
 export const diffFlags = {
@@ -92,6 +94,7 @@ export const diffFlags = {
   projectRoot: F.projectRoot,
   stat: F.stat,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session merge`. */
 export const mergeFlags = {
@@ -101,6 +104,7 @@ export const mergeFlags = {
   message: F.message,
   force: F.force,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session send`. */
 export const sendFlags = {
@@ -118,9 +122,15 @@ export const sendFlags = {
   readyTimeout: F.readyTimeout,
   confirmTimeout: F.confirmTimeout,
   retryEnter: F.retryEnter,
+  host: F.host,
 };
 /** `lisa session turns`. */
-export const turnsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
+export const turnsFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  json: F.json,
+  host: F.host,
+};
 /** `lisa session status`. */
 export const statusFlags = {
   session: F.session,
@@ -130,6 +140,7 @@ export const statusFlags = {
   failNotFound: F.failNotFound,
   agent: F.agent,
   mode: F.mode,
+  host: F.host,
 };
 /** `lisa session explain`. */
 export const explainFlags = {
@@ -142,6 +153,7 @@ export const explainFlags = {
   recent: F.recent,
   agent: F.agent,
   mode: F.mode,
+  host: F.host,
 };
 /** `lisa session monitor`. */
 export const monitorFlags = {
@@ -165,6 +177,7 @@ export const monitorFlags = {
   verbose: F.verbose,
   emitHandoff: F.emitHandoff,
   handoffCursorFile: F.handoffCursorFile,
+  host: F.host,
 };
 /** `lisa session capture`. */
 export const captureFlags = {
@@ -182,6 +195,7 @@ export const captureFlags = {
   markersJson: F.markersJson,
   stripBanner: F.stripBanner,
   verbatim: F.verbatim,
+  host: F.host,
 };
 /** `lisa session snapshot`. */
 export const snapshotFlags = {
@@ -198,6 +212,7 @@ export const snapshotFlags = {
   markersJson: F.markersJson,
   agent: F.agent,
   mode: F.mode,
+  host: F.host,
 };
 /** `lisa session list`. */
 export const listFlags = {
@@ -213,6 +228,8 @@ export const listFlags = {
   deltaJson: F.deltaJson,
   cursorFile: F.cursorFile,
   withNextAction: F.withNextAction,
+  host: F.host,
+  allHosts: F.allHosts,
 };
 /** `lisa session attach [id]`. */
 export const attachFlags = {
@@ -220,6 +237,7 @@ export const attachFlags = {
   projectRoot: F.projectRoot,
   readOnly: F.readOnly,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session prune`. */
 export const pruneFlags = {
@@ -229,6 +247,7 @@ export const pruneFlags = {
   projectRoot: F.projectRoot,
   allProjects: F.allProjects,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session watch`. */
 export const watchFlags = {
@@ -241,17 +260,25 @@ export const watchFlags = {
   all: F.allFlag,
   timeoutSeconds: F.timeoutSeconds,
   json: F.json,
+  host: F.host,
+  allHosts: F.allHosts,
 };
 /** `lisa mcp`. */
 export const mcpFlags = { projectRoot: F.projectRoot };
 /** `lisa session exists`. */
-export const existsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
+export const existsFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  json: F.json,
+  host: F.host,
+};
 /** `lisa session kill`. */
 export const killFlags = {
   session: F.session,
   projectRoot: F.projectRoot,
   cleanupAllHashes: F.cleanupAllHashes,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session kill-all`. */
 export const killAllFlags = {
@@ -259,6 +286,7 @@ export const killAllFlags = {
   cleanupAllHashes: F.cleanupAllHashes,
   projectRoot: F.projectRoot,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session tree`. */
 export const treeFlags = {
@@ -273,6 +301,8 @@ export const treeFlags = {
   jsonMin: F.jsonMin,
   deltaJson: F.deltaJson,
   cursorFile: F.cursorFile,
+  host: F.host,
+  allHosts: F.allHosts,
 };
 /** `lisa session smoke`. */
 export const smokeFlags = {
@@ -287,6 +317,7 @@ export const smokeFlags = {
   model: F.model,
   pollInterval: F.pollInterval,
   maxPolls: F.maxPolls,
+  host: F.host,
 };
 /** `lisa session detect-nested`. */
 export const detectNestedFlags = {
@@ -301,6 +332,7 @@ export const detectNestedFlags = {
   projectRoot: F.projectRoot,
   rewrite: F.rewrite,
   why: F.why,
+  host: F.host,
 };
 /** `lisa history list`. */
 export const historyListFlags = {
@@ -322,6 +354,7 @@ export const guardFlags = {
   enforce: F.enforce,
   adviceOnly: F.adviceOnly,
   projectRoot: F.projectRoot,
+  host: F.host,
 };
 /** `lisa session preflight`. */
 export const preflightFlags = {
@@ -332,6 +365,7 @@ export const preflightFlags = {
   autoModelCandidates: F.autoModelCandidates,
   fast: F.fast,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session handoff`. */
 export const handoffFlags = {
@@ -344,6 +378,7 @@ export const handoffFlags = {
   cursorFile: F.cursorFile,
   json: F.json,
   jsonMin: F.jsonMin,
+  host: F.host,
 };
 /** `lisa session context-pack`. */
 export const contextPackFlags = {
@@ -358,6 +393,7 @@ export const contextPackFlags = {
   strategy: F.strategy,
   json: F.json,
   jsonMin: F.jsonMin,
+  host: F.host,
 };
 /** `lisa skill install`. */
 export const skillInstallFlags = {
@@ -370,3 +406,7 @@ export const skillInstallFlags = {
 };
 /** `lisa skill show`. */
 export const skillShowFlags = { json: F.json };
+/** `lisa hosts list`. */
+export const hostsListFlags = { json: F.json };
+/** `lisa hosts check`. */
+export const hostsCheckFlags = { json: F.json };

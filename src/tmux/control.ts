@@ -13,7 +13,7 @@
  * `Deno.Command` directly (the runner runs to completion); the child is ended by its own pid
  * in {@link ControlChannel.close}.
  */
-import { quoteWord, sessionTarget } from "./tmux.ts";
+import { quoteWord, sessionTarget, TMUX_UTF8 } from "./tmux.ts";
 
 export { quoteWord };
 
@@ -100,7 +100,7 @@ export class ControlChannel {
       args: [
         // UTF-8 output whatever the locale: without it, tmux prints `_` for the field
         // separator of every listing under a non-UTF-8 locale (an MCP client's environment).
-        "-u",
+        TMUX_UTF8,
         "-S",
         socketPath,
         "-C",

@@ -120,6 +120,15 @@ export function escapeFormat(text: string): string {
   return text.replaceAll("#", "##");
 }
 
+/**
+ * tmux's `-u`: the client writes UTF-8 whatever the locale says. Without it, a tmux client run
+ * where no `LANG`/`LC_*` names UTF-8 (a command over ssh, cron, a bare service environment)
+ * prints every non-ASCII character, and every control character, as `_`: the field separator
+ * of `-F` formats ({@link FIELD_SEP}) with them, so no row parsed and every session read as
+ * missing, and captures lost the agents' own text (`✳`, `⠐`, prompts).
+ */
+export const TMUX_UTF8 = "-u";
+
 /** A tmux client bound to one socket. */
 export class Tmux {
   constructor(
@@ -131,10 +140,11 @@ export class Tmux {
   /**
    * The full argv for `commands` chained in one invocation. tmux splits commands at any word
    * that ends in `;`, so such words (user text: keys, paths, env values) are escaped with
-   * {@link escapeTrailingSemicolon}; only the separators lisa inserts stay bare.
+   * {@link escapeTrailingSemicolon}; only the separators lisa inserts stay bare. `-u`: see
+   * {@link TMUX_UTF8}.
    */
   argv(commands: readonly (readonly string[])[]): string[] {
-    const out = ["tmux", "-S", this.socketPath];
+    const out = ["tmux", TMUX_UTF8, "-S", this.socketPath];
     commands.forEach((cmd, i) => {
       if (i > 0) out.push(";");
       for (const word of cmd) out.push(escapeTrailingSemicolon(word));

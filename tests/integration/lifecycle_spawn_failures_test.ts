@@ -86,7 +86,7 @@ class LostSocketRunner implements Runner {
   constructor(private readonly lostSocket: string) {}
   run(argv: readonly string[], options?: RunOptions) {
     if (argv[0] === "tmux" && argv.includes("new-session")) {
-      return this.real.run(["tmux", "-S", this.lostSocket, ...argv.slice(3)], options);
+      return this.real.run(["tmux", "-u", "-S", this.lostSocket, ...argv.slice(4)], options);
     }
     return this.real.run(argv, options);
   }
