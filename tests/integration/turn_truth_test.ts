@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld, waitFor, type World } from "../helpers/world.ts";
-import { status } from "./status_helpers.ts";
+import { status, statusUntil } from "./status_helpers.ts";
 import { artifact, paneText, readIf, spawn, type Spawned } from "./lifecycle_helpers.ts";
 
 type Usage = {
@@ -75,21 +75,39 @@ Deno.test(
       strictEqual(busy.sessionState, "in_progress", JSON.stringify(busy));
       strictEqual(busy.classificationReason, "hook:background_tasks");
       strictEqual((busy.signals.backgroundTasks as unknown[]).length, 1);
-      // watch waits for the agent's own turn, which reports the job.
-      const watched = await world.lisaInProcess([
-        "session",
-        "watch",
-        "--session",
-        s.session,
-        "--until",
-        "waiting_input",
-        "--timeout-seconds",
-        "60",
-        "--json",
+      // watch and monitor wait for the agent's own turn, which reports the job: each returns
+      // only once it has ended.
+      const followedUp = () =>
+        (readIf(artifact(world, s, "hooks.jsonl")) ?? "")
+          .includes("background job done");
+      const [watched, monitored] = await Promise.all([
+        world.lisa([
+          "session",
+          "watch",
+          "--session",
+          s.session,
+          "--until",
+          "waiting_input",
+          "--timeout-seconds",
+          "60",
+          "--json",
+        ]).then((r) => ({ ...r, after: followedUp() })),
+        world.lisa([
+          "session",
+          "monitor",
+          "--session",
+          s.session,
+          "--poll-interval",
+          "1",
+          "--timeout-seconds",
+          "60",
+          "--json",
+        ]).then((r) => ({ ...r, after: followedUp() })),
       ]);
       strictEqual(watched.code, 0, watched.stdout + watched.stderr);
-      const hooks = readIf(artifact(world, s, "hooks.jsonl")) ?? "";
-      ok(hooks.includes("background job done"), `the follow-up turn has ended: ${hooks}`);
+      ok(watched.after, `watch returned before the follow-up turn: ${watched.stdout}`);
+      strictEqual(monitored.json?.finalState, "waiting_input", monitored.stdout);
+      ok(monitored.after, `monitor returned before the follow-up turn: ${monitored.stdout}`);
       const after = await status(world, s.session);
       strictEqual(after.sessionState, "waiting_input");
       deepStrictEqual(after.signals.backgroundTasks, []);
@@ -193,6 +211,57 @@ Deno.test("every turn carries its tokens in history show and history list, codex
     strictEqual(r.json?.usage, null);
     const table = await world.lisaInProcess(["history", "list"]);
     ok(/TOKENS/.test(table.stdout), table.stdout);
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a compaction is work, never a stall; an MCP elicitation waits for input", async () => {
+  const world = await makeWorld();
+  // A stall after 2 s without progress: the compaction (no CPU, no child, no output for 6 s)
+  // must not read as one.
+  const env = { LISA_STALL_SECONDS: "2" };
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_COMPACT_SECONDS: "6", ...env });
+    await hookSeen(world, s, "SessionStart");
+    const sent = await world.lisaInProcess(
+      ["session", "send", "--session", s.session, "--text", "/compact", "--enter", "--json"],
+      { env },
+    );
+    strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+    await hookSeen(world, s, "PreCompact");
+    const compacting = await statusUntil(
+      world,
+      s.session,
+      (r) => (r.signals.progressQuietSeconds as number) >= 3 || r.sessionState !== "in_progress",
+    );
+    strictEqual(compacting.sessionState, "in_progress", JSON.stringify(compacting));
+    strictEqual(compacting.classificationReason, "hook:compacting");
+    await hookSeen(world, s, "PostCompact");
+    const after = await statusUntil(world, s.session, (r) => r.sessionState !== "in_progress");
+    strictEqual(after.sessionState, "waiting_input", JSON.stringify(after));
+    // The elicitation: the turn waits for the person's input, not for an approval.
+    const asked = await world.lisaInProcess(
+      ["session", "send", "--session", s.session, "--text", "/elicit a token", "--enter", "--json"],
+      { env },
+    );
+    strictEqual(asked.code, 0, asked.stdout + asked.stderr);
+    await hookSeen(world, s, "Elicitation");
+    const waiting = await statusUntil(world, s.session, (r) => r.sessionState === "waiting_input");
+    strictEqual(waiting.waitingFor, "input");
+    strictEqual(waiting.classificationReason, "hook:elicitation");
+    const answered = await world.lisaInProcess(
+      ["session", "send", "--session", s.session, "--text", "tok-123", "--enter", "--json"],
+      { env },
+    );
+    strictEqual(answered.code, 0, answered.stdout + answered.stderr);
+    await hookSeen(world, s, "ElicitationResult");
+    const done = await statusUntil(
+      world,
+      s.session,
+      (r) => r.classificationReason === "hook:turn_done",
+    );
+    strictEqual(done.sessionState, "waiting_input");
   } finally {
     await world.dispose();
   }
