@@ -31,7 +31,8 @@ import { isValidKey, suggestKey } from "../../tmux/keys.ts";
 import { type PaneWrite, pasteText, sendKeys } from "../../tmux/sessions.ts";
 import { isMissingTarget, isNoServer, paneTarget, Tmux } from "../../tmux/tmux.ts";
 import { sessionNotRunning } from "./not_running.ts";
-import type { Receipt } from "./receipt.ts";
+import type { Receipt, ReceiptPlan } from "./receipt.ts";
+import type { SessionLocation } from "../session/locate.ts";
 import { lazyImport } from "../../base/lazy.ts";
 
 /** Delay between a paste and its Enter, per agent (ms). */
@@ -171,99 +172,21 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     force: options.force ?? false,
     readyTimeoutMs: (options.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS) * 1000,
   });
-  const tmux = new Tmux(deps.runner, loc.socketPath);
-  // The agent's own pane, exactly: never a window someone opened in the session since.
-  const target = paneTarget(loc.session, loc.meta);
   const confirmMs = (options.confirmTimeoutSeconds ?? DEFAULT_CONFIRM_TIMEOUT_SECONDS) * 1000;
-  const meta = loc.meta;
-  const agentSession = meta !== undefined && !meta.commandOnly && meta.agent !== undefined;
-  // Loaded only by a send that looks for a receipt: a command session's send stays as lean.
-  const receipts = enter && text !== "" && confirmMs > 0 && agentSession
-    ? await lazyImport<typeof import("./receipt.ts")>(new URL("./receipt.ts", import.meta.url))
-    : null;
-  const plan = receipts?.receiptPlan(deps, loc, agentState, confirmMs) ?? null;
-  // The screen, or false once the pane is gone or dead (its last row says which).
-  const captureScreen = async (): Promise<string | null | false> => {
-    const res = await tmux.run([
-      ["capture-pane", "-p", "-J", "-t", target],
-      ["display-message", "-p", "-t", target, "#{pane_dead}"],
-    ]);
-    if (!res.success) return isMissingTarget(res.stderr) || isNoServer(res.stderr) ? false : null;
-    const body = res.stdout.replace(/\n$/, "");
-    const cut = body.lastIndexOf("\n");
-    return body.slice(cut + 1) === "1" ? false : body.slice(0, cut + 1);
-  };
-  let receipt: Receipt = { confirmed: null, confirmedBy: null, promptId: null };
-  let enterRetried = false;
-  // Each write is refused by tmux itself when the pane is dead (`pasteText`): then nothing
-  // more is written, and the refusal is built once the input lock is released.
-  let dead = false;
-  let sentSome = false;
-  const delivered = async (write: Promise<PaneWrite>) => {
-    const result = await write;
-    if (result === "absent") throw new SessionNotFoundError(loc.session);
-    if (result === "dead") dead = true;
-    else sentSome = true;
-    return !dead;
-  };
-  const deliver = async () => {
-    try {
-      if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return;
-      if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return;
-      if (!enter) return;
-      let before: string | null = null;
-      if (text !== "") {
-        await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
-        // The screen holding the text, read at the end of the delay: the agent has drawn the
-        // paste by then (a capture right after the paste may not show it yet).
-        if (plan !== null) before = (await captureScreen().catch(() => null)) || null;
-      }
-      if (!(await delivered(sendKeys(tmux, target, ["Enter"])))) return;
-      if (plan === null || receipts === null) return;
-      const pressAgain = options.retryEnter
-        ? async () => {
-          enterRetried = true;
-          return await delivered(sendKeys(tmux, target, ["Enter"]));
-        }
-        : null;
-      receipt = await receipts.confirmSend(deps, loc, plan, {
-        sent: text,
-        before,
-        capture: captureScreen,
-        pressAgain,
-      });
-    } catch (error) {
-      // No session, no lock file left behind for it (sends to a wrong name must not litter).
-      if (error instanceof SessionNotFoundError && loc.meta === undefined) {
-        try {
-          Deno.removeSync(loc.paths.inputLock);
-        } catch { /* already gone */ }
-      }
-      throw error;
-    }
-  };
-  // The one lock lisa holds across tmux calls (state-file locks never are, DESIGN §4.4): it exists
-  // to serialize them, so a paste is never followed by another send's paste before its Enter.
-  // A session without meta (not spawned by lisa) gets the same lock path under the current
-  // project, which is also the server lisa sends to, so it is serialized too.
-  const timeoutMs = options.lockTimeoutMs ?? SEND_LOCK_TIMEOUT_MS;
-  try {
-    await withLock(loc.paths.inputLock, { timeoutMs }, deliver);
-  } catch (error) {
-    if (!(error instanceof LockBusyError)) throw error;
-    throw new LisaError(
-      "lock_busy",
-      `Another send to session "${loc.session}" held its input lock for ${timeoutMs} ms; ` +
-        "nothing was sent",
-      { cause: error, details: { ...error.details, session: loc.session } },
-    );
-  }
-  if (dead) {
+  const done = await deliverLocked(deps, loc, {
+    text,
+    keys,
+    enter,
+    retryEnter: options.retryEnter ?? false,
+    lockTimeoutMs: options.lockTimeoutMs ?? SEND_LOCK_TIMEOUT_MS,
+    receipts: await receiptPlanOf(deps, loc, agentState, enter && text !== "" ? confirmMs : 0),
+  });
+  if (done.dead) {
     // Only a pane that ended between two writes of this send got part of it.
     throw await sessionNotRunning(
       deps,
       loc,
-      sentSome ? "so the rest of this send was not sent" : "nothing was sent",
+      done.sentSome ? "so the rest of this send was not sent" : "nothing was sent",
     );
   }
   if (loc.meta !== undefined) {
@@ -285,11 +208,146 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     keys,
     enter,
     agentState,
-    ...receipt,
-    enterRetried,
+    ...done.receipt,
+    enterRetried: done.enterRetried,
   };
-  if (receipt.confirmed === false) throw unconfirmed(result, confirmMs);
+  if (done.receipt.confirmed === false) throw unconfirmed(result, confirmMs);
   return result;
+}
+
+type ReceiptModule = typeof import("./receipt.ts");
+
+/** A receipt to look for: the module (loaded only then) and its plan. */
+interface Receipts {
+  module: ReceiptModule;
+  plan: ReceiptPlan;
+}
+
+/**
+ * What a send looks for its receipt with; null when it looks for none (no text with Enter, a
+ * `--command` session, a session lisa did not spawn, `confirmMs` 0). The receipt module is
+ * loaded only then, so a command session's send stays as lean as it was.
+ */
+async function receiptPlanOf(
+  deps: Deps,
+  loc: SessionLocation,
+  agentState: AgentStateAtSend | null,
+  confirmMs: number,
+): Promise<Receipts | null> {
+  const meta = loc.meta;
+  if (confirmMs <= 0 || meta === undefined || meta.commandOnly || meta.agent === undefined) {
+    return null;
+  }
+  const module = await lazyImport<ReceiptModule>(new URL("./receipt.ts", import.meta.url));
+  const plan = module.receiptPlan(deps, loc, agentState, confirmMs);
+  return plan === null ? null : { module, plan };
+}
+
+/** The pane's screen, or false once it is gone or dead (the chained `#{pane_dead}` says). */
+async function captureScreen(tmux: Tmux, target: string): Promise<string | null | false> {
+  const res = await tmux.run([
+    ["capture-pane", "-p", "-J", "-t", target],
+    ["display-message", "-p", "-t", target, "#{pane_dead}"],
+  ]);
+  if (!res.success) return isMissingTarget(res.stderr) || isNoServer(res.stderr) ? false : null;
+  const body = res.stdout.replace(/\n$/, "");
+  const cut = body.lastIndexOf("\n");
+  return body.slice(cut + 1) === "1" ? false : body.slice(0, cut + 1);
+}
+
+/** What {@link deliverLocked} did. */
+interface Delivery {
+  /** The pane was dead at one of the writes (nothing after it was written). */
+  dead: boolean;
+  sentSome: boolean;
+  receipt: Receipt;
+  enterRetried: boolean;
+}
+
+/**
+ * Writes the send (paste, keys, Enter, and its receipt with `--retry-enter`'s second Enter) under
+ * the session's input lock. Throws `session_not_found`, and `lock_busy` when another send held
+ * the lock past `lockTimeoutMs` (nothing was sent then).
+ */
+async function deliverLocked(
+  deps: Deps,
+  loc: SessionLocation,
+  send: {
+    text: string;
+    keys: string[];
+    enter: boolean;
+    retryEnter: boolean;
+    lockTimeoutMs: number;
+    receipts: Receipts | null;
+  },
+): Promise<Delivery> {
+  const tmux = new Tmux(deps.runner, loc.socketPath);
+  // The agent's own pane, exactly: never a window someone opened in the session since.
+  const target = paneTarget(loc.session, loc.meta);
+  const out: Delivery = {
+    dead: false,
+    sentSome: false,
+    receipt: { confirmed: null, confirmedBy: null, promptId: null },
+    enterRetried: false,
+  };
+  // Each write is refused by tmux itself when the pane is dead (`pasteText`): then nothing
+  // more is written, and the refusal is built once the input lock is released.
+  const delivered = async (write: Promise<PaneWrite>) => {
+    const result = await write;
+    if (result === "absent") throw new SessionNotFoundError(loc.session);
+    if (result === "dead") out.dead = true;
+    else out.sentSome = true;
+    return !out.dead;
+  };
+  const { text, keys, receipts } = send;
+  const deliver = async () => {
+    if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return;
+    if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return;
+    if (!send.enter) return;
+    let before: string | null = null;
+    if (text !== "") {
+      await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
+      // The screen holding the text, read at the end of the delay: the agent has drawn the
+      // paste by then (a capture right after the paste may not show it yet).
+      if (receipts !== null) before = (await captureScreen(tmux, target).catch(() => null)) || null;
+    }
+    if (!(await delivered(sendKeys(tmux, target, ["Enter"])))) return;
+    if (receipts === null) return;
+    out.receipt = await receipts.module.confirmSend(deps, loc, receipts.plan, {
+      sent: text,
+      before,
+      capture: () => captureScreen(tmux, target),
+      pressAgain: send.retryEnter
+        ? () => {
+          out.enterRetried = true;
+          return delivered(sendKeys(tmux, target, ["Enter"]));
+        }
+        : null,
+    });
+  };
+  // The one lock lisa holds across tmux calls (state-file locks never are, DESIGN §4.4): it
+  // exists to serialize them, so a paste is never followed by another send's paste before its
+  // Enter (nor, while a receipt is awaited, its retried Enter by another send's text). A session
+  // without meta (not spawned by lisa) gets the same lock path under the current project, which
+  // is also the server lisa sends to, so it is serialized too.
+  try {
+    await withLock(loc.paths.inputLock, { timeoutMs: send.lockTimeoutMs }, deliver);
+  } catch (error) {
+    // No session, no lock file left behind for it (sends to a wrong name must not litter).
+    if (error instanceof SessionNotFoundError && loc.meta === undefined) {
+      try {
+        Deno.removeSync(loc.paths.inputLock);
+      } catch { /* already gone */ }
+    }
+    if (!(error instanceof LockBusyError)) throw error;
+    throw new LisaError(
+      "lock_busy",
+      `Another send to session "${loc.session}" held its input lock for ${send.lockTimeoutMs} ` +
+        "ms; nothing was sent",
+      { cause: error, details: { ...error.details, session: loc.session } },
+    );
+  }
+  return out;
 }
 
 /** The `send_unconfirmed` error of a send whose receipt never came (the text was left alone). */
