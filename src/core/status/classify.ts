@@ -28,8 +28,9 @@
  *    idle helper; `sleep` and `cat` count: defect 4), recent CPU over the agent's threshold, or a
  *    changing screen → `in_progress`; otherwise interactive → `waiting_input` and exec →
  *    `in_progress` (`agent_alive_quiet`: exec agents that print nothing are usually waiting on
- *    their API). While the session is younger than {@link SESSION_GRACE_SECONDS}, the quiet
- *    answers (idle title, quiet agent) are `just_started` instead.
+ *    their API). While the session is younger than its grace window (`LISA_GRACE_SECONDS`,
+ *    default {@link SESSION_GRACE_SECONDS}), the quiet answers (idle title, quiet agent) are
+ *    `just_started` instead.
  * 6. no agent: a non-shell process in the pane (the wrapper's heartbeat excluded), busy shells
  *    or a changing screen → `in_progress`; then, inside the grace window, → `just_started`;
  *    otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the wrapper lives,
@@ -61,7 +62,10 @@ import {
 } from "../../agents/rules/index.ts";
 import type { HookSignal } from "../../agents/hooks.ts";
 
-/** Seconds after spawn during which a quiet session is `just_started`. */
+/**
+ * Seconds after spawn during which a quiet session is `just_started`: the default of
+ * `LISA_GRACE_SECONDS` (`Signals.graceSeconds`).
+ */
 export const SESSION_GRACE_SECONDS = 8;
 /** An interactive agent quiet (no CPU, unchanged screen) this long is waiting for input. */
 export const QUIET_SECONDS = 3;
@@ -180,6 +184,8 @@ export interface Signals {
   lastBusyAgeSeconds?: number | null;
   /** `LISA_STALL_SECONDS`: no progress this long makes a working answer `stuck`. */
   stallSeconds?: number;
+  /** `LISA_GRACE_SECONDS`: the start-up grace window (default {@link SESSION_GRACE_SECONDS}). */
+  graceSeconds?: number;
   /** Read failures (e.g. "proc", "meta", "state"); any makes an undecided answer degraded. */
   failures: string[];
 }
@@ -256,12 +262,17 @@ export function paneStatusOf(s: Pick<Signals, "sessionExists" | "pane">): string
   return "dead";
 }
 
+/** The session's grace window in seconds: `LISA_GRACE_SECONDS`, else the default. */
+function graceOf(s: Signals): number {
+  return s.graceSeconds ?? SESSION_GRACE_SECONDS;
+}
+
 /** Hook health of a session (see {@link HooksHealth}). Pure. */
 export function hooksHealth(s: Signals): HooksHealth {
   if (s.hooks?.active) return "active";
   if (s.hooksInjected !== true) return "off";
   const agent = s.agent?.agent ?? s.expectedAgent;
-  const pastGrace = s.sessionAgeSeconds !== null && s.sessionAgeSeconds >= SESSION_GRACE_SECONDS;
+  const pastGrace = s.sessionAgeSeconds !== null && s.sessionAgeSeconds >= graceOf(s);
   // claude sends SessionStart as it boots; codex only notifies when a turn ends.
   if (agent === "claude" && pastGrace && s.agent !== null) return "silent";
   return "pending";
@@ -410,7 +421,7 @@ function terminal(s: Signals): Omit<Classification, "signals"> | null {
 
 /** Classifies one session from its signals. Pure. */
 export function classify(s: Signals): Classification {
-  const inGrace = s.sessionAgeSeconds !== null && s.sessionAgeSeconds < SESSION_GRACE_SECONDS;
+  const inGrace = s.sessionAgeSeconds !== null && s.sessionAgeSeconds < graceOf(s);
   const agentKind = s.agent?.agent ?? s.expectedAgent;
   const rules = agentKind ? rulesFor(agentKind) : null;
   const screenRules = rules

@@ -9,6 +9,7 @@ import {
   type Signals,
 } from "../../../../src/core/status/classify.ts";
 import { SESSION_STATES } from "../../../../src/base/types.ts";
+import { loadConfig } from "../../../../src/base/config.ts";
 
 const FIXTURES = new URL("../../../fixtures/", import.meta.url);
 
@@ -67,6 +68,22 @@ Deno.test("the grace window is counted from spawn, whatever the poll count", () 
   s.sessionAgeSeconds = SESSION_GRACE_SECONDS;
   strictEqual(classify(s).sessionState, "waiting_input");
   strictEqual(classify(s).signals.inGrace, false);
+});
+
+Deno.test("the grace window is LISA_GRACE_SECONDS long when set (graceSeconds)", () => {
+  const s = signalsOf({ name: "", signals: { sessionAgeSeconds: 1.9, graceSeconds: 2 } });
+  strictEqual(classify(s).sessionState, "just_started");
+  s.sessionAgeSeconds = 2;
+  strictEqual(classify(s).sessionState, "waiting_input");
+  strictEqual(classify(s).signals.inGrace, false);
+  // A longer window holds a quiet session back past the default one.
+  s.graceSeconds = SESSION_GRACE_SECONDS + 5;
+  s.sessionAgeSeconds = SESSION_GRACE_SECONDS + 1;
+  strictEqual(classify(s).sessionState, "just_started");
+});
+
+Deno.test("the default of LISA_GRACE_SECONDS is the classifier's default window", () => {
+  strictEqual(loadConfig({}, 0).config.graceSeconds, SESSION_GRACE_SECONDS);
 });
 
 Deno.test("an unknown session age gives no grace", () => {
