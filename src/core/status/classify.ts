@@ -22,7 +22,8 @@
  *    failed turn's hook (a usage/rate limit, a credential, a failing API) →
  *    `waiting_input`/`quota|auth|error` unless the agent visibly works again; and a silent
  *    turn end (the hook says running, the idle prompt shows, no CPU, output or child for
- *    {@link QUIET_SECONDS}) → `waiting_input`/`input` (`hook_running_but_idle:<rule>`).
+ *    the quiet window, `LISA_QUIET_SECONDS`, default {@link QUIET_SECONDS}) →
+ *    `waiting_input`/`input` (`hook_running_but_idle:<rule>`).
  * 5. agent alive: input sent moments ago → `in_progress`; an idle title (interactive) →
  *    `waiting_input`; a busy child (any non-agent descendant that is not a zombie or a listed
  *    idle helper; `sleep` and `cat` count: defect 4), recent CPU over the agent's threshold, or a
@@ -67,7 +68,10 @@ import type { HookSignal } from "../../agents/hooks.ts";
  * `LISA_GRACE_SECONDS` (`Signals.graceSeconds`).
  */
 export const SESSION_GRACE_SECONDS = 8;
-/** An interactive agent quiet (no CPU, unchanged screen) this long is waiting for input. */
+/**
+ * An interactive agent quiet (no CPU, unchanged screen) this long is waiting for input: the
+ * default of `LISA_QUIET_SECONDS` (`Signals.quietSeconds`).
+ */
 export const QUIET_SECONDS = 3;
 /**
  * Output within this many seconds of spawn is the session's start-up drawing (banner, UI), not
@@ -186,6 +190,8 @@ export interface Signals {
   stallSeconds?: number;
   /** `LISA_GRACE_SECONDS`: the start-up grace window (default {@link SESSION_GRACE_SECONDS}). */
   graceSeconds?: number;
+  /** `LISA_QUIET_SECONDS`: the quiet window (default {@link QUIET_SECONDS}). */
+  quietSeconds?: number;
   /** Read failures (e.g. "proc", "meta", "state"); any makes an undecided answer degraded. */
   failures: string[];
 }
@@ -480,8 +486,9 @@ export function classify(s: Signals): Classification {
   const quiet = s.screen.quietSeconds;
   const startupOutput = inGrace && quiet !== null &&
     (s.sessionAgeSeconds ?? 0) - quiet < STARTUP_OUTPUT_SECONDS;
-  const changing = quiet !== null && quiet < QUIET_SECONDS && !startupOutput;
-  const inputRecent = s.lastInputAgeSeconds !== null && s.lastInputAgeSeconds < QUIET_SECONDS;
+  const quietWindow = s.quietSeconds ?? QUIET_SECONDS;
+  const changing = quiet !== null && quiet < quietWindow && !startupOutput;
+  const inputRecent = s.lastInputAgeSeconds !== null && s.lastInputAgeSeconds < quietWindow;
 
   // Step 4: hooks and screen. A person-facing answer wins when sources disagree.
   const hooks = s.hooks?.active ? s.hooks : null;
@@ -522,7 +529,7 @@ export function classify(s: Signals): Classification {
     // Stop hook, an Esc). The screen wins, and the reason names the disagreement.
     const silentEnd = s.mode !== "exec" && idle !== undefined && !working &&
       busyChild === undefined && !cpuBusy && !inputRecent && quiet !== null &&
-      quiet >= QUIET_SECONDS && !inGrace;
+      quiet >= quietWindow && !inGrace;
     if (silentEnd) {
       return done(answer("waiting_input", `hook_running_but_idle:${idle.name}`, "input"));
     }

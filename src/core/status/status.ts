@@ -416,6 +416,7 @@ export async function evaluateSession(
       : Math.max(0, (nowMs - progress.lastBusyAtMs) / 1000),
     stallSeconds: deps.config.stallSeconds,
     graceSeconds: deps.config.graceSeconds,
+    quietSeconds: deps.config.quietSeconds,
     failures,
   };
   return {

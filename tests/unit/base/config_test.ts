@@ -29,6 +29,7 @@ Deno.test("loadConfig gives the seed defaults for an empty environment", () => {
       hooks: config.hooks,
       stallSeconds: config.stallSeconds,
       graceSeconds: config.graceSeconds,
+      quietSeconds: config.quietSeconds,
     },
     {
       cmdTimeoutSeconds: 20,
@@ -49,6 +50,7 @@ Deno.test("loadConfig gives the seed defaults for an empty environment", () => {
       hooks: "on",
       stallSeconds: 300,
       graceSeconds: 8,
+      quietSeconds: 3,
     },
   );
   strictEqual(entries.length, VARIABLES.length);
