@@ -36,7 +36,10 @@ Deno.test("an exec agent that hangs with no CPU, output or child is stuck, and m
       ),
       stuck.classificationReason,
     );
-    ok((stuck.signals.sessionAgeSeconds as number) >= 8, "never inside the grace window");
+    ok(
+      (stuck.signals.sessionAgeSeconds as number) >= world.graceSeconds,
+      "never inside the grace window",
+    );
     const stall = stuck.stall as { quietSeconds: number; evidence: string[] };
     ok(stall.quietSeconds >= 3, JSON.stringify(stall));
     const evidence = stall.evidence.join(" | ");
