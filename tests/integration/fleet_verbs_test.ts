@@ -253,9 +253,11 @@ async function watchLines(
 Deno.test("watch --until waiting_input: --any exits at the first idle session, --all after the last", async () => {
   const world = await makeWorld();
   try {
-    // Three busy agents that go idle after 4, 8 and 12 s of CPU (an interactive agent at rest).
+    // Three busy agents that go idle after 2, 5 and 9 s of CPU (an interactive agent at rest):
+    // the first past the world's 3 s grace window, each next one 3 s or more after the one
+    // before (watch looks every 0.4 s).
     const s: Spawned[] = [];
-    for (const [i, n] of [[0, 4], [1, 8], [2, 12]]) {
+    for (const [i, n] of [[0, 2], [1, 5], [2, 9]]) {
       s.push(
         await spawn(world, ["--agent", "codex", "--tag", `b${i}`], { FAKE_BEHAVIOR: `burst:${n}` }),
       );

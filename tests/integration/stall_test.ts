@@ -167,8 +167,9 @@ Deno.test("send --text is refused at a permission dialog unless --force; the sen
 Deno.test("send --text waits for a starting agent, and gives up with agent_not_ready after --ready-timeout", async () => {
   const world = await makeWorld();
   try {
-    // Busy for 6 s at start-up, like an agent loading: not ready for input yet.
-    const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "burst:6" });
+    // Busy for 4 s at start-up (past the world's grace window), like an agent loading: not
+    // ready for input yet.
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "burst:4" });
     const early = await world.lisaInProcess([
       "session",
       "send",
