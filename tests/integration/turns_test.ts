@@ -1,53 +1,14 @@
 /**
  * `session send --wait` with the fake agents: the reply of the turn the send started (through
- * the agents' hooks, or the screen for a session without hooks), `permission` for a dialog,
- * `timeout`, and never the reply of a turn that was already running.
+ * the agents' hooks, or the screen for a session without hooks). `permission` for a dialog,
+ * `timeout`, and never the reply of a turn that was already running: turns_outcomes_test.ts.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld, waitFor, type World } from "../helpers/world.ts";
 import { withLock } from "../../src/store/lock.ts";
 import { status, statusUntil } from "./status_helpers.ts";
 import { artifact, paneText, readIf, spawn, type Spawned, waitPane } from "./lifecycle_helpers.ts";
-
-type Wait = {
-  turnId: string | null;
-  outcome: string;
-  reply: string;
-  durationMs: number;
-  tools: { tool: string; input: string | null }[];
-  waitingFor?: string;
-  source: string;
-};
-
-async function sendWait(
-  world: World,
-  s: Spawned,
-  text: string,
-  extra: string[] = [],
-): Promise<{ code: number; json: Wait; raw: string }> {
-  const r = await world.lisaInProcess([
-    "session",
-    "send",
-    "--session",
-    s.session,
-    "--text",
-    text,
-    "--wait",
-    "--json",
-    ...extra,
-  ]);
-  ok(r.json !== undefined, `no JSON: ${r.stdout}${r.stderr}`);
-  return { code: r.code, json: r.json as unknown as Wait, raw: r.stdout + r.stderr };
-}
-
-/** Waits until the session's hooks recorded SessionStart (the fake is reading input then). */
-async function hooksReady(world: World, s: Spawned): Promise<void> {
-  const ready = await waitFor(
-    () => (readIf(artifact(world, s, "hooks.jsonl")) ?? "").includes("SessionStart") || undefined,
-    30_000,
-  );
-  ok(ready, `no SessionStart: ${await paneText(world, s)}`);
-}
+import { hooksReady, sendWait, type Wait } from "./turns_helpers.ts";
 
 Deno.test("send --wait returns the reply of a hooks-driven claude turn, exit 0", async () => {
   const world = await makeWorld();
@@ -61,66 +22,6 @@ Deno.test("send --wait returns the reply of a hooks-driven claude turn, exit 0",
     strictEqual(r.json.source, "hooks");
     ok(/^[0-9a-f]{16}$/.test(r.json.turnId ?? ""), `turnId ${r.json.turnId}`);
     deepStrictEqual(r.json.tools, []);
-  } finally {
-    await world.dispose();
-  }
-});
-
-Deno.test("send --wait never returns the reply of the turn that was already running", async () => {
-  const world = await makeWorld();
-  try {
-    const s = await spawn(world, ["--agent", "claude"], {
-      FAKE_REPLY_ECHO: "1",
-      FAKE_TURN_SECONDS: "3",
-    });
-    await hooksReady(world, s);
-    const first = await world.lisaInProcess([
-      "session",
-      "send",
-      "--session",
-      s.session,
-      "--text",
-      "first question",
-      "--enter",
-    ]);
-    strictEqual(first.code, 0, first.stderr);
-    await waitPane(world, s, "got: first question");
-    const r = await sendWait(world, s, "second question");
-    strictEqual(r.code, 0, r.raw);
-    strictEqual(r.json.outcome, "completed");
-    strictEqual(r.json.reply, "reply to: second question");
-  } finally {
-    await world.dispose();
-  }
-});
-
-Deno.test("send --wait answers permission for a dialog and types nothing into it", async () => {
-  const world = await makeWorld();
-  try {
-    const s = await spawn(world, ["--agent", "claude"], { FAKE_PERMISSION: "1" });
-    await hooksReady(world, s);
-    const r = await sendWait(world, s, "make a file");
-    strictEqual(r.code, 2, r.raw);
-    strictEqual(r.json.outcome, "permission");
-    strictEqual(r.json.waitingFor, "permission");
-    // The dialog is still waiting: nothing answered it, so no PostToolUse and no reply.
-    const pane = await waitPane(world, s, "Do you want to proceed?");
-    ok(!pane.includes("fake reply"), pane);
-  } finally {
-    await world.dispose();
-  }
-});
-
-Deno.test("send --wait answers timeout when the turn outlasts --timeout-seconds", async () => {
-  const world = await makeWorld();
-  try {
-    const s = await spawn(world, ["--agent", "claude"], { FAKE_TURN_SECONDS: "60" });
-    await hooksReady(world, s);
-    const r = await sendWait(world, s, "take long", ["--timeout-seconds", "2"]);
-    strictEqual(r.code, 2, r.raw);
-    strictEqual(r.json.outcome, "timeout");
-    strictEqual(r.json.reply, "");
-    ok(r.json.turnId !== null, "the turn had started");
   } finally {
     await world.dispose();
   }
