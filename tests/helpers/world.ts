@@ -48,16 +48,18 @@ export interface LisaResult {
 /**
  * lisa's real-time windows as every world sets them, short so that a test waits for seconds,
  * not for the product's windows (their defaults, in `src/base/config.ts`, in the comments).
- * Coupled: a quiet session is settled once the grace window ends only when its start-up output
- * is older than the quiet window by then, so grace − quiet leaves a slow start 2 s. A test of
- * a default's own length passes `windows: "product"`; one that needs another length sets that
- * variable in `env` (which wins over these).
+ * The quiet window stays 2 s: a fake agent's output pauses (a hook runs node and lisa between
+ * two rows) can pass 1 s on a busy machine, and an agent read as idle in such a pause sends a
+ * waiting test on to its next poll. Coupled: a quiet session is settled once the grace window
+ * ends only when its start-up output is older than the quiet window by then, so grace − quiet
+ * leaves a slow start 1 s. A test of a default's own length passes `windows: "product"`; one
+ * that needs another length sets that variable in `env` (which wins over these).
  */
 export const TEST_WINDOWS: Readonly<Record<string, string>> = {
   /** The start-up grace window (8 s). */
   LISA_GRACE_SECONDS: "3",
   /** Quiet this long, an interactive agent waits for input (3 s). */
-  LISA_QUIET_SECONDS: "1",
+  LISA_QUIET_SECONDS: "2",
 };
 
 /** Options of {@link makeWorld}. */
