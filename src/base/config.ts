@@ -29,6 +29,10 @@ export interface Config {
   hooks: "on" | "off";
   /** Seconds without progress after which a working agent is `stuck` (issue 13). */
   stallSeconds: number;
+  /** Seconds after spawn during which a quiet session is `just_started` (the grace window). */
+  graceSeconds: number;
+  /** Seconds without CPU, output or input after which an interactive agent is quiet. */
+  quietSeconds: number;
   /** Set inside a lisa session: its name (used as `parentSession` by nested spawns). */
   sessionName: string | undefined;
   /** Set inside a lisa session: the hook sidecar file that `lisa hook` appends to. */
@@ -212,6 +216,22 @@ export const VARIABLES: readonly VarSpec[] = [
     defaultValue: 300,
     min: 1,
     description: "Seconds without progress (CPU, output, tool child, hook) before `stuck`",
+  },
+  {
+    name: "LISA_GRACE_SECONDS",
+    key: "graceSeconds",
+    kind: "int",
+    defaultValue: 8,
+    min: 1,
+    description: "Start-up grace window: a quiet session this young is `just_started`",
+  },
+  {
+    name: "LISA_QUIET_SECONDS",
+    key: "quietSeconds",
+    kind: "int",
+    defaultValue: 3,
+    min: 1,
+    description: "An interactive agent quiet this long (no CPU, output, input) waits for input",
   },
   {
     name: "LISA_SESSION_NAME",

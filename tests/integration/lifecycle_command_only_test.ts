@@ -4,7 +4,6 @@
  * With an explicit `--agent` the agent's rules still apply.
  */
 import { ok, strictEqual } from "node:assert/strict";
-import { SESSION_GRACE_SECONDS } from "../../src/core/status/classify.ts";
 import type { SessionMeta } from "../../src/base/types.ts";
 import { makeWorld } from "../helpers/world.ts";
 import { artifact, endStray, readIf, spawn, waitDone, waitPane } from "./lifecycle_helpers.ts";
@@ -30,7 +29,7 @@ Deno.test("a --command session without --agent is classified as a command, not b
     const early = await status(world, plain.session);
     ok(!early.classificationReason.startsWith("screen:"), early.classificationReason);
 
-    await new Promise((r) => setTimeout(r, SESSION_GRACE_SECONDS * 1000 + 500));
+    await new Promise((r) => setTimeout(r, world.graceSeconds * 1000 + 500));
     const r = await statusUntil(world, plain.session, (x) => x.signals.inGrace === false);
     strictEqual(r.sessionState, "in_progress", JSON.stringify(r.signals));
     strictEqual(r.classificationReason, "command_running:sleep");

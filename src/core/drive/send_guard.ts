@@ -80,9 +80,6 @@ export async function guardTextSend(
   const { sessionStatus } = await lazyImport<typeof import("../status/status.ts")>(
     new URL("../status/status.ts", import.meta.url),
   );
-  const { SESSION_GRACE_SECONDS } = await lazyImport<typeof import("../status/classify.ts")>(
-    new URL("../status/classify.ts", import.meta.url),
-  );
   const { rulesFor } = await lazyImport<typeof import("../../agents/rules/index.ts")>(
     new URL("../../agents/rules/index.ts", import.meta.url),
   );
@@ -93,7 +90,7 @@ export async function guardTextSend(
     seen = (await sessionStatus(deps, { session: loc.session, projectRoot: meta.projectRoot }))
       .report;
     const waited = deps.now().getTime() - started;
-    if (acceptsInput(seen, idleRules, SESSION_GRACE_SECONDS)) break;
+    if (acceptsInput(seen, idleRules, deps.config.graceSeconds)) break;
     if (waited >= options.readyTimeoutMs) {
       throw new LisaError(
         "agent_not_ready",

@@ -415,6 +415,8 @@ export async function evaluateSession(
       ? null
       : Math.max(0, (nowMs - progress.lastBusyAtMs) / 1000),
     stallSeconds: deps.config.stallSeconds,
+    graceSeconds: deps.config.graceSeconds,
+    quietSeconds: deps.config.quietSeconds,
     failures,
   };
   return {
