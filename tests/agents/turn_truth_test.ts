@@ -194,6 +194,8 @@ Deno.test(
         // codex reports no cache writes: its log has none.
         const expected = agent === "codex" ? { ...USAGE, cacheWriteTokens: 0 } : USAGE;
         deepStrictEqual(r.json?.usage, expected, agent);
+        // codex has no prompt hook: its receipt is its screen (or its turn's end, when quicker).
+        strictEqual((r.json?.sent as Record<string, unknown>).confirmed, true, r.stdout);
         const shown = await tier.lisa(["history", "show", session, "--json"]);
         const turns = shown.json?.turns as { usage: Usage | null }[];
         deepStrictEqual(turns.at(-1)?.usage, expected, `${agent} history`);

@@ -22,7 +22,7 @@ import type { SessionLocation } from "../session/locate.ts";
 import type { AgentStateAtSend } from "./send_guard.ts";
 import type { Agent } from "../../base/types.ts";
 import { matchScreen, rulesFor } from "../../agents/rules/index.ts";
-import { parseTurnRecord, promptMatches, triggerOf, turnEventKind } from "../turns/records.ts";
+import { isAgentsOwnPrompt, promptMatches } from "../../agents/prompts.ts";
 
 /** How long a screen that shows the prompt taken waits for the hook saying so. */
 export const HOOK_GRACE_MS = 1000;
@@ -37,15 +37,29 @@ const INPUT_ROWS = 15;
 
 /** What a send reports about its receipt (`send --json`, and `sent` of `send --wait`). */
 export interface Receipt {
-  /** true: the agent took the text; false: no sign of it; null: not looked for. */
+  /**
+   * true: the agent took the text; false: no sign of it; null: not looked for, or the pane
+   * ended before anything told.
+   */
   confirmed: boolean | null;
   confirmedBy: "hook" | "screen" | null;
   /** The agent's id of the prompt (claude's `prompt_id`), when its hook said it. */
   promptId: string | null;
 }
 
-/** The receipt of a send that was not looked for (no Enter, no text, a command session). */
-export const NO_RECEIPT: Receipt = { confirmed: null, confirmedBy: null, promptId: null };
+/** The fields of a hook line a receipt reads. */
+interface ReceiptLine {
+  runId?: unknown;
+  event?: unknown;
+  aux?: unknown;
+  prompt?: unknown;
+  preview?: unknown;
+  promptId?: unknown;
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
 
 /** A hook line after the paste that says the agent took `sent`; null when none does. */
 export function hookReceipt(
@@ -54,15 +68,21 @@ export function hookReceipt(
   sent: string,
 ): { promptId: string | null } | null {
   for (const line of lines) {
-    const r = parseTurnRecord(line);
-    if (r === null || r.runId !== runId || r.aux === true) continue;
-    const kind = turnEventKind(r);
-    // claude says so as it takes the prompt; codex only once the turn it started has ended.
-    const start = kind === "start" && triggerOf(r) === "prompt";
-    const codexEnd = r.event === "agent-turn-complete" && kind === "completed";
+    let r: ReceiptLine;
+    try {
+      r = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof r !== "object" || r === null || r.runId !== runId || r.aux === true) continue;
+    // claude says so as it takes the prompt (not one it gave itself); codex only once the turn
+    // it started has ended.
+    const reported = text(r.prompt) ?? text(r.preview);
+    const start = r.event === "UserPromptSubmit" && !isAgentsOwnPrompt(reported ?? "");
+    const codexEnd = r.event === "agent-turn-complete";
     if (!start && !codexEnd) continue;
-    if (promptMatches(start ? r.prompt ?? r.preview : r.prompt, sent)) {
-      return { promptId: r.promptId ?? null };
+    if (promptMatches(start ? reported : text(r.prompt), sent)) {
+      return { promptId: text(r.promptId) ?? null };
     }
   }
   return null;
@@ -214,7 +234,7 @@ export async function awaitReceipt(
 }
 
 /** The hook log's cursor at its end now (null when it does not exist). */
-export function hookCursorNow(path: string): FileCursor | null {
+function hookCursorNow(path: string): FileCursor | null {
   try {
     const info = Deno.lstatSync(path);
     return info.isFile ? { ino: info.ino ?? null, offset: info.size } : null;
@@ -224,7 +244,7 @@ export function hookCursorNow(path: string): FileCursor | null {
 }
 
 /** The hook lines written since `cursor` (advanced); [] when none or unreadable. */
-export function hookLinesSince(path: string, cursor: { at: FileCursor | null }): string[] {
+function hookLinesSince(path: string, cursor: { at: FileCursor | null }): string[] {
   try {
     const read = readLinesFrom(path, cursor.at);
     if (read === null) return [];
@@ -244,7 +264,7 @@ export interface ReceiptPlan {
 }
 
 /**
- * The receipt plan of a send (see {@link SendResult.confirmed}): the agent's hooks are looked at
+ * The receipt plan of a send (`SendResult.confirmed`): the agent's hooks are looked at
  * when they work for the session; the hook is worth waiting for when the agent was idle.
  */
 export function receiptPlan(
