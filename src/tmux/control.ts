@@ -98,8 +98,7 @@ export class ControlChannel {
     const flags = options.readOnly === false ? "ignore-size,no-output" : CONTROL_FLAGS;
     this.child = new Deno.Command("tmux", {
       args: [
-        // UTF-8 output whatever the locale: without it, tmux prints `_` for the field
-        // separator of every listing under a non-UTF-8 locale (an MCP client's environment).
+        // UTF-8 output whatever the locale, as every tmux call of lisa (TMUX_PROGRAM).
         "-u",
         "-S",
         socketPath,

@@ -4,8 +4,20 @@
  */
 import type { Runner, RunOptions, RunResult } from "../base/runner.ts";
 
-/** Field separator of `-F` formats: a control char tmux passes through unchanged. */
+/**
+ * Field separator of `-F` formats: a control char tmux passes through unchanged to a UTF-8
+ * client (see {@link TMUX_PROGRAM}).
+ */
 export const FIELD_SEP = "\x1f";
+
+/**
+ * How every tmux command lisa runs starts. `-u` makes the client UTF-8 whatever the locale:
+ * without a UTF-8 `LC_ALL`/`LC_CTYPE`/`LANG` (`env -i`, cron, `LC_ALL=C`, the environment claude
+ * gives its MCP servers) tmux prints `_` for {@link FIELD_SEP} and for every non-ASCII character,
+ * so each listing parsed empty (a live session read as not_found) and captures lost claude's
+ * `●`/`⎿` rows. Pinned by tests/integration/locale_test.ts.
+ */
+export const TMUX_PROGRAM: readonly string[] = ["tmux", "-u"];
 
 /**
  * tmux target of a session, exact match only: `=NAME:`, the one form every command lisa uses
@@ -134,7 +146,7 @@ export class Tmux {
    * {@link escapeTrailingSemicolon}; only the separators lisa inserts stay bare.
    */
   argv(commands: readonly (readonly string[])[]): string[] {
-    const out = ["tmux", "-S", this.socketPath];
+    const out = [...TMUX_PROGRAM, "-S", this.socketPath];
     commands.forEach((cmd, i) => {
       if (i > 0) out.push(";");
       for (const word of cmd) out.push(escapeTrailingSemicolon(word));

@@ -27,7 +27,7 @@ import type { Deps } from "../../base/deps.ts";
 import { LisaError, SessionNotFoundError } from "../../base/errors.ts";
 import { locateSession } from "../session/locate.ts";
 import { paneDead } from "../../tmux/sessions.ts";
-import { paneTarget, Tmux } from "../../tmux/tmux.ts";
+import { paneTarget, Tmux, TMUX_PROGRAM } from "../../tmux/tmux.ts";
 import { parseDoneFile } from "../status/gather.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import { SOCKET_RE } from "../../store/runtime_dir.ts";
@@ -55,7 +55,8 @@ export interface AttachResult {
 
 /** The argv of the tmux client that attaches to the pane `target` on `socketPath`. */
 export function attachArgv(socketPath: string, target: string, readOnly: boolean): string[] {
-  return ["tmux", "-S", socketPath, "attach-session", ...(readOnly ? ["-r"] : []), "-t", target];
+  const mode = readOnly ? ["-r"] : [];
+  return [...TMUX_PROGRAM, "-S", socketPath, "attach-session", ...mode, "-t", target];
 }
 
 /** The socket of the tmux the caller runs inside (`$TMUX` is `socket,pid,session`), or null. */

@@ -71,7 +71,8 @@ Deno.test("new-session is chained after the server options, with -e env and -- b
     ],
   ]);
   const argv = new Tmux(new ScriptedRunner([]), "/s.sock").argv(cmds);
-  deepStrictEqual(argv.slice(0, 3), ["tmux", "-S", "/s.sock"]);
+  // `-u`: tmux answers UTF-8 (field separators, non-ASCII text) whatever the locale.
+  deepStrictEqual(argv.slice(0, 4), ["tmux", "-u", "-S", "/s.sock"]);
   strictEqual(argv.filter((a) => a === ";").length, 3);
 });
 
@@ -90,7 +91,7 @@ Deno.test("text is pasted in one call: has-session, load-buffer, then tmux check
   strictEqual(options?.stdin, "a\nb 'c'");
   const buffer = argv[argv.indexOf("load-buffer") + 2];
   ok(/^lisa-[0-9a-f]{12}$/.test(buffer));
-  deepStrictEqual(argv.slice(3), [
+  deepStrictEqual(argv.slice(4), [
     "has-session",
     "-t",
     target,
@@ -115,7 +116,7 @@ Deno.test("keys go through the same check; a dead pane's mark is `dead`", async 
   const runner = new ScriptedRunner([ok0(), ok0("__LISA_PANE_DEAD__\n")]);
   const tmux = new Tmux(runner, "/s.sock");
   strictEqual(await sendKeys(tmux, "=lisa-a:@1.%2", ["C-c", "'", "-t"]), "sent");
-  deepStrictEqual(runner.calls[0].argv.slice(3), [
+  deepStrictEqual(runner.calls[0].argv.slice(4), [
     "if-shell",
     "-F",
     "-t",
@@ -216,7 +217,7 @@ Deno.test("every target lisa passes is =NAME: or its pane =NAME:@W.%P (exact for
     }
   }
   strictEqual(targets, 11);
-  deepStrictEqual(runner.calls[1].argv.slice(3, 7), ["list-panes", "-s", "-t", "=lisa-w-1:"]);
+  deepStrictEqual(runner.calls[1].argv.slice(4, 8), ["list-panes", "-s", "-t", "=lisa-w-1:"]);
 });
 
 Deno.test("a dead pane's pid is never offered as a live process: it may belong to anyone now", async () => {

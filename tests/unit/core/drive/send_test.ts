@@ -88,7 +88,7 @@ Deno.test("keys are tmux key names split on spaces, sent without delay", async (
     await sendToSession(t.deps, { session: "lisa-s", keys: " Escape  C-c " });
     // Guarded by tmux itself (if-shell on #{pane_dead}), at the session's first pane (this
     // meta has no pane ids).
-    deepStrictEqual(t.runner.calls[0].slice(3), [
+    deepStrictEqual(t.runner.calls[0].slice(4), [
       "if-shell",
       "-F",
       "-t",

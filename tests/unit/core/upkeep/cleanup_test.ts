@@ -9,22 +9,22 @@ const OTHER = "89abcdef";
 const LIVE = `lisa-proj-260301-110000-1-claude-exec`;
 const GONE = `lisa-proj-260301-100000-2-codex-exec`;
 
-/** Answers `tmux -S <sock> list-sessions …` from a table; rejects every other call. */
+/** Answers `tmux -u -S <sock> list-sessions …` from a table; rejects every other call. */
 class FakeTmux implements Runner {
   calls: string[][] = [];
   constructor(private readonly servers: Record<string, SocketProbe>) {}
   run(argv: readonly string[], _options?: RunOptions): Promise<RunResult> {
     this.calls.push([...argv]);
-    if (argv[0] !== "tmux" || argv[1] !== "-S" || argv[3] !== "list-sessions") {
+    if (argv[0] !== "tmux" || argv[1] !== "-u" || argv[2] !== "-S" || argv[4] !== "list-sessions") {
       return Promise.reject(new Error(`unexpected call: ${argv.join(" ")}`));
     }
-    const probe = this.servers[argv[2]];
+    const probe = this.servers[argv[3]];
     if (probe === undefined || probe.kind === "stale") {
       return Promise.resolve({
         code: 1,
         success: false,
         stdout: "",
-        stderr: `error connecting to ${argv[2]} (Connection refused)\n`,
+        stderr: `error connecting to ${argv[3]} (Connection refused)\n`,
       });
     }
     if (probe.kind === "unknown") {
@@ -143,7 +143,7 @@ Deno.test("cleanup removes only stale sockets, artifacts and old scripts of gone
       strictEqual(exists(path), false, path);
     }
     // Only list-sessions was ever run: never a kill.
-    strictEqual(runner.calls.every((c) => c[3] === "list-sessions"), true);
+    strictEqual(runner.calls.every((c) => c[4] === "list-sessions"), true);
   } finally {
     f.dispose();
   }
