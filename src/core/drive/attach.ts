@@ -28,10 +28,8 @@ import { LisaError, SessionNotFoundError } from "../../base/errors.ts";
 import { locateSession } from "../session/locate.ts";
 import { paneDead } from "../../tmux/sessions.ts";
 import { paneTarget, Tmux, TMUX_PROGRAM } from "../../tmux/tmux.ts";
-import { parseDoneFile } from "../status/gather.ts";
-import { readTextIfExists } from "../../store/atomic.ts";
 import { SOCKET_RE } from "../../store/runtime_dir.ts";
-import { sessionNotRunning } from "./not_running.ts";
+import { commandFinished, sessionNotRunning } from "./not_running.ts";
 
 /** Options of {@link attachSession}. */
 export interface AttachOptions {
@@ -88,11 +86,7 @@ export async function attachSession(
   const target = paneTarget(loc.session, loc.meta);
   const dead = await paneDead(tmux, target);
   if (dead === null) throw new SessionNotFoundError(loc.session);
-  let done = null;
-  try {
-    done = parseDoneFile(readTextIfExists(loc.paths.done));
-  } catch { /* unreadable: tmux decides */ }
-  if (dead || (done !== null && (loc.meta === undefined || done.runId === loc.meta.runId))) {
+  if (dead || commandFinished(loc)) {
     throw await sessionNotRunning(deps, loc, "there is nothing to attach to");
   }
   const readOnly = options.readOnly === true;
