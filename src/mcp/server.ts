@@ -32,7 +32,8 @@ const DRAIN_MS = 1000;
 /** What the server tells a client about itself at `initialize`. */
 const INSTRUCTIONS = "lisa starts, watches, drives and cleans up AI coding agents (claude, " +
   "codex, any command) in tmux sessions. Loop: spawn (agent, prompt) → send (text, wait: true " +
-  "returns the turn's reply) or watch (until: waiting_input or terminal) → capture → kill. " +
+  'returns the turn\'s reply) or watch (until: ["waiting_input", "terminal"]: a worker needs ' +
+  "you or ended) → capture → kill. " +
   "Every result is the JSON document of the same lisa CLI call; ok:false carries errorCode.";
 
 /** Options of {@link serveMcp}. */

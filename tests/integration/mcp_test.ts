@@ -53,7 +53,8 @@ Deno.test("tools are the verbs with typed schemas, and terminal-only flags are n
     deepStrictEqual(props("spawn").agent.enum, ["claude", "codex"]);
     strictEqual(props("spawn").hooks.default, true);
     ok(String(props("spawn").prompt.description).includes("prompt"));
-    ok((props("watch").until.enum as string[]).includes("waiting_input"));
+    strictEqual(props("watch").until.type, "array");
+    ok((props("watch").until.items as { enum: string[] }).enum.includes("waiting_input"));
     deepStrictEqual(byName.get("watch")!.inputSchema.required, ["until"]);
     deepStrictEqual(props("watch").sessions.type, "array");
     deepStrictEqual(byName.get("history_show")!.inputSchema.required, ["session"]);

@@ -13,3 +13,15 @@ Deno.test("--until terminal is any terminal state; a state name is that state on
   strictEqual(meets("in_progress", "waiting_input"), false);
   strictEqual(meets(null, "terminal"), false);
 });
+
+Deno.test("--until with several states is met by any one of them", () => {
+  const until = ["waiting_input", "terminal"];
+  for (const s of ["waiting_input", "completed", "crashed", "stuck", "not_found"] as const) {
+    strictEqual(meets(s, until), true, s);
+  }
+  for (const s of ["just_started", "in_progress", "degraded"] as const) {
+    strictEqual(meets(s, until), false, s);
+  }
+  strictEqual(meets("in_progress", ["waiting_input"]), false);
+  strictEqual(meets(null, until), false);
+});
