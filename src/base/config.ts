@@ -43,6 +43,8 @@ export interface Config {
   worktreeDir: string;
   /** Time limit of one git step (worktree add and remove, merge, commit) in seconds. */
   gitTimeoutSeconds: number;
+  /** `lisa mcp`: seconds between two progress notifications of a call that prints nothing. */
+  mcpProgressSeconds: number;
 }
 
 type Kind = "int" | "bool" | "list" | "path" | "enum" | "context";
@@ -258,6 +260,14 @@ export const VARIABLES: readonly VarSpec[] = [
     defaultValue: 300,
     min: 1,
     description: "Time limit of each git step (worktree add/remove, merge, commit)",
+  },
+  {
+    name: "LISA_MCP_PROGRESS_SECONDS",
+    key: "mcpProgressSeconds",
+    kind: "int",
+    defaultValue: 5,
+    min: 1,
+    description: "lisa mcp: longest gap between progress notifications of a call (progressToken)",
   },
 ];
 
