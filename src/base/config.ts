@@ -45,6 +45,8 @@ export interface Config {
   gitTimeoutSeconds: number;
   /** `lisa mcp`: seconds between two progress notifications of a call that prints nothing. */
   mcpProgressSeconds: number;
+  /** Longest wait of a session's wrapper for tmux to show the command's last output. */
+  doneBarrierSeconds: number;
 }
 
 type Kind = "int" | "bool" | "list" | "path" | "enum" | "context";
@@ -59,6 +61,12 @@ interface VarSpec {
   min?: number;
   choices?: string[];
 }
+
+/**
+ * Default of `LISA_DONE_BARRIER_SECONDS`: long enough for a loaded machine's tmux, paid in full
+ * only where tmux never answers (see `startup_script.ts`).
+ */
+export const DEFAULT_DONE_BARRIER_SECONDS = 10;
 
 /** Every variable lisa reads, with its default and meaning (README's env table mirrors this). */
 export const VARIABLES: readonly VarSpec[] = [
@@ -268,6 +276,15 @@ export const VARIABLES: readonly VarSpec[] = [
     defaultValue: 5,
     min: 1,
     description: "lisa mcp: longest gap between progress notifications of a call (progressToken)",
+  },
+  {
+    name: "LISA_DONE_BARRIER_SECONDS",
+    key: "doneBarrierSeconds",
+    kind: "int",
+    defaultValue: DEFAULT_DONE_BARRIER_SECONDS,
+    min: 1,
+    description: "Longest wait of a session's wrapper for tmux to show the command's last output " +
+      "before it writes the done file (spawn time)",
   },
 ];
 
