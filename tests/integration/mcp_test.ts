@@ -304,8 +304,15 @@ Deno.test("a tmux server killed and started again under the server is read afres
     const second = await call(mcp, "spawn", { command: "sleep 60" });
     const again = await call(mcp, "status", { session: String(second.doc.session) });
     strictEqual(again.doc.paneStatus, "alive", JSON.stringify(again.doc));
+    // The first session's server is gone: list keeps it as lost until it is pruned, and reads
+    // the new server's session live.
     const list = await call(mcp, "list", {});
-    deepStrictEqual(list.doc.sessions, [second.doc.session]);
+    const items = list.doc.items as { session: string; state: string; lost: boolean }[];
+    deepStrictEqual(
+      items.map((i) => [i.session, i.lost, i.lost ? i.state : "live"]).sort(),
+      [[first.doc.session, true, "not_found"], [second.doc.session, false, "live"]].sort(),
+    );
+    strictEqual(list.doc.lostCount, 1);
   } finally {
     await mcp.close();
     await world.dispose();
