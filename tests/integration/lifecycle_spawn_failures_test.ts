@@ -86,7 +86,9 @@ class LostSocketRunner implements Runner {
   constructor(private readonly lostSocket: string) {}
   run(argv: readonly string[], options?: RunOptions) {
     if (argv[0] === "tmux" && argv.includes("new-session")) {
-      return this.real.run(["tmux", "-S", this.lostSocket, ...argv.slice(3)], options);
+      const lost = [...argv];
+      lost[argv.indexOf("-S") + 1] = this.lostSocket;
+      return this.real.run(lost, options);
     }
     return this.real.run(argv, options);
   }
