@@ -79,10 +79,10 @@ export async function serveMcp(deps: Deps, options: ServeOptions = {}): Promise<
     const token = request.params._meta?.progressToken;
     const progress = new CallProgress(
       deps,
-      token === undefined ? undefined : (progress, message) => {
+      token === undefined ? undefined : (count, message) => {
         extra.sendNotification({
           method: "notifications/progress",
-          params: { progressToken: token, progress, message },
+          params: { progressToken: token, progress: count, message },
         }).catch(() => {});
       },
       deps.config.mcpProgressSeconds,
