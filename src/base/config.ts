@@ -47,6 +47,14 @@ export interface Config {
   mcpProgressSeconds: number;
   /** Longest wait of a session's wrapper for tmux to show the command's last output. */
   doneBarrierSeconds: number;
+  /** The hosts file (`LISA_HOSTS_FILE`; default under `XDG_CONFIG_HOME`, see core/hosts). */
+  hostsFile: string | undefined;
+  /** The ssh program (`LISA_SSH`; default `ssh` on PATH). */
+  sshProgram: string | undefined;
+  /** ssh's ConnectTimeout for another host, in seconds. */
+  hostConnectTimeoutSeconds: number;
+  /** The longest lisa waits for one host's answer (fleet queries, one-shot verbs). */
+  hostTimeoutSeconds: number;
 }
 
 type Kind = "int" | "bool" | "list" | "path" | "enum" | "context";
@@ -286,6 +294,39 @@ export const VARIABLES: readonly VarSpec[] = [
     description: "Longest wait of a session's wrapper for tmux to show the command's last output " +
       "before it writes the done file (spawn time)",
   },
+  // issue 24
+  {
+    name: "LISA_HOSTS_FILE",
+    key: "hostsFile",
+    kind: "path",
+    defaultValue: "$XDG_CONFIG_HOME/lisa/hosts.json",
+    description: "The hosts `--host` and `--all-hosts` reach (default: XDG_CONFIG_HOME, else " +
+      "~/.config)",
+  },
+  {
+    name: "LISA_SSH",
+    key: "sshProgram",
+    kind: "path",
+    defaultValue: undefined,
+    description: "The ssh program lisa runs to reach a host (default: ssh on PATH)",
+  },
+  {
+    name: "LISA_HOST_CONNECT_TIMEOUT_SECONDS",
+    key: "hostConnectTimeoutSeconds",
+    kind: "int",
+    defaultValue: 5,
+    min: 1,
+    description: "ssh's ConnectTimeout when lisa reaches another host",
+  },
+  {
+    name: "LISA_HOST_TIMEOUT_SECONDS",
+    key: "hostTimeoutSeconds",
+    kind: "int",
+    defaultValue: 30,
+    min: 1,
+    description: "The longest lisa waits for a host's answer (not for watch, monitor, send, " +
+      "smoke, attach)",
+  },
 ];
 
 /** Default of `LISA_WORKTREE_DIR`: under `$XDG_STATE_HOME`, else `$HOME/.local/state`. */
@@ -297,6 +338,21 @@ export function defaultWorktreeDir(env: Env, uid: number): string {
     return `${home.replace(/\/+$/, "")}/.local/state/lisa/worktrees`;
   }
   return `/tmp/lisa-${uid}-worktrees`;
+}
+
+/**
+ * Default of `LISA_HOSTS_FILE`: `${XDG_CONFIG_HOME:-~/.config}/lisa/hosts.json` (an
+ * `XDG_CONFIG_HOME` that is not absolute is ignored, as the XDG spec says); undefined without
+ * either.
+ */
+export function defaultHostsFile(env: Env): string | undefined {
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg !== undefined && xdg.startsWith("/")) return `${xdg.replace(/\/+$/, "")}/lisa/hosts.json`;
+  const home = env.HOME;
+  if (home !== undefined && home.startsWith("/")) {
+    return `${home.replace(/\/+$/, "")}/.config/lisa/hosts.json`;
+  }
+  return undefined;
 }
 
 /** One variable as `doctor` reports it. */
@@ -371,6 +427,8 @@ export function loadConfig(env: Env, uid: number): LoadedConfig {
       ? `/tmp/lisa-${uid}`
       : spec.key === "worktreeDir"
       ? defaultWorktreeDir(env, uid)
+      : spec.key === "hostsFile"
+      ? defaultHostsFile(env)
       : spec.defaultValue;
     const raw = env[spec.name];
     let value: unknown = def;

@@ -203,6 +203,31 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     codes: ["skill_write_failed"],
     when: "`skill install` could not write (its I/O error); the message says what was written",
   },
+  // issue 24
+  {
+    codes: ["invalid_host"],
+    when: "`--host` (or `NAME:` before a session) is not a host name, or no host of the hosts " +
+      "file has it; refused before any ssh runs",
+  },
+  {
+    codes: ["hosts_file_invalid"],
+    when: "the hosts file is not valid (the message lists each problem) or others may write " +
+      "it; nothing reached any host",
+  },
+  {
+    codes: ["host_unreachable"],
+    when: "ssh could not reach the host (or the connection broke), or no answer within " +
+      "`LISA_HOST_TIMEOUT_SECONDS`; never run locally instead",
+  },
+  {
+    codes: ["host_lisa_failed"],
+    when: "the host's `lisa` command line could not run there (exit 126/127), or answered " +
+      "with no JSON",
+  },
+  {
+    codes: ["host_version_mismatch"],
+    when: "`hosts check`: the host's lisa speaks an older or newer JSON contract",
+  },
 ];
 
 /** Every code of {@link ERROR_CODES}. */

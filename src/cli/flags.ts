@@ -5,6 +5,7 @@
  * `LisaError` the parser threw, such as `invalid_agent`).
  */
 import { UsageError } from "../base/errors.ts";
+import { checkHostName } from "../base/host_name.ts";
 import {
   type Agent,
   AGENTS,
@@ -141,7 +142,7 @@ const terminal = <S extends object>(spec: S) => ({ ...spec, terminal: true }) as
  * for spawn, the name to give instead of a generated one.
  */
 export const session = text(
-  "the session: its name, alias or a unique prefix of its alias",
+  "the session: its name, alias or a unique prefix of its alias (HOST:NAME: on that host)",
   "name",
   {
     "session spawn": "the name to give (starting with lisa-; letters, digits, . _ -; default: a " +
@@ -759,3 +760,30 @@ export const scope = {
   placeholder: "user|project",
   default: "user",
 } as const;
+
+// issue 24: other hosts.
+/**
+ * `--host` of the session verbs: run the verb with the lisa of a host of the hosts file (over
+ * ssh). A value that is not a host name (`-oProxyCommand=…`) is refused here: `invalid_host`.
+ */
+export const host = {
+  kind: "parsed",
+  parse: checkHostName,
+  brief: "run it on this host of the hosts file (over ssh), like --session HOST:NAME",
+  briefs: {
+    "session spawn": "start the agent on this host of the hosts file (over ssh); --project-root " +
+      "is then a directory there",
+    "session list": "list the sessions of this host of the hosts file (over ssh)",
+    "session attach": "attach to a session on this host of the hosts file (ssh -t)",
+  },
+  placeholder: "name",
+  optional: true,
+} as const;
+/** `--all-hosts` of list, tree and watch: this machine and every host of the hosts file. */
+export const allHosts = bool(
+  "also every host of the hosts file, asked in parallel; each row names its host",
+  {
+    "session watch": "also every host of the hosts file: their watch streams merged into one, " +
+      "each event naming its host",
+  },
+);

@@ -59,6 +59,7 @@ export const nameFlags = {
   tag: F.tag,
   projectRoot: F.projectRoot,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session spawn`. */
 export const spawnFlags = {
@@ -85,6 +86,7 @@ export const spawnFlags = {
   json: F.json,
   detectNested: F.detectNestedFlag,
   cleanupAllHashes: F.cleanupAllHashes,
+  host: F.host,
 };
 /** `lisa session diff`. */
 export const diffFlags = {
@@ -92,6 +94,7 @@ export const diffFlags = {
   projectRoot: F.projectRoot,
   stat: F.stat,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session merge`. */
 export const mergeFlags = {
@@ -101,6 +104,7 @@ export const mergeFlags = {
   message: F.message,
   force: F.force,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session send`. */
 export const sendFlags = {
@@ -116,9 +120,15 @@ export const sendFlags = {
   timeoutSeconds: F.timeoutSeconds,
   force: F.force,
   readyTimeout: F.readyTimeout,
+  host: F.host,
 };
 /** `lisa session turns`. */
-export const turnsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
+export const turnsFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  json: F.json,
+  host: F.host,
+};
 /** `lisa session status`. */
 export const statusFlags = {
   session: F.session,
@@ -128,6 +138,7 @@ export const statusFlags = {
   failNotFound: F.failNotFound,
   agent: F.agent,
   mode: F.mode,
+  host: F.host,
 };
 /** `lisa session explain`. */
 export const explainFlags = {
@@ -140,6 +151,7 @@ export const explainFlags = {
   recent: F.recent,
   agent: F.agent,
   mode: F.mode,
+  host: F.host,
 };
 /** `lisa session monitor`. */
 export const monitorFlags = {
@@ -163,6 +175,7 @@ export const monitorFlags = {
   verbose: F.verbose,
   emitHandoff: F.emitHandoff,
   handoffCursorFile: F.handoffCursorFile,
+  host: F.host,
 };
 /** `lisa session capture`. */
 export const captureFlags = {
@@ -180,6 +193,7 @@ export const captureFlags = {
   markersJson: F.markersJson,
   stripBanner: F.stripBanner,
   verbatim: F.verbatim,
+  host: F.host,
 };
 /** `lisa session snapshot`. */
 export const snapshotFlags = {
@@ -196,6 +210,7 @@ export const snapshotFlags = {
   markersJson: F.markersJson,
   agent: F.agent,
   mode: F.mode,
+  host: F.host,
 };
 /** `lisa session list`. */
 export const listFlags = {
@@ -211,6 +226,8 @@ export const listFlags = {
   deltaJson: F.deltaJson,
   cursorFile: F.cursorFile,
   withNextAction: F.withNextAction,
+  host: F.host,
+  allHosts: F.allHosts,
 };
 /** `lisa session attach [id]`. */
 export const attachFlags = {
@@ -218,6 +235,7 @@ export const attachFlags = {
   projectRoot: F.projectRoot,
   readOnly: F.readOnly,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session prune`. */
 export const pruneFlags = {
@@ -227,6 +245,7 @@ export const pruneFlags = {
   projectRoot: F.projectRoot,
   allProjects: F.allProjects,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session watch`. */
 export const watchFlags = {
@@ -239,17 +258,25 @@ export const watchFlags = {
   all: F.allFlag,
   timeoutSeconds: F.timeoutSeconds,
   json: F.json,
+  host: F.host,
+  allHosts: F.allHosts,
 };
 /** `lisa mcp`. */
 export const mcpFlags = { projectRoot: F.projectRoot };
 /** `lisa session exists`. */
-export const existsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
+export const existsFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  json: F.json,
+  host: F.host,
+};
 /** `lisa session kill`. */
 export const killFlags = {
   session: F.session,
   projectRoot: F.projectRoot,
   cleanupAllHashes: F.cleanupAllHashes,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session kill-all`. */
 export const killAllFlags = {
@@ -257,6 +284,7 @@ export const killAllFlags = {
   cleanupAllHashes: F.cleanupAllHashes,
   projectRoot: F.projectRoot,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session tree`. */
 export const treeFlags = {
@@ -271,6 +299,8 @@ export const treeFlags = {
   jsonMin: F.jsonMin,
   deltaJson: F.deltaJson,
   cursorFile: F.cursorFile,
+  host: F.host,
+  allHosts: F.allHosts,
 };
 /** `lisa session smoke`. */
 export const smokeFlags = {
@@ -285,6 +315,7 @@ export const smokeFlags = {
   model: F.model,
   pollInterval: F.pollInterval,
   maxPolls: F.maxPolls,
+  host: F.host,
 };
 /** `lisa session detect-nested`. */
 export const detectNestedFlags = {
@@ -299,6 +330,7 @@ export const detectNestedFlags = {
   projectRoot: F.projectRoot,
   rewrite: F.rewrite,
   why: F.why,
+  host: F.host,
 };
 /** `lisa history list`. */
 export const historyListFlags = {
@@ -320,6 +352,7 @@ export const guardFlags = {
   enforce: F.enforce,
   adviceOnly: F.adviceOnly,
   projectRoot: F.projectRoot,
+  host: F.host,
 };
 /** `lisa session preflight`. */
 export const preflightFlags = {
@@ -330,6 +363,7 @@ export const preflightFlags = {
   autoModelCandidates: F.autoModelCandidates,
   fast: F.fast,
   json: F.json,
+  host: F.host,
 };
 /** `lisa session handoff`. */
 export const handoffFlags = {
@@ -342,6 +376,7 @@ export const handoffFlags = {
   cursorFile: F.cursorFile,
   json: F.json,
   jsonMin: F.jsonMin,
+  host: F.host,
 };
 /** `lisa session context-pack`. */
 export const contextPackFlags = {
@@ -356,6 +391,7 @@ export const contextPackFlags = {
   strategy: F.strategy,
   json: F.json,
   jsonMin: F.jsonMin,
+  host: F.host,
 };
 /** `lisa skill install`. */
 export const skillInstallFlags = {
@@ -368,3 +404,7 @@ export const skillInstallFlags = {
 };
 /** `lisa skill show`. */
 export const skillShowFlags = { json: F.json };
+/** `lisa hosts list`. */
+export const hostsListFlags = { json: F.json };
+/** `lisa hosts check`. */
+export const hostsCheckFlags = { json: F.json };

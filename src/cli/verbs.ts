@@ -310,6 +310,21 @@ export const VERBS: Readonly<Record<string, VerbSpec>> = {
     flags: V.skillShowFlags,
     load: () => lazyImport(new URL("./commands/skill/show.ts", import.meta.url)),
   },
+  "hosts list": {
+    brief: "the hosts of the hosts file (name, ssh destination, lisa command line); connects " +
+      "to none",
+    fullDescription: "The file: LISA_HOSTS_FILE, else ${XDG_CONFIG_HOME:-~/.config}/lisa/" +
+      'hosts.json, {"hosts": [{"name": "box1", "ssh": "box1", "lisa": "lisa"}]}. A file with ' +
+      "any problem is refused as a whole (hosts_file_invalid). See docs/many-machines.md.",
+    flags: V.hostsListFlags,
+    load: () => lazyImport(new URL("./commands/hosts/list.ts", import.meta.url)),
+  },
+  "hosts check": {
+    brief: "reach every host of the hosts file (in parallel): reachable or not, its lisa's " +
+      "version and JSON contract, round-trip time (exit 1 when one is not ok)",
+    flags: V.hostsCheckFlags,
+    load: () => lazyImport(new URL("./commands/hosts/check.ts", import.meta.url)),
+  },
 };
 
 /** Documentation of the route maps (groups). */
@@ -318,4 +333,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   "session": "spawn, drive, watch and end sessions",
   "history": "what every session did: turns, tools, replies (a SQLite store)",
   "skill": "the Agent Skill that teaches claude and codex to drive lisa",
+  "hosts": "other machines lisa reaches over ssh (--host, --all-hosts)",
 };

@@ -20,6 +20,8 @@ import type { Io } from "../base/io.ts";
 import type { LisaContext } from "../cli/context.ts";
 import { reportFailure } from "../cli/failure.ts";
 import { VERBS } from "../cli/verbs.ts";
+import { namesHost } from "../cli/names_host.ts";
+import { lazyImport } from "../base/lazy.ts";
 import { type CallDefaults, flagsOf, type ToolSpec } from "./tools.ts";
 
 /** What a tool call returned. */
@@ -136,14 +138,65 @@ export async function callTool(
   const help = `lisa ${tool.route} --help`;
   try {
     const call = flagsOf(tool, args, ctx.defaults);
-    const impl = (await VERBS[tool.route].load()).default;
-    await impl.call(context, call.flags, ...call.positionals);
+    if (namesHost(tool.route, [call.flags, ...call.positionals])) {
+      context.exitCode = await onHost(context, tool, args ?? {}, ctx.signal);
+    } else {
+      const impl = (await VERBS[tool.route].load()).default;
+      await impl.call(context, call.flags, ...call.positionals);
+    }
   } catch (error) {
     if (ctx.signal.aborted) throw new CancelledError();
     context.exitCode = reportFailure(deps, true, error, help);
   }
   if (ctx.signal.aborted) throw new CancelledError();
   return outcomeOf(io.stdout, context.exitCode);
+}
+
+/**
+ * The command line a tool call's arguments stand for (`spawn` with `{host, command}` →
+ * `session spawn --host=… --command=… --json`): each given argument as its flag, with the
+ * value written as the flag's parser reads it back (a list joined by commas; `false` of a
+ * flag that is on by default as `--no-…`). What the server would fill in (its project root)
+ * is left to the host's lisa. Pure.
+ */
+export function argvOfArgs(tool: ToolSpec, args: Record<string, unknown>): string[] {
+  const spec = VERBS[tool.route];
+  const flags = spec.flags as Record<string, { kind: string; default?: unknown }>;
+  const kebab = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const argv = tool.route.split(" ");
+  for (const [key, value] of Object.entries(args)) {
+    const flag = flags[key];
+    if (flag === undefined || value === undefined || value === null) continue;
+    if (flag.kind === "boolean") {
+      if (value === true) argv.push(`--${kebab(key)}`);
+      else if (flag.default === true) argv.push(`--no-${kebab(key)}`);
+      continue;
+    }
+    const text = Array.isArray(value) ? value.join(",") : String(value);
+    argv.push(`--${kebab(key)}=${text}`);
+  }
+  if ("json" in flags && !argv.includes("--json")) argv.push("--json");
+  return argv;
+}
+
+/**
+ * A tool call that names another host (`host`, or `NAME:` before the session) runs there, as
+ * the command line's `--host` does (`cli/remote.ts`): its documents come back with `host`, its
+ * exit code as its own, and cancelling the call ends the remote lisa with its connection.
+ */
+async function onHost(
+  context: LisaContext,
+  tool: ToolSpec,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<number> {
+  const { remoteCallOf, runRemote } = await lazyImport<typeof import("../cli/remote.ts")>(
+    new URL("../cli/remote.ts", import.meta.url),
+  );
+  const argv = argvOfArgs(tool, args);
+  const call = await remoteCallOf(context, tool.route, argv, []);
+  if (call === null) throw new UsageError("the call names no host", "invalid_host");
+  return await runRemote(context, tool.route, call, false, signal);
 }
 
 /** The document of what a verb printed (see the module doc). */

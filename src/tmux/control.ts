@@ -13,7 +13,7 @@
  * `Deno.Command` directly (the runner runs to completion); the child is ended by its own pid
  * in {@link ControlChannel.close}.
  */
-import { quoteWord, sessionTarget } from "./tmux.ts";
+import { quoteWord, sessionTarget, TMUX_UTF8 } from "./tmux.ts";
 
 export { quoteWord };
 
@@ -98,8 +98,9 @@ export class ControlChannel {
     const flags = options.readOnly === false ? "ignore-size,no-output" : CONTROL_FLAGS;
     this.child = new Deno.Command("tmux", {
       args: [
-        // UTF-8 output whatever the locale, as every tmux call of lisa (TMUX_PROGRAM).
-        "-u",
+        // UTF-8 output whatever the locale: without it, tmux prints `_` for the field
+        // separator of every listing under a non-UTF-8 locale (an MCP client's environment).
+        TMUX_UTF8,
         "-S",
         socketPath,
         "-C",

@@ -26,7 +26,7 @@
 import { CommandFailedError, CommandTimeoutError, LisaError } from "../base/errors.ts";
 import type { Runner, RunOptions, RunResult } from "../base/runner.ts";
 import { ChannelClosedError, type ControlChannel, ControlChannel as Channel } from "./control.ts";
-import { TMUX_PROGRAM } from "./tmux.ts";
+import { TMUX_UTF8 } from "./tmux.ts";
 
 /** tmux commands a resident client carries (see the module doc). */
 export const RESIDENT_COMMANDS: ReadonlySet<string> = new Set([
@@ -160,13 +160,13 @@ export class ResidentRunner implements Runner {
 
   /**
    * Runs `argv` through the wrapped runner; a tmux call written without `-u` gets it
-   * ({@link TMUX_PROGRAM}: UTF-8 output whatever the locale).
+   * ({@link TMUX_UTF8}: UTF-8 output whatever the locale).
    */
   private oneShot(argv: readonly string[], options: RunOptions): Promise<RunResult> {
     if (argv[0] !== "tmux") return this.fallback.run(argv, options);
     this.stats.oneShot++;
     return this.fallback.run(
-      argv[1] === "-u" ? argv : [...TMUX_PROGRAM, ...argv.slice(1)],
+      argv[1] === TMUX_UTF8 ? argv : ["tmux", TMUX_UTF8, ...argv.slice(1)],
       options,
     );
   }
@@ -207,7 +207,7 @@ export class ResidentRunner implements Runner {
     let session = namedSession(commands);
     if (session === null) {
       const r = await this.oneShot(
-        [...TMUX_PROGRAM, "-S", socket, "list-sessions", "-F", "#{session_name}"],
+        ["tmux", TMUX_UTF8, "-S", socket, "list-sessions", "-F", "#{session_name}"],
         {
           allowFailure: true,
         },

@@ -4,20 +4,8 @@
  */
 import type { Runner, RunOptions, RunResult } from "../base/runner.ts";
 
-/**
- * Field separator of `-F` formats: a control char tmux passes through unchanged to a UTF-8
- * client (see {@link TMUX_PROGRAM}).
- */
+/** Field separator of `-F` formats: a control char tmux passes through unchanged. */
 export const FIELD_SEP = "\x1f";
-
-/**
- * How every tmux command lisa runs starts. `-u` makes the client UTF-8 whatever the locale:
- * without a UTF-8 `LC_ALL`/`LC_CTYPE`/`LANG` (`env -i`, cron, `LC_ALL=C`, the environment claude
- * gives its MCP servers) tmux prints `_` for {@link FIELD_SEP} and for every non-ASCII character,
- * so each listing parsed empty (a live session read as not_found) and captures lost claude's
- * `●`/`⎿` rows. Pinned by tests/integration/locale_test.ts.
- */
-export const TMUX_PROGRAM: readonly string[] = ["tmux", "-u"];
 
 /**
  * tmux target of a session, exact match only: `=NAME:`, the one form every command lisa uses
@@ -132,6 +120,15 @@ export function escapeFormat(text: string): string {
   return text.replaceAll("#", "##");
 }
 
+/**
+ * tmux's `-u`: the client writes UTF-8 whatever the locale says. Without it, a tmux client run
+ * where no `LANG`/`LC_*` names UTF-8 (a command over ssh, cron, a bare service environment)
+ * prints every non-ASCII character, and every control character, as `_`: the field separator
+ * of `-F` formats ({@link FIELD_SEP}) with them, so no row parsed and every session read as
+ * missing, and captures lost the agents' own text (`✳`, `⠐`, prompts).
+ */
+export const TMUX_UTF8 = "-u";
+
 /** A tmux client bound to one socket. */
 export class Tmux {
   constructor(
@@ -143,10 +140,11 @@ export class Tmux {
   /**
    * The full argv for `commands` chained in one invocation. tmux splits commands at any word
    * that ends in `;`, so such words (user text: keys, paths, env values) are escaped with
-   * {@link escapeTrailingSemicolon}; only the separators lisa inserts stay bare.
+   * {@link escapeTrailingSemicolon}; only the separators lisa inserts stay bare. `-u`: see
+   * {@link TMUX_UTF8}.
    */
   argv(commands: readonly (readonly string[])[]): string[] {
-    const out = [...TMUX_PROGRAM, "-S", this.socketPath];
+    const out = ["tmux", TMUX_UTF8, "-S", this.socketPath];
     commands.forEach((cmd, i) => {
       if (i > 0) out.push(";");
       for (const word of cmd) out.push(escapeTrailingSemicolon(word));

@@ -86,9 +86,7 @@ class LostSocketRunner implements Runner {
   constructor(private readonly lostSocket: string) {}
   run(argv: readonly string[], options?: RunOptions) {
     if (argv[0] === "tmux" && argv.includes("new-session")) {
-      const lost = [...argv];
-      lost[argv.indexOf("-S") + 1] = this.lostSocket;
-      return this.real.run(lost, options);
+      return this.real.run(["tmux", "-u", "-S", this.lostSocket, ...argv.slice(4)], options);
     }
     return this.real.run(argv, options);
   }

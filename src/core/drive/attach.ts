@@ -27,7 +27,7 @@ import type { Deps } from "../../base/deps.ts";
 import { LisaError, SessionNotFoundError } from "../../base/errors.ts";
 import { locateSession } from "../session/locate.ts";
 import { paneDead } from "../../tmux/sessions.ts";
-import { paneTarget, Tmux, TMUX_PROGRAM } from "../../tmux/tmux.ts";
+import { paneTarget, Tmux, TMUX_UTF8 } from "../../tmux/tmux.ts";
 import { SOCKET_RE } from "../../store/runtime_dir.ts";
 import { commandFinished, sessionNotRunning } from "./not_running.ts";
 
@@ -54,7 +54,7 @@ export interface AttachResult {
 /** The argv of the tmux client that attaches to the pane `target` on `socketPath`. */
 export function attachArgv(socketPath: string, target: string, readOnly: boolean): string[] {
   const mode = readOnly ? ["-r"] : [];
-  return [...TMUX_PROGRAM, "-S", socketPath, "attach-session", ...mode, "-t", target];
+  return ["tmux", TMUX_UTF8, "-S", socketPath, "attach-session", ...mode, "-t", target];
 }
 
 /** The socket of the tmux the caller runs inside (`$TMUX` is `socket,pid,session`), or null. */

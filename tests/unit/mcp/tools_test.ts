@@ -35,6 +35,7 @@ Deno.test("every verb but the terminal-only ones is a tool, each flag an argumen
   deepStrictEqual(Object.keys(status.inputSchema.properties).sort(), [
     "agent",
     "failNotFound",
+    "host",
     "mode",
     "projectRoot",
     "session",

@@ -71,7 +71,6 @@ Deno.test("new-session is chained after the server options, with -e env and -- b
     ],
   ]);
   const argv = new Tmux(new ScriptedRunner([]), "/s.sock").argv(cmds);
-  // `-u`: tmux answers UTF-8 (field separators, non-ASCII text) whatever the locale.
   deepStrictEqual(argv.slice(0, 4), ["tmux", "-u", "-S", "/s.sock"]);
   strictEqual(argv.filter((a) => a === ";").length, 3);
 });

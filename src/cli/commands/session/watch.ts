@@ -4,16 +4,28 @@ import { UsageError } from "../../../base/errors.ts";
 import type { FlagsOf, watchFlags } from "../../verbs.ts";
 import { locateSession } from "../../../core/session/locate.ts";
 import { type WatchEvent, watchSessions } from "../../../core/status/watch.ts";
+import type { FleetWatchEvent } from "../../../core/status/watch_hosts.ts";
+import { lazyImport } from "../../../base/lazy.ts";
+import { usableHosts } from "../../../core/hosts/mod.ts";
 
-function human(e: WatchEvent): string {
+type WatchHosts = typeof import("../../../core/status/watch_hosts.ts");
+
+/** A session as a person addresses it: its alias (or name), `host:` first on another host. */
+function named(s: { session?: string; alias?: string | null; host?: string | null }): string {
+  const name = s.alias ?? s.session ?? "-";
+  return s.host ? `${s.host}:${name}` : name;
+}
+
+function human(e: WatchEvent | FleetWatchEvent): string {
+  if (e.type === "host_unreachable") return `${e.at} host ${e.host} unreachable: ${e.error}\n`;
   if (e.type === "until_met") {
     return `${e.at} until met: ${
-      (e.sessions ?? []).map((s) => `${s.alias ?? s.session} ${s.state}`).join(", ")
+      (e.sessions ?? []).map((s) => `${named(s)} ${s.state}`).join(", ")
     }\n`;
   }
   if (e.type === "timeout" || e.type === "stopped") return `${e.at} ${e.type}\n`;
   const need = e.to === "waiting_input" && e.waitingFor ? ` (${e.waitingFor})` : "";
-  return `${e.at} ${e.alias ?? e.session} ${e.type}: ${e.from ?? "-"} -> ${e.to ?? "-"}${need}\n`;
+  return `${e.at} ${named(e)} ${e.type}: ${e.from ?? "-"} -> ${e.to ?? "-"}${need}\n`;
 }
 
 /** Streams events; exit 0 when --until is met, 2 on --timeout-seconds. */
@@ -26,6 +38,13 @@ export default async function watch(
   if ((flags.any || flags.all) && flags.until === undefined) {
     throw new UsageError("--any and --all need --until");
   }
+  if (flags.allHosts && (flags.session !== undefined || flags.sessions !== undefined)) {
+    throw new UsageError(
+      "--session and --sessions do not go with --all-hosts (use HOST:NAME, or --host, for one " +
+        "host's sessions)",
+      "conflicting_options",
+    );
+  }
   const named = [...(flags.session === undefined ? [] : [flags.session]), ...flags.sessions ?? []];
   const sessions = named.length === 0 ? undefined : await locateAll(deps, named, flags.projectRoot);
   let stop = false;
@@ -33,18 +52,27 @@ export default async function watch(
     stop = true;
   };
   Deno.addSignalListener("SIGINT", onSignal);
+  const options = {
+    projectRoot: flags.projectRoot,
+    allSockets: flags.allSockets ?? false,
+    until: flags.until,
+    quantifier: flags.all ? "all" as const : "any" as const,
+    timeoutSeconds: flags.timeoutSeconds,
+    stopped: () => stop || deps.io.outClosed,
+  };
+  const print = (e: WatchEvent | FleetWatchEvent) => {
+    deps.io.out(flags.json ? JSON.stringify(e) + "\n" : human(e));
+  };
   try {
-    const outcome = await watchSessions(deps, {
-      projectRoot: flags.projectRoot,
-      allSockets: flags.allSockets ?? false,
-      sessions,
-      until: flags.until,
-      quantifier: flags.all ? "all" : "any",
-      timeoutSeconds: flags.timeoutSeconds,
-      stopped: () => stop || deps.io.outClosed,
-    }, (e) => {
-      deps.io.out(flags.json ? JSON.stringify(e) + "\n" : human(e));
-    });
+    if (flags.allHosts) {
+      const hosts = usableHosts(deps);
+      const { watchAllHosts } = await lazyImport<WatchHosts>(
+        new URL("../../../core/status/watch_hosts.ts", import.meta.url),
+      );
+      this.exitCode = (await watchAllHosts(deps, { ...options, hosts }, print)).exitCode;
+      return;
+    }
+    const outcome = await watchSessions(deps, { ...options, sessions }, print);
     this.exitCode = outcome.exitCode;
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);

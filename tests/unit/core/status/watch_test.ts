@@ -1,6 +1,7 @@
 /** `watch --until`: which states satisfy a condition. */
-import { strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { meets } from "../../../../src/core/status/watch.ts";
+import { remoteWatchArgs } from "../../../../src/core/status/watch_hosts.ts";
 
 Deno.test("--until terminal is any terminal state; a state name is that state only", () => {
   for (const s of ["completed", "crashed", "stuck", "not_found"] as const) {
@@ -24,4 +25,22 @@ Deno.test("--until with several states is met by any one of them", () => {
   }
   strictEqual(meets("in_progress", ["waiting_input"]), false);
   strictEqual(meets(null, until), false);
+});
+
+Deno.test("a host's watch gets the --until states as the CLI takes them, comma-separated", () => {
+  const args = remoteWatchArgs({
+    hosts: [],
+    until: ["waiting_input", "terminal"],
+    quantifier: "all",
+  });
+  deepStrictEqual(args.slice(args.indexOf("--until"), args.indexOf("--until") + 2), [
+    "--until",
+    "waiting_input,terminal",
+  ]);
+  ok(args.includes("--all"));
+  const one = remoteWatchArgs({ hosts: [], until: "terminal" });
+  deepStrictEqual(one.slice(one.indexOf("--until"), one.indexOf("--until") + 2), [
+    "--until",
+    "terminal",
+  ]);
 });

@@ -9,13 +9,13 @@ const OTHER = "89abcdef";
 const LIVE = `lisa-proj-260301-110000-1-claude-exec`;
 const GONE = `lisa-proj-260301-100000-2-codex-exec`;
 
-/** Answers `tmux -u -S <sock> list-sessions …` from a table; rejects every other call. */
+/** Answers `tmux -S <sock> list-sessions …` from a table; rejects every other call. */
 class FakeTmux implements Runner {
   calls: string[][] = [];
   constructor(private readonly servers: Record<string, SocketProbe>) {}
   run(argv: readonly string[], _options?: RunOptions): Promise<RunResult> {
     this.calls.push([...argv]);
-    if (argv[0] !== "tmux" || argv[1] !== "-u" || argv[2] !== "-S" || argv[4] !== "list-sessions") {
+    if (argv[0] !== "tmux" || argv[2] !== "-S" || argv[4] !== "list-sessions") {
       return Promise.reject(new Error(`unexpected call: ${argv.join(" ")}`));
     }
     const probe = this.servers[argv[3]];

@@ -12,13 +12,13 @@ import type { Runner, RunOptions, RunResult } from "../../../../src/base/runner.
 
 const SEP = "\x1f";
 
-/** A runner that answers only `tmux -u list-sessions -F …` (no -S) and rejects anything else. */
+/** A runner that answers only `tmux list-sessions -F …` (no -S) and rejects anything else. */
 class FakeRunner implements Runner {
   calls: { argv: string[]; options?: RunOptions }[] = [];
   constructor(private readonly answer: RunResult | Error) {}
   run(argv: readonly string[], options?: RunOptions): Promise<RunResult> {
     this.calls.push({ argv: [...argv], options });
-    // `-u`: the separator of the fields survives any locale (tmux.ts TMUX_PROGRAM).
+    // `-u`: the fields' separator survives any locale (tmux.ts TMUX_UTF8).
     if (
       argv[0] !== "tmux" || argv[1] !== "-u" || argv[2] !== "list-sessions" || argv.includes("-S")
     ) {

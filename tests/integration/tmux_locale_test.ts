@@ -1,15 +1,49 @@
 /**
- * lisa reads and drives tmux right whatever the caller's locale. Without a UTF-8 locale (`env
- * -i`, cron, `LC_ALL=C`, the environment claude gives its MCP servers) a tmux client prints `_`
- * for every byte it deems unprintable, the `\x1f` that separates lisa's `-F` fields included:
- * every listing parsed empty, so status said `not_found` for a live session and `send --wait`
- * answered `interrupted`. These tests run the CLI as a subprocess with no locale variable at all
- * and with `LC_ALL=C` (its tmux server started from that environment too) and check that it
- * sees the session, and that non-ASCII text goes in and comes out byte for byte.
+ * lisa reads tmux right whatever the caller's locale: a lisa run over ssh, from cron or from a
+ * bare service environment often has no UTF-8 `LANG`, and a tmux client then prints control
+ * characters (lisa's `-F` field separator) and non-ASCII text as `_` unless it is told to write
+ * UTF-8 (`tmux -u`). The last two tests run the CLI with no locale variable at all and with
+ * `LC_ALL=C` (its tmux server started from that environment too): it sees the session, and
+ * non-ASCII text goes in (a paste, a turn of `send --wait`) and comes out byte for byte.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld, waitFor, type World } from "../helpers/world.ts";
 import { artifact, readIf, type Spawned, waitPane } from "./lifecycle_helpers.ts";
+
+const C_LOCALE = { LANG: "C", LC_ALL: "C", LC_CTYPE: "C" };
+
+Deno.test("status, list and capture read the pane under the C locale (no UTF-8 in LANG/LC_*)", async () => {
+  const world = await makeWorld();
+  try {
+    const spawned = await world.lisa([
+      "session",
+      "spawn",
+      "--command",
+      "printf '✳ naïve 日本 ready\\n'; sleep 60",
+      "--json",
+    ], { env: C_LOCALE });
+    strictEqual(spawned.code, 0, spawned.stdout + spawned.stderr);
+    const session = String(spawned.json?.session);
+    const shown = await waitFor(async () => {
+      const r = await world.lisa(["session", "capture", "--session", session, "--json"], {
+        env: C_LOCALE,
+      });
+      return String(r.json?.capture ?? "").includes("ready") ? r : undefined;
+    }, 30_000);
+    ok(shown, "capture never showed the pane's text");
+    ok(String(shown.json?.capture).includes("✳ naïve 日本 ready"), String(shown.json?.capture));
+    const status = await world.lisa(["session", "status", "--session", session, "--json"], {
+      env: C_LOCALE,
+    });
+    strictEqual(status.code, 0, status.stderr);
+    strictEqual(status.json?.sessionState, "in_progress", status.stdout);
+    const list = await world.lisa(["session", "list", "--json"], { env: C_LOCALE });
+    const rows = list.json?.items as { session: string; state: string }[];
+    strictEqual(rows.find((r) => r.session === session)?.state, "in_progress", list.stdout);
+  } finally {
+    await world.dispose();
+  }
+});
 
 const TEXT = "grüße ●";
 // claude's reply and tool-result rows, as the real one draws them.
