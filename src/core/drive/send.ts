@@ -25,7 +25,7 @@ import { updateState } from "../../store/session_store.ts";
 import { isValidKey, suggestKey } from "../../tmux/keys.ts";
 import { type PaneWrite, pasteText, sendKeys } from "../../tmux/sessions.ts";
 import { paneTarget, Tmux } from "../../tmux/tmux.ts";
-import { sessionNotRunning } from "./not_running.ts";
+import { commandFinished, sessionNotRunning } from "./not_running.ts";
 
 /** Delay between a paste and its Enter, per agent (ms). */
 export const ENTER_DELAY_MS: Readonly<Record<string, number>> = { claude: 150, codex: 150 };
@@ -157,6 +157,13 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     return !dead;
   };
   const deliver = async () => {
+    // The done file comes before tmux sees the pane dead (the wrapper writes it, then exits, or
+    // stays for adopted daemons): the command has ended, so nothing is written. Checked here,
+    // under the input lock and after any wait for a starting agent, right before the first write.
+    if (commandFinished(loc)) {
+      dead = true;
+      return;
+    }
     try {
       if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return;
       if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return;
