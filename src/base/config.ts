@@ -47,6 +47,10 @@ export interface Config {
   worktreeDir: string;
   /** Time limit of one git step (worktree add and remove, merge, commit) in seconds. */
   gitTimeoutSeconds: number;
+  /** `lisa mcp`: seconds between two progress notifications of a call that prints nothing. */
+  mcpProgressSeconds: number;
+  /** Longest wait of a session's wrapper for tmux to show the command's last output. */
+  doneBarrierSeconds: number;
   /** The hosts file (`LISA_HOSTS_FILE`; default under `XDG_CONFIG_HOME`, see core/hosts). */
   hostsFile: string | undefined;
   /** The ssh program (`LISA_SSH`; default `ssh` on PATH). */
@@ -69,6 +73,12 @@ interface VarSpec {
   min?: number;
   choices?: string[];
 }
+
+/**
+ * Default of `LISA_DONE_BARRIER_SECONDS`: long enough for a loaded machine's tmux, paid in full
+ * only where tmux never answers (see `startup_script.ts`).
+ */
+export const DEFAULT_DONE_BARRIER_SECONDS = 10;
 
 /** Every variable lisa reads, with its default and meaning (README's env table mirrors this). */
 export const VARIABLES: readonly VarSpec[] = [
@@ -286,6 +296,23 @@ export const VARIABLES: readonly VarSpec[] = [
     defaultValue: 300,
     min: 1,
     description: "Time limit of each git step (worktree add/remove, merge, commit)",
+  },
+  {
+    name: "LISA_MCP_PROGRESS_SECONDS",
+    key: "mcpProgressSeconds",
+    kind: "int",
+    defaultValue: 5,
+    min: 1,
+    description: "lisa mcp: longest gap between progress notifications of a call (progressToken)",
+  },
+  {
+    name: "LISA_DONE_BARRIER_SECONDS",
+    key: "doneBarrierSeconds",
+    kind: "int",
+    defaultValue: DEFAULT_DONE_BARRIER_SECONDS,
+    min: 1,
+    description: "Longest wait of a session's wrapper for tmux to show the command's last output " +
+      "before it writes the done file (spawn time)",
   },
   // issue 24
   {

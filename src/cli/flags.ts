@@ -568,12 +568,30 @@ export const olderThan = text(
   "prune sessions whose end (or last sign of life) is older than this (7d, 12h, 0s; default 7d)",
   "duration",
 );
+/** What `--until` of watch names: a session state, or `terminal` (any terminal state). */
+export type UntilState = SessionStateName | "terminal";
+const UNTIL_STATES: readonly UntilState[] = [...SESSION_STATES, "terminal"];
+
+/**
+ * One state of {@link UNTIL_STATES} or several, comma-separated (each once, in the order
+ * given); a JSON caller gives an array, or the same text.
+ */
+export const parseUntilStates = typed((text: string): UntilState[] => {
+  const one = oneOf(UNTIL_STATES);
+  const states = [...new Set(parseList(text).map(one))];
+  if (states.length === 0) {
+    throw new UsageError(`expected one of ${UNTIL_STATES.join("|")} (or several, comma-separated)`);
+  }
+  return states;
+}, { type: "array", items: { type: "string", enum: UNTIL_STATES } });
+
 /** `--until` of watch. */
 export const until = {
   kind: "parsed",
-  parse: oneOf<SessionStateName | "terminal">([...SESSION_STATES, "terminal"]),
-  brief: "stop when sessions reach this state (waiting_input, terminal, or any state)",
-  placeholder: "state",
+  parse: parseUntilStates,
+  brief: "stop when sessions reach this state, or one of several comma-separated " +
+    "(waiting_input,terminal; terminal: any terminal state)",
+  placeholder: "states",
   optional: true,
 } as const;
 /** `--sessions` of watch: several sessions (each as --session takes one). */
@@ -587,7 +605,9 @@ export const sessions = {
 /** `--any` of watch. */
 export const anyFlag = bool("with --until: stop when the first session gets there (default)");
 /** `--all` of watch. */
-export const allFlag = bool("with --until: stop when every watched session got there");
+export const allFlag = bool(
+  "with --until: stop when every watched session got there (each to any of the states)",
+);
 // ---------------------------------------------------------------------------------------------
 // issue 12: the flags orchestrators written for the older Go lisa's skill pass.
 

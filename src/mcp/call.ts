@@ -7,13 +7,14 @@
  *
  * A verb that prints several JSON lines (`watch`) gives its last line as the document, with the
  * lines before it under `events`. Each line a verb prints, and each diagnostic, is also passed to
- * `onLine` as it comes (the server turns them into progress notifications).
+ * `onLine` as it comes, and each session state it works out to `onState` (the server turns them
+ * into progress notifications, `progress.ts`).
  *
  * The call's `signal` (the client's `notifications/cancelled`) reaches every wait of the verb:
  * `deps.sleep` rejects once it fires, and `io.outClosed` turns true (watch and monitor stop at
  * their next round, as they do when a reader leaves).
  */
-import type { Deps } from "../base/deps.ts";
+import type { Deps, StateNote } from "../base/deps.ts";
 import { LisaError, UsageError } from "../base/errors.ts";
 import type { Io } from "../base/io.ts";
 import type { LisaContext } from "../cli/context.ts";
@@ -107,6 +108,8 @@ export interface CallContext {
   signal: AbortSignal;
   /** Each line the verb prints (stdout) or reports (stderr), as it comes. */
   onLine?: (line: string, stream: "out" | "err") => void;
+  /** Each session state the verb works out (its status reads), as it comes. */
+  onState?: (note: StateNote) => void;
 }
 
 /**
@@ -124,6 +127,7 @@ export async function callTool(
   const deps: Deps = Object.create(ctx.deps, {
     io: { value: io },
     sleep: { value: abortableSleep(ctx.deps.sleep, ctx.signal) },
+    noteState: { value: ctx.onState },
   });
   const context: LisaContext = {
     process: { stdout: { write: (s) => io.out(s) }, stderr: { write: (s) => io.err(s) } },

@@ -9,7 +9,10 @@ export const REFERENCE_PATH = "docs/mcp-tools.md";
 
 function typeOf(a: ArgSchema): string {
   if (a.enum) return a.enum.map((v) => `\`${v}\``).join(" \\| ");
-  if (a.type === "array") return `array of ${a.items?.type ?? "string"}`;
+  if (a.type === "array" && a.items?.enum) {
+    return `array of ${typeOf({ ...a.items, description: "" })} (or comma-separated text)`;
+  }
+  if (a.type === "array") return `array of ${a.items?.type ?? "string"} (or comma-separated text)`;
   const range = a.minimum !== undefined || a.maximum !== undefined
     ? ` ${a.minimum ?? "…"}–${a.maximum ?? "…"}`
     : "";

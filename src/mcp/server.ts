@@ -23,6 +23,7 @@ import type { Deps } from "../base/deps.ts";
 import { LISA_VERSION } from "../base/version.ts";
 import { ResidentRunner } from "../tmux/resident.ts";
 import { callTool, CancelledError } from "./call.ts";
+import { CallProgress } from "./progress.ts";
 import { LineTransport, type TransportStreams } from "./transport.ts";
 import { type CallDefaults, toolSpecs } from "./tools.ts";
 
@@ -32,7 +33,8 @@ const DRAIN_MS = 1000;
 /** What the server tells a client about itself at `initialize`. */
 const INSTRUCTIONS = "lisa starts, watches, drives and cleans up AI coding agents (claude, " +
   "codex, any command) in tmux sessions. Loop: spawn (agent, prompt) → send (text, wait: true " +
-  "returns the turn's reply) or watch (until: waiting_input or terminal) → capture → kill. " +
+  'returns the turn\'s reply) or watch (until: ["waiting_input", "terminal"]: a worker needs ' +
+  "you or ended) → capture → kill. " +
   "Every result is the JSON document of the same lisa CLI call; ok:false carries errorCode.";
 
 /** Options of {@link serveMcp}. */
@@ -75,14 +77,19 @@ export async function serveMcp(deps: Deps, options: ServeOptions = {}): Promise<
       throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
     }
     const token = request.params._meta?.progressToken;
-    let progress = 0;
+    const progress = new CallProgress(
+      deps,
+      token === undefined ? undefined : (count, message) => {
+        extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: count, message },
+        }).catch(() => {});
+      },
+      deps.config.mcpProgressSeconds,
+    );
     const onLine = (line: string, stream: "out" | "err") => {
       if (stream === "err") diag(`${tool.name}: ${line}`);
-      if (token === undefined) return;
-      extra.sendNotification({
-        method: "notifications/progress",
-        params: { progressToken: token, progress: ++progress, message: line },
-      }).catch(() => {});
+      progress.line(line);
     };
     // One controller per call, fired by the client's cancellation or by the server's end.
     const controller = new AbortController();
@@ -95,6 +102,7 @@ export async function serveMcp(deps: Deps, options: ServeOptions = {}): Promise<
         defaults: { projectRoot: options.projectRoot },
         signal: controller.signal,
         onLine,
+        onState: (note) => progress.state(note),
       });
       return {
         content: [{ type: "text" as const, text: JSON.stringify(outcome.document) }],
@@ -108,6 +116,7 @@ export async function serveMcp(deps: Deps, options: ServeOptions = {}): Promise<
       }
       throw error;
     } finally {
+      progress.stop();
       running.delete(controller);
       extra.signal.removeEventListener("abort", forward);
     }

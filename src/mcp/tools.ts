@@ -10,7 +10,8 @@
  *
  * {@link flagsOf} turns a call's arguments back into the flags object the verb's implementation
  * receives, running each value through the flag's own parser (so the bounds, choices and error
- * messages are the CLI's), and throws the CLI's error codes (`unknown_option`,
+ * messages are the CLI's; a list argument is an array, or the CLI's comma-separated text), and
+ * throws the CLI's error codes (`unknown_option`,
  * `invalid_argument`, `missing_argument`, or the parser's own, such as `invalid_agent`).
  */
 import { UsageError } from "../base/errors.ts";
@@ -153,11 +154,17 @@ function valueOf(key: string, spec: FlagSpecLike, given: unknown): unknown {
         throw wrong(`a ${schema.type === "integer" ? "whole " : ""}number`);
       }
       return parsed(key, spec.parse!, String(given));
-    case "array":
-      if (!Array.isArray(given) || given.some((v) => typeof v !== "string")) {
-        throw wrong("an array of strings");
-      }
-      return (given as string[]).map((s) => s.trim()).filter((s) => s.length > 0);
+    case "array": {
+      // The list as the CLI's comma-separated text, through the flag's parser (its choices and
+      // messages); a string is that text (`until: "terminal"`, as before it took lists).
+      const text = typeof given === "string"
+        ? given
+        : Array.isArray(given) && given.every((v) => typeof v === "string")
+        ? given.join(",")
+        : null;
+      if (text === null) throw wrong("an array of strings");
+      return parsed(key, spec.parse!, text);
+    }
     default:
       if (typeof given !== "string") throw wrong("a string");
       return spec.parse ? parsed(key, spec.parse, given) : given;

@@ -26,6 +26,7 @@
 import { CommandFailedError, CommandTimeoutError, LisaError } from "../base/errors.ts";
 import type { Runner, RunOptions, RunResult } from "../base/runner.ts";
 import { ChannelClosedError, type ControlChannel, ControlChannel as Channel } from "./control.ts";
+import { TMUX_UTF8 } from "./tmux.ts";
 
 /** tmux commands a resident client carries (see the module doc). */
 export const RESIDENT_COMMANDS: ReadonlySet<string> = new Set([
@@ -158,15 +159,16 @@ export class ResidentRunner implements Runner {
   }
 
   /**
-   * Runs `argv` through the wrapped runner; a tmux call gets `-u` (UTF-8 output whatever the
-   * locale: an MCP client starts its servers with a minimal environment, without `LANG`, and
-   * tmux then prints `_` for the field separator of every listing, so a live session read as
-   * not_found).
+   * Runs `argv` through the wrapped runner; a tmux call written without `-u` gets it
+   * ({@link TMUX_UTF8}: UTF-8 output whatever the locale).
    */
   private oneShot(argv: readonly string[], options: RunOptions): Promise<RunResult> {
     if (argv[0] !== "tmux") return this.fallback.run(argv, options);
     this.stats.oneShot++;
-    return this.fallback.run(argv[1] === "-u" ? argv : ["tmux", "-u", ...argv.slice(1)], options);
+    return this.fallback.run(
+      argv[1] === TMUX_UTF8 ? argv : ["tmux", TMUX_UTF8, ...argv.slice(1)],
+      options,
+    );
   }
 
   /** The socket and commands of a call a client can carry; null otherwise. */
@@ -205,7 +207,7 @@ export class ResidentRunner implements Runner {
     let session = namedSession(commands);
     if (session === null) {
       const r = await this.oneShot(
-        ["tmux", "-S", socket, "list-sessions", "-F", "#{session_name}"],
+        ["tmux", TMUX_UTF8, "-S", socket, "list-sessions", "-F", "#{session_name}"],
         {
           allowFailure: true,
         },

@@ -53,7 +53,8 @@ Deno.test("tools are the verbs with typed schemas, and terminal-only flags are n
     deepStrictEqual(props("spawn").agent.enum, ["claude", "codex"]);
     strictEqual(props("spawn").hooks.default, true);
     ok(String(props("spawn").prompt.description).includes("prompt"));
-    ok((props("watch").until.enum as string[]).includes("waiting_input"));
+    strictEqual(props("watch").until.type, "array");
+    ok((props("watch").until.items as { enum: string[] }).enum.includes("waiting_input"));
     deepStrictEqual(byName.get("watch")!.inputSchema.required, ["until"]);
     deepStrictEqual(props("watch").sessions.type, "array");
     deepStrictEqual(byName.get("history_show")!.inputSchema.required, ["session"]);
@@ -183,6 +184,53 @@ Deno.test("watch returns when until is met, a timeout is a normal result, progre
     strictEqual(sessions[0].state, "crashed");
     ok(Array.isArray(doc.events) && doc.events.length >= 1, JSON.stringify(doc));
     ok(progress.some((p) => p.includes('"type":"appeared"')), progress.join("\n"));
+  } finally {
+    await mcp.close();
+    await world.dispose();
+  }
+});
+
+Deno.test("send with wait reports progress while the turn prints nothing: a client that resets its timeout on progress keeps the call", async () => {
+  const world = await makeWorld();
+  // Each turn of the fake works 5 s in silence; a beat comes every second.
+  const env = { LISA_MCP_PROGRESS_SECONDS: "1", FAKE_TURN_SECONDS: "5", FAKE_REPLY_ECHO: "1" };
+  const mcp = await startMcp(world, [], env);
+  try {
+    const spawned = await call(mcp, "spawn", { agent: "claude" });
+    const session = String(spawned.doc.session);
+    const hooks =
+      `${world.runtimeDir}/.lisa-${spawned.doc.projectHash}-session-${session}-hooks.jsonl`;
+    const ready = await waitFor(() => {
+      try {
+        return Deno.readTextFileSync(hooks).includes("SessionStart");
+      } catch {
+        return false;
+      }
+    }, 30_000);
+    ok(ready, "no SessionStart");
+    const progress: string[] = [];
+    // The call outlasts the client's 3 s timeout: only progress keeps it.
+    const r = await mcp.client.callTool(
+      { name: "send", arguments: { session, text: "hello", wait: true, force: true } },
+      undefined,
+      {
+        timeout: 3000,
+        resetTimeoutOnProgress: true,
+        onprogress: (p: { message?: string }) => progress.push(String(p.message)),
+      },
+    );
+    const doc = r.structuredContent as Record<string, unknown>;
+    strictEqual(doc.outcome, "completed", JSON.stringify(doc));
+    strictEqual(doc.reply, "reply to: hello");
+    const beats = progress.map((p) => JSON.parse(p) as Record<string, unknown>)
+      .filter((p) => p.type === "progress");
+    ok(beats.length >= 2, progress.join("\n"));
+    ok(beats.every((b) => typeof b.elapsedSeconds === "number"), progress.join("\n"));
+    // The state comes from the wait's own status reads.
+    ok(
+      beats.some((b) => b.session === session && b.state === "in_progress"),
+      progress.join("\n"),
+    );
   } finally {
     await mcp.close();
     await world.dispose();

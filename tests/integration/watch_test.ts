@@ -252,6 +252,64 @@ Deno.test("watch --until terminal --all: a watched session that disappears count
   }
 });
 
+Deno.test("watch --until waiting_input,terminal: --any returns at a worker that crashed, --all once each got to one of them", async () => {
+  const world = await makeWorld();
+  try {
+    const idle = await spawn(world, ["--agent", "claude", "--tag", "idle"]);
+    const busy = await spawn(world, ["--command", "sleep 120", "--tag", "busy"]);
+    const crash = await spawn(world, [
+      "--command",
+      "while [ ! -e go ]; do sleep 0.1; done; exit 3",
+      "--tag",
+      "crash",
+    ]);
+    const until = ["--until", "waiting_input,terminal", "--timeout-seconds", "60"];
+    // An orchestrator's "until one needs me or died": neither worker ever waits for input.
+    const any = startWatch(world, [
+      ...until,
+      "--any",
+      "--sessions",
+      `${busy.session},${crash.session}`,
+    ]);
+    for (const x of [busy, crash]) {
+      ok(await any.seen((l) => l.type === "appeared" && l.session === x.session), x.session);
+    }
+    Deno.writeTextFileSync(`${world.projectRoot}/go`, "");
+    const r = await any.done;
+    strictEqual(r.code, 0, JSON.stringify(r.lines) + r.stderr);
+    const met = r.lines.at(-1)!;
+    strictEqual(met.type, "until_met", JSON.stringify(r.lines));
+    deepStrictEqual(met.sessions, [{
+      session: crash.session,
+      alias: crash.alias,
+      state: "crashed",
+    }]);
+    // --all: each watched session reached one of the states, whichever.
+    const all = startWatch(world, [
+      ...until,
+      "--all",
+      "--sessions",
+      `${idle.session},${crash.session}`,
+    ]);
+    const done = await all.done;
+    strictEqual(done.code, 0, JSON.stringify(done.lines) + done.stderr);
+    const last = done.lines.at(-1)!;
+    strictEqual(last.type, "until_met", JSON.stringify(done.lines));
+    const states = Object.fromEntries(
+      (last.sessions as { session: string; state: string }[]).map((m) => [m.session, m.state]),
+    );
+    deepStrictEqual(states, { [idle.session]: "waiting_input", [crash.session]: "crashed" });
+    // A state that is not one is refused, naming it.
+    const bad = await world.lisa(["session", "watch", "--until", "waiting_input,idle", "--json"]);
+    strictEqual(bad.code, 1, bad.stdout);
+    strictEqual(bad.json?.errorCode, "invalid_argument", bad.stdout);
+    ok(String(bad.json?.error).includes('"idle"'), bad.stdout);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
 Deno.test("watch --until interrupted by Ctrl-C exits 130, not 0 (the condition was not met)", async () => {
   const world = await makeWorld();
   try {

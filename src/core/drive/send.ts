@@ -30,7 +30,7 @@ import { updateState } from "../../store/session_store.ts";
 import { isValidKey, suggestKey } from "../../tmux/keys.ts";
 import { type PaneWrite, pasteText, sendKeys } from "../../tmux/sessions.ts";
 import { isMissingTarget, isNoServer, paneTarget, Tmux } from "../../tmux/tmux.ts";
-import { sessionNotRunning } from "./not_running.ts";
+import { commandFinished, sessionNotRunning } from "./not_running.ts";
 import type { Receipt, ReceiptPlan } from "./receipt.ts";
 import type { SessionLocation } from "../session/locate.ts";
 import { lazyImport } from "../../base/lazy.ts";
@@ -301,6 +301,13 @@ async function deliverLocked(
   };
   const { text, keys, receipts } = send;
   const deliver = async () => {
+    // The done file comes before tmux sees the pane dead (the wrapper writes it, then exits, or
+    // stays for adopted daemons): the command has ended, so nothing is written. Checked here,
+    // under the input lock and after any wait for a starting agent, right before the first write.
+    if (commandFinished(loc)) {
+      out.dead = true;
+      return;
+    }
     if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return;
     if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return;
     if (!send.enter) return;

@@ -187,6 +187,7 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
     command: run,
     // Only Linux has child subreapers (prctl); elsewhere kill reports that it cannot see them.
     subreaper: Deno.build.os === "linux",
+    barrierSeconds: deps.config.doneBarrierSeconds,
   };
   const scriptPath = cmdScriptPath(project.runtimeDir, project.hash, session, scriptNanos(now));
   const tmuxCommands = [

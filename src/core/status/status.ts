@@ -586,5 +586,8 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
     await deps.sleep(CPU_SECOND_SAMPLE_MS);
     resample(deps, ev);
   }
-  return await finishEvaluation(deps, ev);
+  const outcome = await finishEvaluation(deps, ev);
+  const { session, sessionState: state, waitingFor } = outcome.report;
+  deps.noteState?.({ session, state, waitingFor });
+  return outcome;
 }

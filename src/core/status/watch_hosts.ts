@@ -44,7 +44,8 @@ export function remoteWatchArgs(options: WatchAllOptions): string[] {
     "watch",
     "--json",
     ...(options.allSockets ? ["--all-sockets"] : []),
-    ...(options.until !== undefined ? ["--until", options.until] : []),
+    // Several states go as the CLI takes them: comma-separated.
+    ...(options.until !== undefined ? ["--until", [options.until].flat().join(",")] : []),
     ...(options.quantifier === "all" ? ["--all"] : []),
     ...(options.timeoutSeconds !== undefined
       ? ["--timeout-seconds", String(options.timeoutSeconds + REMOTE_GRACE_SECONDS)]

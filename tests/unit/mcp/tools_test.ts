@@ -97,6 +97,12 @@ Deno.test("arguments become the verb's flags with the CLI's defaults and json on
       "b",
     ],
   );
+  // A list is an array, or the CLI's comma-separated text (`until: "terminal"` as ever).
+  deepStrictEqual(flagsOf(tool("capture"), { markers: "a, b" }).flags.markers, ["a", "b"]);
+  deepStrictEqual(flagsOf(tool("watch"), { until: "terminal" }).flags.until, ["terminal"]);
+  for (const until of ["waiting_input,terminal", ["waiting_input", "terminal"]]) {
+    deepStrictEqual(flagsOf(tool("watch"), { until }).flags.until, ["waiting_input", "terminal"]);
+  }
   strictEqual(flagsOf(tool("spawn"), { agent: "codex" }).flags.agent, "codex");
   strictEqual(flagsOf(tool("spawn"), { hooks: false }).flags.hooks, false);
 });
@@ -107,7 +113,14 @@ Deno.test("bad arguments throw the CLI's codes", () => {
   strictEqual(code(() => flagsOf(tool("status"), { session: 1 })), "invalid_argument");
   strictEqual(code(() => flagsOf(tool("capture"), { lines: 0 })), "invalid_argument");
   strictEqual(code(() => flagsOf(tool("capture"), { lines: 1.5 })), "invalid_argument");
-  strictEqual(code(() => flagsOf(tool("capture"), { markers: "a,b" })), "invalid_argument");
+  strictEqual(code(() => flagsOf(tool("capture"), { markers: 5 })), "invalid_argument");
+  strictEqual(code(() => flagsOf(tool("capture"), { markers: ["a", 1] })), "invalid_argument");
+  strictEqual(code(() => flagsOf(tool("watch"), { until: "idle" })), "invalid_argument");
+  strictEqual(
+    code(() => flagsOf(tool("watch"), { until: ["terminal", "idle"] })),
+    "invalid_argument",
+  );
+  strictEqual(code(() => flagsOf(tool("watch"), { until: [] })), "invalid_argument");
   strictEqual(code(() => flagsOf(tool("spawn"), { agent: "gpt" })), "invalid_agent");
   strictEqual(code(() => flagsOf(tool("spawn"), { mode: "fast" })), "invalid_mode");
   strictEqual(code(() => flagsOf(tool("watch"), {})), "missing_argument");
