@@ -154,6 +154,14 @@ export function socketPath(socketDir: string, slug: string, hash: string): strin
   return joinPath(socketDir, `lisa-tmux-${slug}-${hash}.sock`);
 }
 
+/**
+ * The project's spawn lock: held by a spawn from its check that the name is free to the meta
+ * of the session it made, so two spawns of one name never clear each other's files.
+ */
+export function spawnLockPath(runtimeDir: string, hash: string): string {
+  return joinPath(runtimeDir, `.lisa-${hash}-spawn.lock`);
+}
+
 /** The previous tree topology snapshot used by `session tree --delta`. */
 export function treeDeltaPath(runtimeDir: string, hash: string): string {
   return joinPath(runtimeDir, `.lisa-${hash}-tree-delta.json`);

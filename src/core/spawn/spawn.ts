@@ -5,18 +5,20 @@
  *
  * Order (fail-fast, seed 000): validate → plan → reset stale artifacts of the name (the event
  * log stays) → write the startup script (0600) → one tmux call (server options + new-session +
- * has-session) → write meta. With `--worktree` the worktree is checked with the validation
- * (`worktree/plan.ts`: nothing is created for a bad request), created once the name is known to
- * be free, and removed again (with its branch) when any later step fails. When meta cannot be written the new session is killed and its
- * artifacts removed. Every failure after validation appends a `spawn_*_error` lifecycle event,
- * removes the startup script (it holds the caller's environment) and exits 1.
+ * has-session) → write meta. From the check that the name is free to the meta, a spawn holds
+ * the project's spawn lock, so parallel spawns of one name never clear each other's files. With
+ * `--worktree` the worktree is checked with the validation (`worktree/plan.ts`: nothing is
+ * created for a bad request), created once the name is known to be free, and removed again
+ * (with its branch) when any later step fails. When meta cannot be written the new session is
+ * killed and its artifacts removed. Every failure after validation appends a `spawn_*_error`
+ * lifecycle event, removes the startup script (it holds the caller's environment) and exits 1.
  *
  * tmux's exit status alone is not trusted: 3.3a prints `error creating <socket> (…)` and exits
  * 0 when its server cannot start, so anything on stderr makes spawn check that the session is
  * really there.
  */
 import type { Deps } from "../../base/deps.ts";
-import { LisaError, UsageError } from "../../base/errors.ts";
+import { LisaError, LockBusyError, UsageError } from "../../base/errors.ts";
 import type { RunResult } from "../../base/runner.ts";
 import {
   type Agent,
@@ -42,6 +44,8 @@ import { buildStartupScript } from "./startup_script.ts";
 import { pathExists, writeFileAtomic } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
+import { withLock } from "../../store/lock.ts";
+import { spawnLockPath } from "../../store/runtime_dir.ts";
 import { hasSession, isDuplicateSession, killSession, parseNewPane } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -265,6 +269,37 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
   }
 }
 
+/**
+ * How long a spawn waits for its project's spawn lock. A holder keeps it for a check of the
+ * name, the clearing of a gone earlier run's files (history records them first, waiting up to
+ * 5 s for a busy database) and one tmux call (LISA_CMD_TIMEOUT_SECONDS, 20 s by default): some
+ * 100 ms as a rule.
+ */
+export const SPAWN_LOCK_TIMEOUT_MS = 30_000;
+
+/**
+ * Runs `fn` under the project's spawn lock (`spawnLockPath`): a spawn's check that its name is
+ * free and the files it then clears and writes are one step for the other spawns of the
+ * project, so the loser of two spawns of one name never removes the winner's startup script
+ * (its session would die before its command ran) or meta. The one lock besides a send's input
+ * lock held across a tmux call: it exists to order them. Throws `lock_busy` past
+ * {@link SPAWN_LOCK_TIMEOUT_MS}, nothing created.
+ */
+async function underSpawnLock<T>(plan: SpawnPlan, fn: () => Promise<T>): Promise<T> {
+  const path = spawnLockPath(plan.project.runtimeDir, plan.project.hash);
+  try {
+    return await withLock(path, { timeoutMs: SPAWN_LOCK_TIMEOUT_MS }, fn);
+  } catch (error) {
+    if (!(error instanceof LockBusyError) || error.details.lockPath !== path) throw error;
+    throw new LisaError(
+      "lock_busy",
+      `Another spawn in ${plan.project.root} held its spawn lock for ${SPAWN_LOCK_TIMEOUT_MS} ms; ` +
+        `session "${plan.session}" was not created`,
+      { cause: error, details: { ...error.details, session: plan.session } },
+    );
+  }
+}
+
 /** {@link launch} within the spawn's section (a worktree spawn's). */
 async function launchIn(
   deps: Deps,
@@ -273,33 +308,72 @@ async function launchIn(
   create: CreateModule | undefined,
   section: { check(): void } | undefined,
 ): Promise<void> {
-  const { session, project, paths, runId } = plan;
+  const { session, project, paths } = plan;
   const tmux = new Tmux(deps.runner, project.socketPath);
-  if (await hasSession(tmux, session)) {
-    throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
-      details: { session, socketPath: project.socketPath },
-    });
-  }
   const files = { runtimeDir: project.runtimeDir, hash: project.hash, session };
-  // Files of an earlier session of the same name go: history records them first.
-  if (pathExists(paths.meta) || pathExists(paths.hooks)) {
-    await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup");
-  }
-  if (worktree !== undefined && create !== undefined) {
-    await create.createWorktree(deps, project.runtimeDir, worktree, {
-      session,
-      ...(plan.meta.alias ? { alias: plan.meta.alias } : {}),
-      projectRoot: project.root,
-      projectHash: project.hash,
-      socketPath: project.socketPath,
-      createdAt: plan.createdAt,
-    });
-  }
-  const undoWorktree = async () => {
-    if (worktree !== undefined && create !== undefined) {
-      await create.discardWorktree(deps, project.runtimeDir, worktree);
+  // The name must be free; files of an earlier session of it go, history records them first.
+  const claim = async () => {
+    if (await hasSession(tmux, session)) {
+      throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
+        details: { session, socketPath: project.socketPath },
+      });
+    }
+    if (pathExists(paths.meta) || pathExists(paths.hooks)) {
+      await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup");
     }
   };
+  if (worktree === undefined || create === undefined) {
+    await underSpawnLock(plan, async () => {
+      await claim();
+      await createSession(deps, plan, tmux, section, async () => {});
+    });
+    return await started(deps, plan);
+  }
+  // A worktree's checkout may take minutes: the lock is not held across it, so the name is
+  // claimed again once the worktree stands (a spawn of the name that won meanwhile made its
+  // own worktree first, so this one's creation failed, or it runs now: this one undoes its own).
+  await underSpawnLock(plan, claim);
+  await create.createWorktree(deps, project.runtimeDir, worktree, {
+    session,
+    ...(plan.meta.alias ? { alias: plan.meta.alias } : {}),
+    projectRoot: project.root,
+    projectHash: project.hash,
+    socketPath: project.socketPath,
+    createdAt: plan.createdAt,
+  });
+  const undoWorktree = () => create.discardWorktree(deps, project.runtimeDir, worktree);
+  await underSpawnLock(plan, async () => {
+    try {
+      await claim();
+    } catch (error) {
+      await undoWorktree().catch(() => {});
+      throw error;
+    }
+    await createSession(deps, plan, tmux, section, undoWorktree);
+  });
+  try {
+    create.confirmWorktree(worktree);
+  } catch {
+    // The record stays marked `session`: once this lisa is gone, prune judges the worktree by
+    // its rule like any other (it never takes a running session's).
+  }
+  await started(deps, plan);
+}
+
+/**
+ * The session of `plan` from a free name on (called under the spawn lock): the earlier run's
+ * files cleared, the startup script, the tmux session, its meta. Each failure removes what it
+ * made (`undoWorktree` takes back a worktree made for it) and throws its `spawn_*` error.
+ */
+async function createSession(
+  deps: Deps,
+  plan: SpawnPlan,
+  tmux: Tmux,
+  section: { check(): void } | undefined,
+  undoWorktree: () => Promise<void>,
+): Promise<void> {
+  const { session, project, paths, runId } = plan;
+  const files = { runtimeDir: project.runtimeDir, hash: project.hash, session };
   removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
   pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
 
@@ -391,15 +465,12 @@ async function launchIn(
       error,
     );
   }
+}
 
-  try {
-    if (worktree !== undefined) create?.confirmWorktree(worktree);
-  } catch {
-    // The record stays marked `session`: once this lisa is gone, prune judges the worktree by
-    // its rule like any other (it never takes a running session's).
-  }
-  await appendLifecycle(deps, paths.events, session, {
-    runId,
+/** What follows a spawn that made its session (outside the spawn lock): its event, the sweeps. */
+async function started(deps: Deps, plan: SpawnPlan): Promise<void> {
+  await appendLifecycle(deps, plan.paths.events, plan.session, {
+    runId: plan.runId,
     state: "just_started",
     status: "active",
     reason: "spawn_success",
