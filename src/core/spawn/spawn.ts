@@ -29,7 +29,7 @@ import {
   parseMode,
   type WorktreeInfo,
 } from "../../base/types.ts";
-import { sessionName, validateSessionName } from "../session/identity.ts";
+import { sessionName, validateNewSessionName } from "../session/identity.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { WorktreePlan } from "../worktree/plan.ts";
 import { appendLifecycle } from "../session/lifecycle.ts";
@@ -213,7 +213,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
   if (options.worktree) {
     // The name comes first: the worktree's directory and default branch derive from it.
     session = session !== undefined
-      ? validateSessionName(session)
+      ? validateNewSessionName(session)
       : sessionName({ projectRoot: project.root, agent, mode, tag: options.tag, now: deps.now() });
     const { planWorktree } = await worktreePlanModule();
     worktree = await planWorktree(deps, {
