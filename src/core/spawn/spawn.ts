@@ -183,8 +183,9 @@ function resultOf(plan: SpawnPlan, dryRun: boolean): SpawnResult {
 /**
  * Spawns a session (or, with `dryRun`, only plans it and creates nothing). Throws
  * `invalid_agent`, `invalid_mode`, `invalid_session_name`, `missing_argument`, the prompt input
- * errors of {@link readTextInput}, `prompt_too_large` (an interactive prompt over one argv
- * word), `session_already_exists`, `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`.
+ * errors of {@link readTextInput} (and `invalid_argument` for a prompt holding a NUL byte),
+ * `prompt_too_large` (an interactive prompt over one argv word), `session_already_exists`,
+ * `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`, `lock_busy`.
  */
 export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<SpawnResult> {
   const agent = parseAgent(options.agent);
@@ -195,6 +196,17 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     valueFlag: "--prompt",
     fileFlag: "--prompt-file",
   });
+  const nul = prompt?.indexOf("\0") ?? -1;
+  if (nul >= 0) {
+    // Neither an argument nor the shell that pipes a long one to stdin can carry it: the
+    // agent would get the prompt without it, silently.
+    throw new UsageError(
+      `The prompt holds a NUL byte (character ${nul + 1}), which no program can receive in ` +
+        "its arguments; remove it (e.g. tr -d '\\000' < FILE) and spawn again",
+      "invalid_argument",
+      { at: nul },
+    );
+  }
   const project = resolveProject(deps, options.projectRoot);
   if (!options.worktree && (options.branch !== undefined || options.base !== undefined)) {
     throw new UsageError(
