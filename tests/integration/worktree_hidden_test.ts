@@ -1,0 +1,44 @@
+/**
+ * merge and a person's files that `git status` does not show (issue 20 §7, issue 21 "never lose
+ * a person's checkout"): an ignored file where the agent's branch adds one (git's merge
+ * overwrites ignored files without a word), and a tracked file marked assume-unchanged or
+ * skip-worktree holding local edits (git refuses the merge; lisa's undo then wrote HEAD's
+ * version over the edits and said the checkout was as it was). Each is merge_dirty_checkout,
+ * naming the file, with nothing changed.
+ */
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { gitIn, makeGitWorld, spawnWt, waitCompleted } from "./worktree_helpers.ts";
+
+Deno.test("merge refuses to overwrite an ignored file of the main checkout where the branch adds a file, or needs a directory", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    Deno.writeTextFileSync(`${main}/.gitignore`, "secret.env\nout\n");
+    await gitIn(world, main, ["add", ".gitignore"]);
+    await gitIn(world, main, ["commit", "-q", "-m", "ignore"]);
+    const s = await spawnWt(
+      world,
+      "echo agent > secret.env && mkdir out && echo o > out/x.txt && " +
+        "git add -f secret.env out/x.txt && git commit -q -m 'agent adds ignored paths'",
+    );
+    await waitCompleted(world, s.session);
+    Deno.writeTextFileSync(`${main}/secret.env`, "MY SECRET\n");
+    Deno.writeTextFileSync(`${main}/out`, "my build log\n");
+    const head = await gitIn(world, main, ["rev-parse", "HEAD"]);
+    const r = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "merge_dirty_checkout", r.stdout);
+    deepStrictEqual(r.json?.files, ["out", "secret.env"]);
+    strictEqual(Deno.readTextFileSync(`${main}/secret.env`), "MY SECRET\n");
+    strictEqual(Deno.readTextFileSync(`${main}/out`), "my build log\n");
+    strictEqual(await gitIn(world, main, ["rev-parse", "HEAD"]), head);
+    // Moved out of the way, the merge goes through.
+    Deno.removeSync(`${main}/secret.env`);
+    Deno.removeSync(`${main}/out`);
+    const again = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+    strictEqual(again.code, 0, again.stdout);
+    strictEqual(Deno.readTextFileSync(`${main}/secret.env`), "agent\n");
+  } finally {
+    await world.dispose();
+  }
+});
