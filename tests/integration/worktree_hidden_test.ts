@@ -42,3 +42,27 @@ Deno.test("merge refuses to overwrite an ignored file of the main checkout where
     await world.dispose();
   }
 });
+
+Deno.test("merge refuses files with local edits hidden from git status (assume-unchanged, skip-worktree) and leaves the edits", async () => {
+  for (const flag of ["--assume-unchanged", "--skip-worktree"]) {
+    const world = await makeGitWorld();
+    const main = world.projectRoot;
+    try {
+      Deno.writeTextFileSync(`${main}/cfg.txt`, "cfg=base\n");
+      await gitIn(world, main, ["add", "cfg.txt"]);
+      await gitIn(world, main, ["commit", "-q", "-m", "cfg"]);
+      const s = await spawnWt(world, "echo cfg=agent > cfg.txt && git commit -q -a -m agent");
+      await waitCompleted(world, s.session);
+      await gitIn(world, main, ["update-index", flag, "cfg.txt"]);
+      Deno.writeTextFileSync(`${main}/cfg.txt`, "cfg=MY LOCAL\n");
+      strictEqual(await gitIn(world, main, ["status", "--porcelain"]), "", "status hides it");
+      const r = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+      strictEqual(r.code, 1, `${flag}: ${r.stdout}`);
+      strictEqual(r.json?.errorCode, "merge_dirty_checkout", `${flag}: ${r.stdout}`);
+      deepStrictEqual(r.json?.files, ["cfg.txt"]);
+      strictEqual(Deno.readTextFileSync(`${main}/cfg.txt`), "cfg=MY LOCAL\n", flag);
+    } finally {
+      await world.dispose();
+    }
+  }
+});

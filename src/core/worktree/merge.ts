@@ -4,8 +4,9 @@
  * 1. Refused while the agent is working (`in_progress` or `just_started`) unless `force`.
  * 2. Under lisa's lock of the repository: the main checkout must be on a branch (not the
  *    session's), with no merge in progress and nothing staged; its uncommitted or untracked
- *    files, and those status hides (`merge_hidden.ts`: ignored files), must not be among those
- *    the merge changes (`merge_dirty_checkout`, listing them).
+ *    files, and those status hides (`merge_hidden.ts`: ignored files, edits under
+ *    assume-unchanged or skip-worktree), must not be among those the merge changes
+ *    (`merge_dirty_checkout`, listing them).
  * 3. What is pending in the worktree (changed and untracked files) is committed on the
  *    session's branch, with a message naming the session (`merge_refused` when the agent moved
  *    its worktree off that branch, or left unresolved conflicts in it; `merge_failed`, with the
@@ -315,8 +316,9 @@ async function mergeLocked(
     const files = [...changes.inHead, ...changes.added].sort();
     const before = (await git(deps, main, STATUS_ARGS)).stdout;
     const shown = statusPaths(before).filter((p) => touches(files, p));
-    // What status hides (ignored files) is a person's too: git's merge would overwrite it.
-    const hidden = hiddenChanges(main, changes)
+    // What status hides (ignored files, assume-unchanged and skip-worktree edits) is a
+    // person's too: git's merge would overwrite it, or refuse and leave lisa to undo over it.
+    const hidden = (await hiddenChanges(deps, main, head, changes))
       .filter((h) => !shown.some((p) => touches([h], p)));
     const overlap = [...shown, ...hidden].sort();
     if (overlap.length > 0) {

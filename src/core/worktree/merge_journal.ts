@@ -153,7 +153,7 @@ export interface UndoResult {
 }
 
 /** Blob ids by path in tree `tree`, for the paths of `wanted`. */
-async function blobsOf(
+export async function blobsOf(
   deps: Deps,
   main: string,
   tree: string,
@@ -172,7 +172,11 @@ async function blobsOf(
 }
 
 /** The blob id each existing file of `paths` would have (git's filters applied), by path. */
-async function hashes(deps: Deps, main: string, paths: string[]): Promise<Map<string, string>> {
+export async function hashes(
+  deps: Deps,
+  main: string,
+  paths: string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const files = paths.filter((p) => {
     try {
