@@ -71,8 +71,8 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   },
   {
     codes: ["interrupted"],
-    when: "a signal (SIGINT/SIGTERM/SIGHUP) stopped a merge or worktree spawn, undone; exit 128 " +
-      "+ its number",
+    when: "a signal (SIGINT/SIGTERM/SIGHUP) stopped a merge or worktree spawn, undone, or a " +
+      "send that had begun writing, finished first (`sent`); exit 128 + its number",
   },
   {
     codes: ["spawn_script_error", "spawn_tmux_error", "spawn_meta_error"],

@@ -11,7 +11,14 @@
  * merge: each paste is followed by its own Enter before the next paste starts.
  */
 import type { Deps } from "../../base/deps.ts";
-import { LisaError, LockBusyError, SessionNotFoundError, UsageError } from "../../base/errors.ts";
+import {
+  InterruptedError,
+  LisaError,
+  LockBusyError,
+  SessionNotFoundError,
+  UsageError,
+} from "../../base/errors.ts";
+import { interruption, openSection, SIGNAL_NUMBERS } from "../../proc/interrupt.ts";
 import { sanitizePasteText } from "./paste_text.ts";
 import {
   type AgentStateAtSend,
@@ -104,8 +111,9 @@ export function checkKeys(keys: readonly string[]): void {
  * `invalid_session_name`, `session_not_found` (exit 1) when the session is absent,
  * `session_not_running` (exit 1, with the final state) when its command has ended, and
  * `lock_busy` when another send to the session holds its input lock past
- * {@link SEND_LOCK_TIMEOUT_MS}, and for text, `agent_waiting_permission` / `agent_not_ready`
- * (see `send_guard.ts`). Only `session_not_found`, `session_not_running` (a pane that ended
+ * {@link SEND_LOCK_TIMEOUT_MS}, for text, `agent_waiting_permission` / `agent_not_ready`
+ * (see `send_guard.ts`), and `interrupted` (exit 128 + n) for SIGINT/SIGTERM/SIGHUP once the
+ * writes began, after finishing them (`sent` in the details). Only `session_not_found`, `session_not_running` (a pane that ended
  * between the paste and its Enter) or a tmux failure can leave a send half-done; every other
  * error comes before the first tmux call, and a dead pane is never written to.
  */
@@ -149,6 +157,7 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
   // more is written, and the refusal is built once the input lock is released.
   let dead = false;
   let sentSome = false;
+  let stopped: Deno.Signal | null = null;
   const delivered = async (write: Promise<PaneWrite>) => {
     const result = await write;
     if (result === "absent") throw new SessionNotFoundError(loc.session);
@@ -157,7 +166,11 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     return !dead;
   };
   const deliver = async () => {
+    // A signal (an orchestrator's time limit, Ctrl-C) once the writes began is held until they
+    // are all done: a paste left without its Enter would be submitted with the next send's text.
+    const closeSection = openSection();
     try {
+      if (interruption() !== null) return;
       if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return;
       if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return;
       if (enter) {
@@ -174,6 +187,9 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
         } catch { /* already gone */ }
       }
       throw error;
+    } finally {
+      stopped = interruption();
+      closeSection();
     }
   };
   // The one lock lisa holds across tmux calls (state-file locks never are, DESIGN §4.4): it exists
@@ -190,6 +206,16 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
       `Another send to session "${loc.session}" held its input lock for ${timeoutMs} ms; ` +
         "nothing was sent",
       { cause: error, details: { ...error.details, session: loc.session } },
+    );
+  }
+  if (stopped !== null && !dead) {
+    throw new InterruptedError(
+      stopped,
+      SIGNAL_NUMBERS[stopped] ?? 15,
+      sentSome
+        ? `sending to session "${loc.session}"; the send was finished first (sent: true)`
+        : `sending to session "${loc.session}"; nothing was sent`,
+      { session: loc.session, sent: sentSome },
     );
   }
   if (dead) {
