@@ -31,7 +31,7 @@ import { withLock } from "../../store/lock.ts";
 import { updateState } from "../../store/session_store.ts";
 import { isValidKey, suggestKey } from "../../tmux/keys.ts";
 import { type PaneWrite, pasteText, sendKeys } from "../../tmux/sessions.ts";
-import { paneTarget, Tmux } from "../../tmux/tmux.ts";
+import { commandString, paneTarget, Tmux } from "../../tmux/tmux.ts";
 import { sessionNotRunning } from "./not_running.ts";
 
 /** Delay between a paste and its Enter, per agent (ms). */
@@ -90,7 +90,18 @@ export function splitKeys(keys: string): string[] {
   return keys.split(/\s+/).filter((k) => k.length > 0);
 }
 
-/** Throws `invalid_key` for the first word of `keys` that is not a tmux key name. */
+/**
+ * Most bytes the keys of one send may take as tmux reads them (quoted). The guarded write
+ * (`sendKeys`) hands tmux every key inside one command, and a tmux 3.3a client sends its whole
+ * command line in one message of at most 16 KiB ("command too long"); the rest of the write
+ * (its target twice, the dead branch) takes well under 1 KiB. Some 3 000 one-letter keys fit.
+ */
+export const MAX_KEYS_BYTES = 12 * 1024;
+
+/**
+ * Throws `invalid_key` for the first word of `keys` that is not a tmux key name, and
+ * `invalid_argument` for more keys than one send takes ({@link MAX_KEYS_BYTES}).
+ */
 export function checkKeys(keys: readonly string[]): void {
   for (const key of keys) {
     if (isValidKey(key)) continue;
@@ -103,11 +114,22 @@ export function checkKeys(keys: readonly string[]): void {
       { key, suggestion },
     );
   }
+  const bytes = new TextEncoder().encode(commandString([keys])).length;
+  if (bytes > MAX_KEYS_BYTES) {
+    throw new UsageError(
+      `--keys names ${keys.length} keys (${bytes} bytes as tmux reads them); one send takes at ` +
+        `most ${MAX_KEYS_BYTES}: split them over several sends, or send text with --text. ` +
+        "Nothing was sent",
+      "invalid_argument",
+      { keys: keys.length, bytes, maxBytes: MAX_KEYS_BYTES },
+    );
+  }
 }
 
 /**
  * Sends text and/or keys to `session`. Throws `missing_argument` when there is nothing to send,
- * the input errors of {@link readTextInput}, `invalid_key` for an unknown key name,
+ * the input errors of {@link readTextInput}, `invalid_key` for an unknown key name
+ * (`invalid_argument` for too many keys, see {@link checkKeys}),
  * `invalid_session_name`, `session_not_found` (exit 1) when the session is absent,
  * `session_not_running` (exit 1, with the final state) when its command has ended, and
  * `lock_busy` when another send to the session holds its input lock past
