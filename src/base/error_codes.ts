@@ -53,6 +53,10 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
       "cannot be created",
   },
   {
+    codes: ["socket_path_too_long"],
+    when: "spawn: the tmux socket's path would pass 107 bytes; set a shorter LISA_TMUX_SOCKET_DIR",
+  },
+  {
     codes: ["file_unsafe", "events_file_unsafe"],
     when: "a file in lisa's dirs (state, lock, event log) is a symlink or not a regular file: " +
       "never followed",

@@ -196,3 +196,20 @@ Deno.test("a --session name too long for its files is invalid_session_name befor
     await world.dispose();
   }
 });
+
+Deno.test("a socket dir too long for a tmux socket: spawn says so and what to do, before anything is made", async () => {
+  const world = await makeWorld();
+  try {
+    const deep = `${world.base}/${"s".repeat(100)}`;
+    const r = await world.lisaInProcess(
+      ["session", "spawn", "--session", "lisa-deep", "--command", "sleep 60", "--json"],
+      { env: { LISA_TMUX_SOCKET_DIR: deep } },
+    );
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "socket_path_too_long", r.stdout);
+    ok(String(r.json?.error).includes("LISA_TMUX_SOCKET_DIR"), r.stdout);
+    deepStrictEqual([...Deno.readDirSync(world.runtimeDir)], []);
+  } finally {
+    await world.dispose();
+  }
+});

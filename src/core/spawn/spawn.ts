@@ -45,7 +45,7 @@ import { pathExists, writeFileAtomic } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
 import { withLock } from "../../store/lock.ts";
-import { spawnLockPath } from "../../store/runtime_dir.ts";
+import { checkSocketPath, spawnLockPath } from "../../store/runtime_dir.ts";
 import { hasSession, isDuplicateSession, killSession, parseNewPane } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -185,7 +185,8 @@ function resultOf(plan: SpawnPlan, dryRun: boolean): SpawnResult {
  * `invalid_agent`, `invalid_mode`, `invalid_session_name`, `missing_argument`, the prompt input
  * errors of {@link readTextInput} (and `invalid_argument` for a prompt holding a NUL byte),
  * `prompt_too_large` (an interactive prompt over one argv word), `session_already_exists`,
- * `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`, `lock_busy`.
+ * `socket_path_too_long`, `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`,
+ * `lock_busy`.
  */
 export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<SpawnResult> {
   const agent = parseAgent(options.agent);
@@ -208,6 +209,8 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     );
   }
   const project = resolveProject(deps, options.projectRoot);
+  // tmux would fail on it after the name and the files were taken ("File name too long").
+  checkSocketPath(project.socketPath);
   if (!options.worktree && (options.branch !== undefined || options.base !== undefined)) {
     throw new UsageError(
       `${options.branch !== undefined ? "--branch" : "--base"} needs --worktree`,
