@@ -18,7 +18,7 @@
  * really there.
  */
 import type { Deps } from "../../base/deps.ts";
-import { LisaError, LockBusyError, UsageError } from "../../base/errors.ts";
+import { LisaError, UsageError } from "../../base/errors.ts";
 import type { RunResult } from "../../base/runner.ts";
 import {
   type Agent,
@@ -44,8 +44,8 @@ import { buildStartupScript } from "./startup_script.ts";
 import { pathExists, writeFileAtomic } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
-import { withLock } from "../../store/lock.ts";
-import { checkSocketPath, spawnLockPath } from "../../store/runtime_dir.ts";
+import { checkSocketPath } from "../../store/runtime_dir.ts";
+import { withSpawnLock } from "../session/spawn_lock.ts";
 import { hasSession, isDuplicateSession, killSession, parseNewPane } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -285,34 +285,18 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
 }
 
 /**
- * How long a spawn waits for its project's spawn lock. A holder keeps it for a check of the
- * name, the clearing of a gone earlier run's files (history records them first, waiting up to
- * 5 s for a busy database) and one tmux call (LISA_CMD_TIMEOUT_SECONDS, 20 s by default): some
- * 100 ms as a rule.
+ * Runs `fn` under the project's spawn lock (`session/spawn_lock.ts`): a spawn's check that its
+ * name is free and the files it then clears and writes are one step for the other spawns of the
+ * project, so the loser of two spawns of one name never removes the winner's startup script (its
+ * session would die before its command ran) or meta.
  */
-export const SPAWN_LOCK_TIMEOUT_MS = 30_000;
-
-/**
- * Runs `fn` under the project's spawn lock (`spawnLockPath`): a spawn's check that its name is
- * free and the files it then clears and writes are one step for the other spawns of the
- * project, so the loser of two spawns of one name never removes the winner's startup script
- * (its session would die before its command ran) or meta. The one lock besides a send's input
- * lock held across a tmux call: it exists to order them. Throws `lock_busy` past
- * {@link SPAWN_LOCK_TIMEOUT_MS}, nothing created.
- */
-async function underSpawnLock<T>(plan: SpawnPlan, fn: () => Promise<T>): Promise<T> {
-  const path = spawnLockPath(plan.project.runtimeDir, plan.project.hash);
-  try {
-    return await withLock(path, { timeoutMs: SPAWN_LOCK_TIMEOUT_MS }, fn);
-  } catch (error) {
-    if (!(error instanceof LockBusyError) || error.details.lockPath !== path) throw error;
-    throw new LisaError(
-      "lock_busy",
-      `Another spawn in ${plan.project.root} held its spawn lock for ${SPAWN_LOCK_TIMEOUT_MS} ms; ` +
-        `session "${plan.session}" was not created`,
-      { cause: error, details: { ...error.details, session: plan.session } },
-    );
-  }
+function underSpawnLock<T>(plan: SpawnPlan, fn: () => Promise<T>): Promise<T> {
+  return withSpawnLock(
+    plan.project.runtimeDir,
+    plan.project.hash,
+    `session "${plan.session}" was not created`,
+    fn,
+  );
 }
 
 /** {@link launch} within the spawn's section (a worktree spawn's). */
