@@ -65,7 +65,7 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   {
     codes: ["lock_busy"],
     when: "a state/event lock, a session's input lock (a send) or the project's spawn lock (a " +
-      "spawn, prune) stayed held past its timeout",
+      "spawn, prune, cleanup) stayed held past its timeout",
   },
   { codes: ["meta_unreadable"], when: "a session's meta file is corrupt or a symlink" },
   { codes: ["program_not_found"], when: "tmux (or another needed program) is not on PATH" },
