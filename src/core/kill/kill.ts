@@ -26,6 +26,7 @@ import { appendLifecycle } from "../session/lifecycle.ts";
 import { gatherSessions } from "../inventory/list.ts";
 import { resolveProject } from "../session/project.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
+import { removeLeftUnderOtherHashes } from "../session/other_hashes.ts";
 import { recordBeforeRemoval } from "../history/recorder.ts";
 import { locateSession, scanMetaFiles, tryReadMeta } from "../session/locate.ts";
 import { type Caller, callerOf, closeOwn, deafToHangup } from "./own.ts";
@@ -282,11 +283,13 @@ async function endSession(
   // History keeps what the hook and event files say before they go (turns, tools, replies).
   await recordBeforeRemoval(deps, [{ ...target, runId }], "killed");
   const allHashes = options.cleanupAllHashes ?? deps.config.cleanupAllHashes;
-  const removed = removeSessionArtifacts(
-    target.runtimeDir,
-    target.session,
-    allHashes ? {} : { hash: target.hash },
-  );
+  const removed = removeSessionArtifacts(target.runtimeDir, target.session, { hash: target.hash });
+  // Other projects' files of the name: only what their gone sessions left.
+  if (allHashes) {
+    removed.push(
+      ...await removeLeftUnderOtherHashes(deps, target.runtimeDir, target.session, target.hash),
+    );
+  }
   const alias = target.meta?.alias ?? target.alias;
   // A name nobody knew (a typo) gets no event log: nothing would ever read or prune it.
   if (pids !== null || removed.length > 0 || ended.signalled > 0 || pathExists(paths.events)) {

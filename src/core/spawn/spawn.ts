@@ -46,6 +46,7 @@ import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
 import { checkSocketPath } from "../../store/runtime_dir.ts";
 import { withSpawnLock } from "../session/spawn_lock.ts";
+import { removeLeftUnderOtherHashes } from "../session/other_hashes.ts";
 import { hasSession, isDuplicateSession, killSession, parseNewPane } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -94,7 +95,8 @@ export interface SpawnOptions {
   dryRun?: boolean;
   /**
    * After the spawn, remove what earlier sessions of the same name left under other project
-   * hashes (the older Go lisa's `--cleanup-all-hashes`; a moved project gets a new hash).
+   * hashes (the older Go lisa's `--cleanup-all-hashes`; a moved project gets a new hash), never
+   * the files of one another project still runs.
    */
   cleanupAllHashes?: boolean;
   /** Run the agent in a new git worktree on a new branch (`--worktree`). */
@@ -263,7 +265,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
   }
   await launch(deps, plan, worktree);
   if (options.cleanupAllHashes) {
-    removeSessionArtifacts(project.runtimeDir, plan.session, { exceptHash: project.hash });
+    await removeLeftUnderOtherHashes(deps, project.runtimeDir, plan.session, project.hash);
   }
   return resultOf(plan, false);
 }
