@@ -303,7 +303,8 @@ interface WriteSpec {
  * its event loop, which is the only place a pane can die (tmux learns of it from the pty's EOF
  * and SIGCHLD there). So no death can fall between the check and the write. A target that does
  * not resolve leaves `#{pane_dead}` empty and the write branch fails on the same exact target:
- * `absent`, nothing written anywhere.
+ * `absent`, nothing written anywhere. The write branch first ends any mode the pane is in
+ * (`copy-mode -q`): keys meant for the agent must reach the agent.
  */
 async function writeToPane(
   tmux: Tmux,
@@ -312,9 +313,13 @@ async function writeToPane(
   spec: WriteSpec = {},
 ): Promise<PaneWrite> {
   const dead = [...(spec.onDead ?? []), ["display-message", "-p", PANE_DEAD_MARK]];
+  // A pane a person left in copy mode (scrolled back) or another mode would take the keys as
+  // its own commands (Enter copies and leaves it) and the agent would get nothing: `-q` ends
+  // every mode, and does nothing to a pane in none.
+  const live = [["copy-mode", "-q", "-t", target], ...write];
   const commands = [
     ...(spec.before ?? []),
-    ["if-shell", "-F", "-t", target, "#{pane_dead}", commandString(dead), commandString(write)],
+    ["if-shell", "-F", "-t", target, "#{pane_dead}", commandString(dead), commandString(live)],
   ];
   const r = await tmux.run(commands, spec.stdin === undefined ? {} : { stdin: spec.stdin });
   if (r.stdout.split("\n").includes(PANE_DEAD_MARK)) return "dead";

@@ -344,3 +344,52 @@ Deno.test("--keys too many for one tmux command is invalid_argument with nothing
     await world.dispose();
   }
 });
+
+Deno.test("a pane a person left in copy mode (scrolled back) gets the text, its Enter and keys, not copy mode", async () => {
+  const world = await makeWorld();
+  try {
+    const { s, record } = await recording(world);
+    const paneId = String(
+      JSON.parse(
+        Deno.readTextFileSync(
+          `${world.runtimeDir}/.lisa-${s.projectHash}-session-${s.session}-meta.json`,
+        ),
+      )
+        .paneId,
+    );
+    for (const mode of ["copy-mode", "choose-tree"]) {
+      const entered = await world.tmux(s.socketPath, [mode, "-t", paneId]);
+      strictEqual(entered.code, 0, entered.stderr);
+      const before = readIf(record) ?? "";
+      // Copy mode took the Enter (copy-selection-and-cancel) and the keys as its own commands,
+      // and send answered ok: the agent got the text without its Enter, and no `y`.
+      const sent = await world.lisa([
+        "session",
+        "send",
+        "--session",
+        s.session,
+        "--text",
+        `hello-${mode}`,
+        "--enter",
+        "--json",
+      ]);
+      strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+      await world.tmux(s.socketPath, [mode, "-t", paneId]);
+      const keys = await world.lisa([
+        "session",
+        "send",
+        "--session",
+        s.session,
+        "--keys",
+        "y Enter",
+        "--json",
+      ]);
+      strictEqual(keys.code, 0, keys.stdout + keys.stderr);
+      const want = `${before}${START}hello-${mode}${END}\ry\r`;
+      strictEqual(await recorded(record, want), want, mode);
+    }
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

@@ -107,7 +107,8 @@ Deno.test("text is pasted in one call: has-session, load-buffer, then tmux check
     target,
     "#{pane_dead}",
     `'delete-buffer' '-b' '${buffer}' ; 'display-message' '-p' '__LISA_PANE_DEAD__'`,
-    `'paste-buffer' '-p' '-d' '-b' '${buffer}' '-t' '${target}'`,
+    // Any mode (copy mode: a person scrolled back) ends first, so the paste reaches the agent.
+    `'copy-mode' '-q' '-t' '${target}' ; 'paste-buffer' '-p' '-d' '-b' '${buffer}' '-t' '${target}'`,
   ]);
 });
 
@@ -122,7 +123,7 @@ Deno.test("keys go through the same check; a dead pane's mark is `dead`", async 
     "=lisa-a:@1.%2",
     "#{pane_dead}",
     "'display-message' '-p' '__LISA_PANE_DEAD__'",
-    `'send-keys' '-t' '=lisa-a:@1.%2' '--' 'C-c' "'" '-t'`,
+    `'copy-mode' '-q' '-t' '=lisa-a:@1.%2' ; 'send-keys' '-t' '=lisa-a:@1.%2' '--' 'C-c' "'" '-t'`,
   ]);
   strictEqual(await sendKeys(tmux, "=lisa-a:@1.%2", ["Enter"]), "dead");
 });
