@@ -39,3 +39,20 @@ export async function withSpawnLock<T>(
     );
   }
 }
+
+/**
+ * Removes the spawn lock file of the project with hash `hash` unless a spawn holds it (taken
+ * without waiting, removed while held): for `session smoke`, which leaves nothing behind in the
+ * runtime dir. Never throws.
+ */
+export async function removeSpawnLock(runtimeDir: string, hash: string): Promise<void> {
+  const path = spawnLockPath(runtimeDir, hash);
+  try {
+    Deno.lstatSync(path);
+  } catch {
+    return;
+  }
+  try {
+    await withLock(path, { timeoutMs: 0 }, () => Deno.removeSync(path));
+  } catch { /* held by a spawn, or gone already */ }
+}
