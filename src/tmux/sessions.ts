@@ -192,15 +192,16 @@ export async function listSessions(tmux: Tmux): Promise<SessionRow[]> {
 }
 
 /**
- * The facts of the pane lisa created for a session (`ids` from its meta; the row's first pane
- * without them); a pane that is gone reads as dead with no status.
+ * The facts of the pane lisa created for a session (`ids` from its meta, the pane found by its
+ * id in whichever window of the session it is now; the row's first pane without them); a pane
+ * that is gone reads as dead with no status.
  */
 export function paneRowOf(
   row: SessionRow,
   ids: PaneIds | null | undefined,
 ): Pick<PaneRow, "panePid" | "paneDead" | "paneDeadStatus"> {
   if (!hasPaneIds(ids)) return row;
-  const pane = row.panes.find((p) => p.paneId === ids.paneId && p.windowId === ids.windowId);
+  const pane = row.panes.find((p) => p.paneId === ids.paneId);
   return pane ?? { panePid: 0, paneDead: true, paneDeadStatus: null };
 }
 
