@@ -6,7 +6,9 @@
  * version over the edits and said the checkout was as it was). Each is merge_dirty_checkout,
  * naming the file, with nothing changed.
  */
-import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import type { Runner, RunOptions, RunResult } from "../../src/base/runner.ts";
+import { DenoRunner } from "../../src/proc/runner.ts";
 import { gitIn, makeGitWorld, spawnWt, waitCompleted } from "./worktree_helpers.ts";
 
 Deno.test("merge refuses to overwrite an ignored file of the main checkout where the branch adds a file, or needs a directory", async () => {
@@ -64,5 +66,34 @@ Deno.test("merge refuses files with local edits hidden from git status (assume-u
     } finally {
       await world.dispose();
     }
+  }
+});
+
+Deno.test("a person's edit made while merge prepares (after its checks, before git's merge) survives git's refusal", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    const s = await spawnWt(world, "echo agent > f.txt && git commit -q -a -m agent");
+    await waitCompleted(world, s.session);
+    // The edit lands right before `git merge` runs: git refuses ("local changes would be
+    // overwritten"), having written nothing, and lisa's undo used to write HEAD's f.txt over it.
+    const real = new DenoRunner(20_000);
+    let edited = false;
+    const runner: Runner = {
+      run(argv: readonly string[], options?: RunOptions): Promise<RunResult> {
+        if (!edited && argv.includes("merge") && argv.includes("--no-ff")) {
+          edited = true;
+          Deno.writeTextFileSync(`${main}/f.txt`, "typed meanwhile\n");
+        }
+        return real.run(argv, options);
+      },
+    };
+    const r = await world.lisaInProcess(["session", "merge", s.session, "--json"], { runner });
+    ok(edited, "git merge never ran");
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "merge_failed", r.stdout);
+    strictEqual(Deno.readTextFileSync(`${main}/f.txt`), "typed meanwhile\n");
+  } finally {
+    await world.dispose();
   }
 });

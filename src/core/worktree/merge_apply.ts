@@ -132,8 +132,13 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
       } catch { /* undone without ending that git, should this lisa be killed */ }
     },
   };
-  const undo = async (): Promise<boolean> => {
-    const undone = await undoMerge(deps, journal).catch(() => null);
+  // `whole`: git ended by itself (it refused, or a hook did), so each file of the merge is
+  // whole, as HEAD has it or as the merge makes it, unless someone changed it since the checks
+  // (git's refusal to overwrite such a file is why it failed): that file is left as it is.
+  // A git ended by a signal or its time limit may have left a file half written: then every
+  // file of the merge is put back.
+  const undo = async (whole = false): Promise<boolean> => {
+    const undone = await undoMerge(deps, journal, whole).catch(() => null);
     // One that could not be undone stays, for the next lisa to try again.
     if (undone?.settled) removeJournal(jpath);
     return undone?.restored ?? false;
@@ -166,7 +171,8 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
           cleanup: true,
         })).stdout,
       );
-      const restored = await undo();
+      // Conflict markers are git's writing, not a person's: those files are put back.
+      const restored = await undo(unresolved.length === 0);
       if (unresolved.length > 0) {
         throw conflictError(branch, into, main, unresolved, restored, pendingCommit);
       }
@@ -175,7 +181,9 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
     if (step.squash) {
       // A hook may refuse the commit: the squashed changes must not stay staged.
       const committed = await git(deps, main, ["commit", "-q", "-m", step.message], options);
-      if (!committed.success) throw notMerged("commit the squash of", committed, await undo());
+      if (!committed.success) {
+        throw notMerged("commit the squash of", committed, await undo(true));
+      }
     }
     const commit = (await git(deps, main, ["rev-parse", "--verify", "--quiet", "HEAD"])).stdout
       .trim();
