@@ -93,6 +93,9 @@ Deno.test("a person's edit made while merge prepares (after its checks, before g
     strictEqual(r.code, 1, r.stdout);
     strictEqual(r.json?.errorCode, "merge_failed", r.stdout);
     strictEqual(Deno.readTextFileSync(`${main}/f.txt`), "typed meanwhile\n");
+    // The answer names the file, and says it was kept rather than that the checkout is broken.
+    deepStrictEqual(r.json?.kept, ["f.txt"], r.stdout);
+    ok(/would be overwritten by merge: f\.txt/.test(String(r.json?.error)), r.stdout);
   } finally {
     await world.dispose();
   }

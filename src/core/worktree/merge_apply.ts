@@ -137,13 +137,22 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
   // (git's refusal to overwrite such a file is why it failed): that file is left as it is.
   // A git ended by a signal or its time limit may have left a file half written: then every
   // file of the merge is put back.
+  // The files the undo left as someone changed them meanwhile (`whole` undo only).
+  let kept: string[] = [];
   const undo = async (whole = false): Promise<boolean> => {
     const undone = await undoMerge(deps, journal, whole).catch(() => null);
     // One that could not be undone stays, for the next lisa to try again.
     if (undone?.settled) removeJournal(jpath);
+    if (undone !== null && !undone.restored && undone.restoredButLeft) kept = undone.left;
     return undone?.restored ?? false;
   };
-  const as = (restored: boolean) => `${main} is ${restored ? "as it was" : "NOT as it was"}`;
+  const as = (restored: boolean) =>
+    restored
+      ? `${main} is as it was`
+      : kept.length > 0
+      ? `${main} is as it was but for ${kept.join(", ")}, which someone changed meanwhile ` +
+        "(kept as they made it)"
+      : `${main} is NOT as it was`;
   const notMerged = (what: string, r: RunResult, restored: boolean) =>
     new LisaError(
       "merge_failed",
@@ -151,7 +160,15 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
         as(restored)
       }`,
       {
-        details: { main, branch, into, pendingCommit, restored, stderr: r.stderr.trim() },
+        details: {
+          main,
+          branch,
+          into,
+          pendingCommit,
+          restored,
+          ...(kept.length > 0 ? { kept } : {}),
+          stderr: r.stderr.trim(),
+        },
       },
     );
   const branchRef = `refs/heads/${branch}`;
