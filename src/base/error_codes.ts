@@ -53,6 +53,10 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
       "cannot be created",
   },
   {
+    codes: ["socket_path_too_long"],
+    when: "spawn: the tmux socket's path would pass 107 bytes; set a shorter LISA_TMUX_SOCKET_DIR",
+  },
+  {
     codes: ["file_unsafe", "events_file_unsafe"],
     when: "a file in lisa's dirs (state, lock, event log) is a symlink or not a regular file: " +
       "never followed",
@@ -60,8 +64,8 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   { codes: ["file_changed"], when: "a file shrank while lisa read it (an outside edit); retry" },
   {
     codes: ["lock_busy"],
-    when: "a state/event lock, or a session's input lock (another send), stayed held past its " +
-      "timeout",
+    when: "a state/event lock, a session's input lock (a send) or the project's spawn lock (a " +
+      "spawn, prune, cleanup) stayed held past its timeout",
   },
   { codes: ["meta_unreadable"], when: "a session's meta file is corrupt or a symlink" },
   { codes: ["program_not_found"], when: "tmux (or another needed program) is not on PATH" },
@@ -71,8 +75,8 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   },
   {
     codes: ["interrupted"],
-    when: "a signal (SIGINT/SIGTERM/SIGHUP) stopped a merge or worktree spawn, undone; exit 128 " +
-      "+ its number",
+    when: "a signal (SIGINT/SIGTERM/SIGHUP) stopped a merge or worktree spawn, undone, or a " +
+      "send that had begun writing, finished first (`sent`); exit 128 + its number",
   },
   {
     codes: ["spawn_script_error", "spawn_tmux_error", "spawn_meta_error"],

@@ -465,8 +465,8 @@ export const allSockets = bool("every project's tmux server in the socket dir");
 /** `--cleanup-all-hashes`. */
 export const cleanupAllHashes = bool("also remove artifacts under every project hash", {
   "session spawn": "after the spawn, remove what earlier sessions of the same name left under " +
-    "other project hashes",
-  "session kill": "also remove the session's files under every other project hash",
+    "other project hashes (never a running one's)",
+  "session kill": "also remove what gone sessions of the name left under other project hashes",
   "session kill-all": "remove the sessions' files under every project hash (the default " +
     "without --project-only)",
 });

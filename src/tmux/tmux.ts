@@ -33,19 +33,21 @@ export function hasPaneIds(ids: PaneIds | null | undefined): ids is Required<Pan
 }
 
 /**
- * tmux target of the pane lisa created for `session`: `=NAME:@W.%P` with the ids recorded at
- * spawn. tmux resolves that form exactly (the session by name, `=`; the window must be that
- * session's, the pane that window's; anything else is "can't find"), so a window a person or
- * the agent opened in the session, which tmux then calls the active one, never takes the agent
- * pane's place. Without ids (a meta written before they were recorded, a session lisa did not
- * spawn) the target is the top-left pane of the session's first window (`^.{top-left}`): the
- * pane `new-session` created unless someone moved or split it with `-b`, and never a window
- * opened later (tmux appends those). Pinned against real tmux by
- * tests/integration/tmux_targets_test.ts.
+ * tmux target of the pane lisa created for `session`: `=NAME:.%P` with the pane id recorded at
+ * spawn. tmux resolves that form exactly (the session by name, `=`; the pane by its id, which
+ * tmux never gives another pane while the server runs, and only while it is in one of that
+ * session's windows; anything else is "can't find"), so a window a person or the agent opened in
+ * the session, which tmux then calls the active one, never takes the agent pane's place, and
+ * the agent's pane stays the agent's when a person moves it to another window of the session
+ * (`break-pane`, tmux's `prefix !`; `=NAME:@W.%P` then named nothing). Without ids (a meta
+ * written before they were recorded, a session lisa did not spawn) the target is the top-left
+ * pane of the session's first window (`^.{top-left}`): the pane `new-session` created unless
+ * someone moved or split it with `-b`, and never a window opened later (tmux appends those).
+ * Pinned against real tmux by tests/integration/tmux_targets_test.ts.
  */
 export function paneTarget(session: string, ids: PaneIds | null | undefined): string {
   return hasPaneIds(ids)
-    ? `${sessionTarget(session)}${ids.windowId}.${ids.paneId}`
+    ? `${sessionTarget(session)}.${ids.paneId}`
     : `${sessionTarget(session)}^.{top-left}`;
 }
 

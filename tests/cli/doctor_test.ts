@@ -143,3 +143,22 @@ Deno.test("doctor names the hosts file's problems, and checks ssh when it lists 
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+Deno.test("doctor says when the tmux socket dir is too long for a socket, and what to do", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "lisa-doctor-" });
+  try {
+    // A socket's path must fit sun_path (107 bytes on Linux, 103 on macOS); every spawn failed
+    // with "File name too long" while doctor said ok.
+    const deep = `${base}/${"d".repeat(100)}`;
+    Deno.mkdirSync(deep, { mode: 0o700 });
+    Deno.chmodSync(deep, 0o700);
+    const io = new MemoryIo();
+    const deps = fakeDeps({ env: { LISA_RUNTIME_DIR: deep }, uid: UID, runner: tools(), io });
+    const code = await main(["doctor", "--json"], deps);
+    strictEqual(code, 1, io.stdout);
+    const problems = JSON.parse(io.stdout).problems as string[];
+    ok(problems.some((p) => p.includes("LISA_TMUX_SOCKET_DIR") && p.includes(deep)), io.stdout);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});

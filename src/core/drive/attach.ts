@@ -1,6 +1,6 @@
 /**
  * `lisa session attach`: a person's terminal onto a live session, on the session's own tmux
- * server (`tmux -S <socket> attach-session -t =NAME:@W.%P`, the agent's own pane, which the
+ * server (`tmux -S <socket> attach-session -t =NAME:.%P`, the agent's own pane, which the
  * client then shows; `-r` with read-only).
  *
  * From a plain terminal the tmux client takes over the terminal until the person detaches

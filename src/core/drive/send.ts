@@ -16,7 +16,14 @@
  * and leaves the text where it is.
  */
 import type { Deps } from "../../base/deps.ts";
-import { LisaError, LockBusyError, SessionNotFoundError, UsageError } from "../../base/errors.ts";
+import {
+  InterruptedError,
+  LisaError,
+  LockBusyError,
+  SessionNotFoundError,
+  UsageError,
+} from "../../base/errors.ts";
+import { interruption, openSection, SIGNAL_NUMBERS } from "../../proc/interrupt.ts";
 import { sanitizePasteText } from "./paste_text.ts";
 import {
   type AgentStateAtSend,
@@ -29,7 +36,7 @@ import { withLock } from "../../store/lock.ts";
 import { updateState } from "../../store/session_store.ts";
 import { isValidKey, suggestKey } from "../../tmux/keys.ts";
 import { type PaneWrite, pasteText, sendKeys } from "../../tmux/sessions.ts";
-import { isMissingTarget, isNoServer, paneTarget, Tmux } from "../../tmux/tmux.ts";
+import { commandString, isMissingTarget, isNoServer, paneTarget, Tmux } from "../../tmux/tmux.ts";
 import { commandFinished, sessionNotRunning } from "./not_running.ts";
 import type { Receipt, ReceiptPlan } from "./receipt.ts";
 import type { SessionLocation } from "../session/locate.ts";
@@ -113,7 +120,18 @@ export function splitKeys(keys: string): string[] {
   return keys.split(/\s+/).filter((k) => k.length > 0);
 }
 
-/** Throws `invalid_key` for the first word of `keys` that is not a tmux key name. */
+/**
+ * Most bytes the keys of one send may take as tmux reads them (quoted). The guarded write
+ * (`sendKeys`) hands tmux every key inside one command, and a tmux 3.3a client sends its whole
+ * command line in one message of at most 16 KiB ("command too long"); the rest of the write
+ * (its target twice, the dead branch) takes well under 1 KiB. Some 3 000 one-letter keys fit.
+ */
+export const MAX_KEYS_BYTES = 12 * 1024;
+
+/**
+ * Throws `invalid_key` for the first word of `keys` that is not a tmux key name, and
+ * `invalid_argument` for more keys than one send takes ({@link MAX_KEYS_BYTES}).
+ */
 export function checkKeys(keys: readonly string[]): void {
   for (const key of keys) {
     if (isValidKey(key)) continue;
@@ -126,16 +144,28 @@ export function checkKeys(keys: readonly string[]): void {
       { key, suggestion },
     );
   }
+  const bytes = new TextEncoder().encode(commandString([keys])).length;
+  if (bytes > MAX_KEYS_BYTES) {
+    throw new UsageError(
+      `--keys names ${keys.length} keys (${bytes} bytes as tmux reads them); one send takes at ` +
+        `most ${MAX_KEYS_BYTES}: split them over several sends, or send text with --text. ` +
+        "Nothing was sent",
+      "invalid_argument",
+      { keys: keys.length, bytes, maxBytes: MAX_KEYS_BYTES },
+    );
+  }
 }
 
 /**
  * Sends text and/or keys to `session`. Throws `missing_argument` when there is nothing to send,
- * the input errors of {@link readTextInput}, `invalid_key` for an unknown key name,
+ * the input errors of {@link readTextInput}, `invalid_key` for an unknown key name
+ * (`invalid_argument` for too many keys, see {@link checkKeys}),
  * `invalid_session_name`, `session_not_found` (exit 1) when the session is absent,
  * `session_not_running` (exit 1, with the final state) when its command has ended, and
  * `lock_busy` when another send to the session holds its input lock past
- * {@link SEND_LOCK_TIMEOUT_MS}, and for text, `agent_waiting_permission` / `agent_not_ready`
- * (see `send_guard.ts`). Only `session_not_found`, `session_not_running` (a pane that ended
+ * {@link SEND_LOCK_TIMEOUT_MS}, for text, `agent_waiting_permission` / `agent_not_ready`
+ * (see `send_guard.ts`), and `interrupted` (exit 128 + n) for SIGINT/SIGTERM/SIGHUP once the
+ * writes began, after finishing them (`sent` in the details). Only `session_not_found`, `session_not_running` (a pane that ended
  * between the paste and its Enter) or a tmux failure can leave a send half-done; every other
  * error comes before the first tmux call, and a dead pane is never written to.
  */
@@ -181,14 +211,8 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     lockTimeoutMs: options.lockTimeoutMs ?? SEND_LOCK_TIMEOUT_MS,
     receipts: await receiptPlanOf(deps, loc, agentState, enter && text !== "" ? confirmMs : 0),
   });
-  if (done.dead) {
-    // Only a pane that ended between two writes of this send got part of it.
-    throw await sessionNotRunning(
-      deps,
-      loc,
-      done.sentSome ? "so the rest of this send was not sent" : "nothing was sent",
-    );
-  }
+  const failure = await deliveryFailure(deps, loc, done);
+  if (failure !== null) throw failure;
   if (loc.meta !== undefined) {
     const at = deps.now().getTime();
     try {
@@ -213,6 +237,35 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
   };
   if (done.receipt.confirmed === false) throw unconfirmed(result, confirmMs);
   return result;
+}
+
+/**
+ * The error a delivery ends with, or null when it went through: a signal that came while the
+ * writes ran (`interrupted`, they were finished first), or a pane that ended before or between
+ * them (`session_not_running`).
+ */
+async function deliveryFailure(
+  deps: Deps,
+  loc: SessionLocation,
+  done: Delivery,
+): Promise<LisaError | null> {
+  if (done.stopped !== null && !done.dead) {
+    return new InterruptedError(
+      done.stopped,
+      SIGNAL_NUMBERS[done.stopped] ?? 15,
+      done.sentSome
+        ? `sending to session "${loc.session}"; the send was finished first (sent: true)`
+        : `sending to session "${loc.session}"; nothing was sent`,
+      { session: loc.session, sent: done.sentSome },
+    );
+  }
+  if (!done.dead) return null;
+  // Only a pane that ended between two writes of this send got part of it.
+  return await sessionNotRunning(
+    deps,
+    loc,
+    done.sentSome ? "so the rest of this send was not sent" : "nothing was sent",
+  );
 }
 
 type ReceiptModule = typeof import("./receipt.ts");
@@ -260,8 +313,31 @@ interface Delivery {
   /** The pane was dead at one of the writes (nothing after it was written). */
   dead: boolean;
   sentSome: boolean;
+  /** A signal that came while the writes ran (they were finished first). */
+  stopped: Deno.Signal | null;
   receipt: Receipt;
   enterRetried: boolean;
+}
+
+/** What a send writes, and how it looks for its receipt. */
+interface SendWrites {
+  text: string;
+  keys: string[];
+  enter: boolean;
+  retryEnter: boolean;
+  lockTimeoutMs: number;
+  receipts: Receipts | null;
+}
+
+/** The pane a send writes to and the record of what it did (for {@link writeSend}). */
+interface SendPane {
+  tmux: Tmux;
+  target: string;
+  out: Delivery;
+  /** Runs a write; false once the pane was dead at it (throws when the session is gone). */
+  delivered: (write: Promise<PaneWrite>) => Promise<boolean>;
+  /** Runs writes inside an interrupt section (see {@link writeSend}); undefined if stopped. */
+  sectioned: <T>(writes: () => Promise<T>) => Promise<T | undefined>;
 }
 
 /**
@@ -272,65 +348,40 @@ interface Delivery {
 async function deliverLocked(
   deps: Deps,
   loc: SessionLocation,
-  send: {
-    text: string;
-    keys: string[];
-    enter: boolean;
-    retryEnter: boolean;
-    lockTimeoutMs: number;
-    receipts: Receipts | null;
-  },
+  send: SendWrites,
 ): Promise<Delivery> {
-  const tmux = new Tmux(deps.runner, loc.socketPath);
-  // The agent's own pane, exactly: never a window someone opened in the session since.
-  const target = paneTarget(loc.session, loc.meta);
   const out: Delivery = {
     dead: false,
     sentSome: false,
+    stopped: null,
     receipt: { confirmed: null, confirmedBy: null, promptId: null },
     enterRetried: false,
   };
-  // Each write is refused by tmux itself when the pane is dead (`pasteText`): then nothing
-  // more is written, and the refusal is built once the input lock is released.
-  const delivered = async (write: Promise<PaneWrite>) => {
-    const result = await write;
-    if (result === "absent") throw new SessionNotFoundError(loc.session);
-    if (result === "dead") out.dead = true;
-    else out.sentSome = true;
-    return !out.dead;
-  };
-  const { text, keys, receipts } = send;
-  const deliver = async () => {
-    // The done file comes before tmux sees the pane dead (the wrapper writes it, then exits, or
-    // stays for adopted daemons): the command has ended, so nothing is written. Checked here,
-    // under the input lock and after any wait for a starting agent, right before the first write.
-    if (commandFinished(loc)) {
-      out.dead = true;
-      return;
-    }
-    if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return;
-    if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return;
-    if (!send.enter) return;
-    let before: string | null = null;
-    if (text !== "") {
-      await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
-      // The screen holding the text, read at the end of the delay: the agent has drawn the
-      // paste by then (a capture right after the paste may not show it yet).
-      if (receipts !== null) before = (await captureScreen(tmux, target).catch(() => null)) || null;
-    }
-    if (!(await delivered(sendKeys(tmux, target, ["Enter"])))) return;
-    if (receipts === null) return;
-    out.receipt = await receipts.module.confirmSend(deps, loc, receipts.plan, {
-      sent: text,
-      before,
-      capture: () => captureScreen(tmux, target),
-      pressAgain: send.retryEnter
-        ? () => {
-          out.enterRetried = true;
-          return delivered(sendKeys(tmux, target, ["Enter"]));
-        }
-        : null,
-    });
+  const pane: SendPane = {
+    tmux: new Tmux(deps.runner, loc.socketPath),
+    // The agent's own pane, exactly: never a window someone opened in the session since.
+    target: paneTarget(loc.session, loc.meta),
+    out,
+    // Each write is refused by tmux itself when the pane is dead (`pasteText`): then nothing
+    // more is written, and the refusal is built once the input lock is released.
+    delivered: async (write) => {
+      const result = await write;
+      if (result === "absent") throw new SessionNotFoundError(loc.session);
+      if (result === "dead") out.dead = true;
+      else out.sentSome = true;
+      return !out.dead;
+    },
+    // A signal (an orchestrator's time limit, Ctrl-C) once the writes began is held until they
+    // are all done: a paste left without its Enter would be submitted with the next send's text.
+    sectioned: async (writes) => {
+      const closeSection = openSection();
+      try {
+        return interruption() !== null ? undefined : await writes();
+      } finally {
+        out.stopped ??= interruption();
+        closeSection();
+      }
+    },
   };
   // The one lock lisa holds across tmux calls (state-file locks never are, DESIGN §4.4): it
   // exists to serialize them, so a paste is never followed by another send's paste before its
@@ -338,7 +389,11 @@ async function deliverLocked(
   // without meta (not spawned by lisa) gets the same lock path under the current project, which
   // is also the server lisa sends to, so it is serialized too.
   try {
-    await withLock(loc.paths.inputLock, { timeoutMs: send.lockTimeoutMs }, deliver);
+    await withLock(
+      loc.paths.inputLock,
+      { timeoutMs: send.lockTimeoutMs },
+      () => writeSend(deps, loc, send, pane),
+    );
   } catch (error) {
     // No session, no lock file left behind for it (sends to a wrong name must not litter).
     if (error instanceof SessionNotFoundError && loc.meta === undefined) {
@@ -355,6 +410,53 @@ async function deliverLocked(
     );
   }
   return out;
+}
+
+/**
+ * The writes of one send, the input lock held: the paste, the keys, the Enter (inside one
+ * interrupt section), then, outside it, the receipt (a signal then ends lisa at once, the text
+ * sent) and `--retry-enter`'s second Enter (in a section of its own).
+ */
+async function writeSend(
+  deps: Deps,
+  loc: SessionLocation,
+  send: SendWrites,
+  pane: SendPane,
+): Promise<void> {
+  const { tmux, target, out, delivered, sectioned } = pane;
+  const { text, keys, receipts } = send;
+  // The done file comes before tmux sees the pane dead (the wrapper writes it, then exits, or
+  // stays for adopted daemons): the command has ended, so nothing is written. Checked here,
+  // under the input lock and after any wait for a starting agent, right before the first write.
+  if (commandFinished(loc)) {
+    out.dead = true;
+    return;
+  }
+  let before: string | null = null;
+  const entered = await sectioned(async () => {
+    if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return false;
+    if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return false;
+    if (!send.enter) return false;
+    if (text !== "") {
+      await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
+      // The screen holding the text, read at the end of the delay: the agent has drawn the
+      // paste by then (a capture right after the paste may not show it yet).
+      if (receipts !== null) before = (await captureScreen(tmux, target).catch(() => null)) || null;
+    }
+    return await delivered(sendKeys(tmux, target, ["Enter"]));
+  });
+  if (!entered || receipts === null || out.stopped !== null) return;
+  out.receipt = await receipts.module.confirmSend(deps, loc, receipts.plan, {
+    sent: text,
+    before,
+    capture: () => captureScreen(tmux, target),
+    pressAgain: send.retryEnter
+      ? async () => {
+        out.enterRetried = true;
+        return (await sectioned(() => delivered(sendKeys(tmux, target, ["Enter"])))) ?? false;
+      }
+      : null,
+  });
 }
 
 /** The `send_unconfirmed` error of a send whose receipt never came (the text was left alone). */

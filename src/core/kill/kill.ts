@@ -26,6 +26,7 @@ import { appendLifecycle } from "../session/lifecycle.ts";
 import { gatherSessions } from "../inventory/list.ts";
 import { resolveProject } from "../session/project.ts";
 import { removeSessionArtifacts } from "../session/artifacts.ts";
+import { removeLeftUnderOtherHashes } from "../session/other_hashes.ts";
 import { recordBeforeRemoval } from "../history/recorder.ts";
 import { locateSession, scanMetaFiles, tryReadMeta } from "../session/locate.ts";
 import { type Caller, callerOf, closeOwn, deafToHangup } from "./own.ts";
@@ -302,11 +303,17 @@ async function endSession(
   const recording = await recordBeforeRemoval(deps, [{ ...target, runId }], "killed");
   const keep = !recording.recorded;
   const allHashes = options.cleanupAllHashes ?? deps.config.cleanupAllHashes;
-  const removed = removeSessionArtifacts(
-    target.runtimeDir,
-    target.session,
-    allHashes ? { keepHooks: keep } : { hash: target.hash, keepHooks: keep },
-  );
+  const removed = removeSessionArtifacts(target.runtimeDir, target.session, {
+    hash: target.hash,
+    keepHooks: keep,
+  });
+  // Other projects' files of the name: only what their gone sessions left, and never a hook log
+  // (history has not read those sessions here; its next read takes them).
+  if (allHashes) {
+    removed.push(
+      ...await removeLeftUnderOtherHashes(deps, target.runtimeDir, target.session, target.hash),
+    );
+  }
   const alias = target.meta?.alias ?? target.alias;
   // A name nobody knew (a typo) gets no event log: nothing would ever read or prune it.
   if (pids !== null || removed.length > 0 || ended.signalled > 0 || pathExists(paths.events)) {

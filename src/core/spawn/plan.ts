@@ -17,7 +17,7 @@ import type {
   WorktreeInfo,
 } from "../../base/types.ts";
 import { withoutGitContext } from "../worktree/git_context.ts";
-import { newRunId, sessionName, validateSessionName } from "../session/identity.ts";
+import { newRunId, sessionName, validateNewSessionName } from "../session/identity.ts";
 import type { Project } from "../session/project.ts";
 import { type NestedDetection, resolveNestedPolicy } from "./nested.ts";
 import {
@@ -126,7 +126,7 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
   const { agent, mode, prompt, project } = input;
   const now = deps.now();
   const session = input.session !== undefined
-    ? validateSessionName(input.session)
+    ? validateNewSessionName(input.session)
     : sessionName({ projectRoot: project.root, agent, mode, tag: input.tag, now });
   const runId = newRunId(now);
   const paths = sessionPaths(project.runtimeDir, project.hash, session);

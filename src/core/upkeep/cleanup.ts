@@ -26,6 +26,7 @@ import {
 } from "../../store/runtime_dir.ts";
 import { isNoServer, Tmux } from "../../tmux/tmux.ts";
 import { recordBeforeRemoval, recordKey } from "../history/recorder.ts";
+import { withSpawnLock } from "../session/spawn_lock.ts";
 
 /** Options of {@link runCleanup}. */
 export interface CleanupOptions {
@@ -130,6 +131,8 @@ interface FileEntry {
   path: string;
   name: string;
   mtimeMs: number;
+  /** Inode and mtime when listed ({@link fileIdentity}): a file replaced since is another. */
+  identity: string;
 }
 
 function listDir(dir: string): FileEntry[] {
@@ -150,6 +153,7 @@ function listDir(dir: string): FileEntry[] {
         path,
         name: e.name,
         mtimeMs: info.mtime?.getTime() ?? 0,
+        identity: `${info.ino ?? ""}:${info.mtime?.getTime() ?? ""}`,
       });
     } catch { /* removed meanwhile */ }
   }
@@ -318,13 +322,36 @@ export async function runCleanup(deps: Deps, options: CleanupOptions): Promise<C
   }
   for (const { g, live, unsure, fresh } of verdicts) {
     const keepHooks = unrecorded.has(recordKey(g));
-    for (const f of g.files) {
-      const isEvents = /-events\.jsonl(\.lock)?$/.test(f.name);
-      const isHooks = /-hooks\.jsonl(\.lock)?$/.test(f.name);
-      const keep = live || unsure || fresh || (isEvents && now - f.mtimeMs < retentionMs) ||
-        (isHooks && keepHooks);
-      if (keep) report.kept.artifacts.push(f.path);
-      else remove(f.path, "artifacts");
+    const sweep = () => {
+      for (const f of g.files) {
+        const isEvents = /-events\.jsonl(\.lock)?$/.test(f.name);
+        const isHooks = /-hooks\.jsonl(\.lock)?$/.test(f.name);
+        const keep = live || unsure || fresh || (isEvents && now - f.mtimeMs < retentionMs) ||
+          (isHooks && keepHooks) ||
+          // Replaced since it was listed: a spawn of the name wrote it (while history waited
+          // for its database, say); it is that session's.
+          (!options.dryRun && fileIdentity(f.path) !== f.identity);
+        if (keep) report.kept.artifacts.push(f.path);
+        else remove(f.path, "artifacts");
+      }
+      return Promise.resolve();
+    };
+    if (options.dryRun || live || unsure || fresh) {
+      await sweep();
+      continue;
+    }
+    // Looked at again under the spawn lock: no spawn of the name begins between look and removal.
+    try {
+      await withSpawnLock(
+        runtimeDir,
+        g.hash,
+        `the files of session "${g.session}" were not removed`,
+        sweep,
+      );
+    } catch (error) {
+      for (const f of g.files) {
+        report.errors.push({ path: f.path, error: (error as Error).message });
+      }
     }
   }
 

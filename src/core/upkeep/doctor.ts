@@ -5,7 +5,7 @@ import { type ConfigEntry, loadConfig } from "../../base/config.ts";
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { BUILT_COMMIT, commitAt } from "../../base/version.ts";
-import { ensureRuntimeDir } from "../../store/runtime_dir.ts";
+import { ensureRuntimeDir, SOCKET_NAME_MAX, SOCKET_PATH_MAX } from "../../store/runtime_dir.ts";
 import { readHostsFile } from "../hosts/mod.ts";
 
 /** One external program. */
@@ -92,9 +92,9 @@ export function checkBuild(
 }
 
 /**
- * Checks tmux, claude, codex, the runtime dir, every variable and the hosts file (with ssh when
- * it lists hosts), and a built lisa against its checkout; `problems` says what is wrong. Never
- * throws.
+ * Checks tmux, claude, codex, the runtime dir, the length of the tmux sockets' paths, every
+ * variable and the hosts file (with ssh when it lists hosts), and a built lisa against its
+ * checkout; `problems` says what is wrong. Never throws.
  */
 export async function runDoctor(deps: Deps): Promise<DoctorReport> {
   const hostsFile = readHostsFile(deps);
@@ -119,6 +119,15 @@ export async function runDoctor(deps: Deps): Promise<DoctorReport> {
   else if (tmux.version === null) problems.push(`tmux does not run: ${tmux.error}`);
   if (!claude.found && !codex.found) problems.push("neither claude nor codex is on PATH");
   if (!runtimeDir.ok) problems.push(runtimeDir.error ?? `runtime dir ${runtimeDir.path} is unsafe`);
+  const socketDir = deps.config.tmuxSocketDir ?? deps.config.runtimeDir;
+  const socketBytes = new TextEncoder().encode(socketDir).length + SOCKET_NAME_MAX;
+  if (socketBytes > SOCKET_PATH_MAX) {
+    problems.push(
+      `a project's tmux socket in ${socketDir} takes up to ${socketBytes} bytes, over the ` +
+        `${SOCKET_PATH_MAX} a socket's path may have: set LISA_TMUX_SOCKET_DIR to a shorter ` +
+        "directory",
+    );
+  }
   problems.push(...hostsFile.problems);
   const sshTool = tools[3];
   if (sshTool !== undefined && !sshTool.found) {

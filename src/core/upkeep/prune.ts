@@ -25,7 +25,8 @@ import { recordBeforeRemoval } from "../history/recorder.ts";
 import { resolveProject } from "../session/project.ts";
 import { tryReadMeta } from "../session/locate.ts";
 import { pruneOldEvents } from "../../store/events.ts";
-import { SESSION_ARTIFACT_RE } from "../../store/runtime_dir.ts";
+import { SESSION_ARTIFACT_RE, sessionPaths } from "../../store/runtime_dir.ts";
+import { withSpawnLock } from "../session/spawn_lock.ts";
 import {
   killSession,
   listSessions,
@@ -277,10 +278,28 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
         [{ runtimeDir, hash: s.hash, session: s.session, runId: meta?.runId ?? null }],
         "pruned",
       );
-      pruned.files = removeSessionArtifacts(runtimeDir, s.session, {
-        hash: s.hash,
-        keepHooks: !recorded,
-      }).sort();
+      // A spawn of the name since it was judged (history may have waited seconds for its
+      // database) made the files another session's: they stay. Looked at under the spawn lock,
+      // so no spawn can begin between the look and the removal. A hook log history could not
+      // take stays for its next read.
+      const respawned = await withSpawnLock(
+        runtimeDir,
+        s.hash,
+        `session "${s.session}" was not pruned`,
+        () => {
+          const now = tryReadMeta(sessionPaths(runtimeDir, s.hash, s.session).meta);
+          if ((now?.runId ?? null) !== (meta?.runId ?? null)) return Promise.resolve(true);
+          pruned.files = removeSessionArtifacts(runtimeDir, s.session, {
+            hash: s.hash,
+            keepHooks: !recorded,
+          }).sort();
+          return Promise.resolve(false);
+        },
+      );
+      if (respawned) {
+        result.kept.push({ session: s.session, alias, reason: "live" });
+        continue;
+      }
     }
     result.pruned.push(pruned);
   }

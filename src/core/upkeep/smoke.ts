@@ -15,6 +15,7 @@ import { LisaError } from "../../base/errors.ts";
 import { killSessionTree } from "../kill/kill.ts";
 import { monitorSession } from "../status/monitor.ts";
 import { removeStaleSocket } from "./cleanup.ts";
+import { removeSpawnLock } from "../session/spawn_lock.ts";
 import { type Project, resolveProject } from "../session/project.ts";
 import { shellJoin, shellQuote } from "../../base/shell_quote.ts";
 import { spawnSession } from "../spawn/spawn.ts";
@@ -247,8 +248,9 @@ export async function runSmoke(deps: Deps, options: SmokeOptions): Promise<Smoke
 
 /**
  * Kills L1 with its descendants, then any level left without a parent link; then removes what
- * kill keeps for post-mortems (the smoke sessions' event logs) and the project's socket when no
- * server answers on it any more (tmux leaves it behind when its last session ends).
+ * kill keeps for post-mortems (the smoke sessions' event logs), the project's socket when no
+ * server answers on it any more (tmux leaves it behind when its last session ends) and its
+ * spawn lock file when no spawn holds it.
  */
 async function cleanupSmoke(
   deps: Deps,
@@ -278,5 +280,6 @@ async function cleanupSmoke(
     }
   }
   await removeStaleSocket(deps.runner, project.socketPath, deps.config.cmdTimeoutSeconds * 1000);
+  await removeSpawnLock(project.runtimeDir, project.hash);
   return { killed, errors };
 }

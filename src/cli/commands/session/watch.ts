@@ -34,9 +34,11 @@ export default async function watch(
   flags: FlagsOf<typeof watchFlags>,
 ): Promise<void> {
   const deps = this.deps;
-  if (flags.any && flags.all) throw new UsageError("--any and --all exclude each other");
+  if (flags.any && flags.all) {
+    throw new UsageError("--any and --all exclude each other", "conflicting_options");
+  }
   if ((flags.any || flags.all) && flags.until === undefined) {
-    throw new UsageError("--any and --all need --until");
+    throw new UsageError("--any and --all need --until", "missing_argument", { flag: "--until" });
   }
   if (flags.allHosts && (flags.session !== undefined || flags.sessions !== undefined)) {
     throw new UsageError(
