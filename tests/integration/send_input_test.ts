@@ -401,6 +401,8 @@ Deno.test("a pane a person left in copy mode (scrolled back) gets the text, its 
         "--text",
         `hello-${mode}`,
         "--enter",
+        "--confirm-timeout",
+        "0",
         "--json",
       ]);
       strictEqual(sent.code, 0, sent.stdout + sent.stderr);
