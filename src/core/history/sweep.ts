@@ -13,7 +13,7 @@
  *    started before them, else the first one).
  */
 import type { Deps } from "../../base/deps.ts";
-import { lazyImport } from "../../base/lazy.ts";
+import { probeSocket } from "../../tmux/sessions.ts";
 import type { History } from "./store.ts";
 import { sessionPaths } from "../../store/runtime_dir.ts";
 
@@ -67,14 +67,7 @@ export async function sweepHistory(
       bySocket.set(String(r.socket_path), list);
     }
     const gone: number[] = [];
-    // Loaded only when some session must be asked for (cleanup's module graph is not small).
-    const { probeSocket } = bySocket.size === 0
-      ? { probeSocket: null }
-      : await lazyImport<typeof import("../upkeep/cleanup.ts")>(
-        new URL("../upkeep/cleanup.ts", import.meta.url),
-      );
     for (const [socket, sessions] of bySocket) {
-      if (probeSocket === null) break;
       const probe = await probeSocket(deps.runner, socket, deps.config.cmdTimeoutSeconds * 1000);
       if (probe.kind === "unknown") continue;
       for (const s of sessions) {

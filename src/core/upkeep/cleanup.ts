@@ -24,7 +24,7 @@ import {
   SESSION_ARTIFACT_RE,
   SOCKET_RE,
 } from "../../store/runtime_dir.ts";
-import { isNoServer, Tmux } from "../../tmux/tmux.ts";
+import { probeSocket, type SocketProbe } from "../../tmux/sessions.ts";
 import { recordBeforeRemoval, recordKey } from "../history/recorder.ts";
 
 /** Options of {@link runCleanup}. */
@@ -63,37 +63,10 @@ export interface CleanupReport {
   errors: { path: string; error: string }[];
 }
 
-/** The answer of one socket probe. */
-export type SocketProbe =
-  | { kind: "live"; sessions: string[] }
-  | { kind: "stale" }
-  | { kind: "unknown"; error: string };
-
 const DEFAULT_GRACE_MS = 60_000;
 const DEFAULT_SCRIPT_MAX_AGE_MS = 3_600_000;
 // Temp files of atomic writes left by a crash between create and rename.
 const ATOMIC_TEMP_RE = /^\.?lisa-([0-9a-f]{8})-.*\.tmp-\d+-[a-z0-9]+$/;
-
-/**
- * Asks the server on `socketPath` for its sessions with one `list-sessions`. Never starts or
- * stops a server.
- */
-export async function probeSocket(
-  runner: Runner,
-  socketPath: string,
-  timeoutMs: number,
-): Promise<SocketProbe> {
-  try {
-    const r = await new Tmux(runner, socketPath, timeoutMs).run([
-      ["list-sessions", "-F", "#{session_name}"],
-    ]);
-    if (r.success) return { kind: "live", sessions: r.stdout.split("\n").filter((s) => s !== "") };
-    if (isNoServer(r.stderr)) return { kind: "stale" };
-    return { kind: "unknown", error: r.stderr.trim() || `exit ${r.code}` };
-  } catch (error) {
-    return { kind: "unknown", error: error instanceof Error ? error.message : String(error) };
-  }
-}
 
 /** Inode and mtime of `path` (not followed), or null when it does not exist. */
 function fileIdentity(path: string): string | null {
