@@ -34,6 +34,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { UsageError } from "../../base/errors.ts";
+import { STDOUT_CLOSED_EXIT_CODE } from "../../base/io.ts";
 import type { Expect, SessionStateName } from "../../base/types.ts";
 import { TERMINAL_STATES } from "../../base/types.ts";
 import {
@@ -121,12 +122,6 @@ const SUCCESS_REASONS = new Set([
 
 /** Exit reasons that end the wait without a verdict on the session (finalState "timeout"). */
 const TIMEOUT_REASONS = new Set(["max_polls_exceeded", "degraded_max_polls_exceeded", "timeout"]);
-
-/**
- * Exit code of a monitor whose stdout reader went away (`monitor --stream-json | head -1`):
- * 128 + SIGPIPE, what a shell reports for a writer killed by a closed pipe.
- */
-export const STDOUT_CLOSED_EXIT_CODE = 141;
 
 /**
  * The exit code of a monitor that ended with `exitReason`: a matched `--until-state` is success

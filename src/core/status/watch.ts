@@ -18,7 +18,7 @@ import { resolveProject } from "../session/project.ts";
 import { sessionKey } from "../session/locate.ts";
 import { gatherLiveSessions, type ListedSession } from "../inventory/list.ts";
 import { ControlChannel } from "../../tmux/control.ts";
-import { STDOUT_CLOSED_EXIT_CODE } from "./monitor.ts";
+import { STDOUT_CLOSED_EXIT_CODE } from "../../base/io.ts";
 
 /** Time between two rounds of watch. */
 export const WATCH_INTERVAL_MS = 400;
