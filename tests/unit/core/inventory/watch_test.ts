@@ -1,6 +1,6 @@
 /** `watch --until`: which states satisfy a condition. */
 import { strictEqual } from "node:assert/strict";
-import { meets } from "../../../../src/core/status/watch.ts";
+import { meets } from "../../../../src/core/inventory/watch.ts";
 
 Deno.test("--until terminal is any terminal state; a state name is that state only", () => {
   for (const s of ["completed", "crashed", "stuck", "not_found"] as const) {
