@@ -9,10 +9,10 @@ import type { Deps } from "../../base/deps.ts";
 import type { SessionStateName } from "../../base/types.ts";
 import { readEvents } from "../../store/events.ts";
 import { locateSession } from "../session/locate.ts";
-import { readCursorFile, writeCursorFile } from "../drive/capture.ts";
+import { readCursorFile, writeCursorFile } from "../capture/capture.ts";
 import { nextAction } from "./next_action.ts";
 import { snapshotSession } from "./snapshot.ts";
-import { parseOffset } from "../drive/capture_view.ts";
+import { parseOffset } from "../capture/capture_view.ts";
 
 /** Default number of events in a handoff. */
 export const DEFAULT_HANDOFF_EVENTS = 5;

@@ -43,8 +43,8 @@ import {
   type MarkerSummary,
   offsetMode,
   paneGeometry,
-} from "../drive/capture_view.ts";
-import { offsetOf } from "../drive/offset.ts";
+} from "../capture/capture_view.ts";
+import { offsetOf } from "../capture/offset.ts";
 import { sessionStatus, type StatusOutcome, type StatusReport } from "./status.ts";
 import { type JsonPathGate, jsonPathMatches, parseJsonPathGate } from "./jsonpath_gate.ts";
 

@@ -212,8 +212,8 @@ async function writeOutput(
   probe: Pick<PaneProbe, "dead" | "rawCapture">,
 ): Promise<void> {
   try {
-    const { cleanCapture } = await lazyImport<typeof import("../drive/capture_view.ts")>(
-      new URL("../drive/capture_view.ts", import.meta.url),
+    const { cleanCapture } = await lazyImport<typeof import("../capture/capture_view.ts")>(
+      new URL("../capture/capture_view.ts", import.meta.url),
     );
     const rows = cleanCapture(probe.rawCapture, { paneDead: probe.dead, keepNoise: true });
     const tail = rows.slice(-STATUS_CAPTURE_LINES);

@@ -15,9 +15,9 @@ import {
   offsetMode,
   paneGeometry,
   parseOffset,
-} from "../drive/capture_view.ts";
+} from "../capture/capture_view.ts";
 import { sessionStatus, type StatusReport } from "./status.ts";
-import { deltaTime, paneActivityMs } from "../drive/capture.ts";
+import { deltaTime, paneActivityMs } from "../capture/capture.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
 /** Options of {@link snapshotSession}. */

@@ -15,7 +15,7 @@
 import type { Deps } from "../../base/deps.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import { LisaError } from "../../base/errors.ts";
-import type { PaneFacts } from "../drive/capture_view.ts";
+import type { PaneFacts } from "../capture/capture_view.ts";
 import type { Agent, Mode, WorktreeInfo } from "../../base/types.ts";
 import { baseName } from "../../base/paths.ts";
 import { locateSession, type SessionLocation, shownAgent } from "../session/locate.ts";

@@ -23,7 +23,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { sanitizePasteText } from "../drive/paste_text.ts";
-import { capture } from "../drive/capture.ts";
+import { capture } from "../capture/capture.ts";
 import { type SendOptions, type SendResult, sendToSession } from "../drive/send.ts";
 import { locateSession, type SessionLocation } from "../session/locate.ts";
 import { sessionStatus } from "../status/status.ts";

@@ -12,8 +12,8 @@ import { parseMode } from "../../base/types.ts";
 import { type DoctorReport, runDoctor } from "./doctor.ts";
 import { monitorExitCode, monitorSession } from "../status/monitor.ts";
 import { detectNested } from "../spawn/nested.ts";
-import { deltaTime } from "../drive/capture.ts";
-import { parseOffset } from "../drive/capture_view.ts";
+import { deltaTime } from "../capture/capture.ts";
+import { parseOffset } from "../capture/capture_view.ts";
 import { resolveProject } from "../session/project.ts";
 
 /** Candidates `--auto-model` picks from when none are given (the older Go lisa's defaults). */

@@ -10,7 +10,7 @@
  * leaves nothing behind (no event logs, no stale socket).
  */
 import type { Deps } from "../../base/deps.ts";
-import { capture } from "../drive/capture.ts";
+import { capture } from "../capture/capture.ts";
 import { LisaError } from "../../base/errors.ts";
 import { killSessionTree } from "../kill/kill.ts";
 import { monitorSession } from "../status/monitor.ts";

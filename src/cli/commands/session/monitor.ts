@@ -6,8 +6,8 @@ import type { FlagsOf, monitorFlags } from "../../verbs.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { type MonitorPoll, monitorSession } from "../../../core/status/monitor.ts";
 import { nextAction } from "../../../core/status/next_action.ts";
-import { writeCursorFile } from "../../../core/drive/capture.ts";
-import { markerFields } from "../../../core/drive/markers.ts";
+import { writeCursorFile } from "../../../core/capture/capture.ts";
+import { markerFields } from "../../../core/capture/markers.ts";
 
 /** Polls and prints; exit 0 for success, 2 for a non-success stop. */
 export default async function monitor(

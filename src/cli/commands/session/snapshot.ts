@@ -5,7 +5,7 @@ import { printJson } from "../../output.ts";
 import { statusExitCode, statusMin, statusText } from "../../status_render.ts";
 import type { FlagsOf, snapshotFlags } from "../../verbs.ts";
 import { type SnapshotResult, snapshotSession } from "../../../core/status/snapshot.ts";
-import { markerFields } from "../../../core/drive/markers.ts";
+import { markerFields } from "../../../core/capture/markers.ts";
 import { markerSummaryLine, requireMarkers } from "./capture.ts";
 
 /**

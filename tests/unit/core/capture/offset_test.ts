@@ -5,14 +5,14 @@
  * is a reset with a reason, never a silent loss.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { captureResult, type CaptureView } from "../../../../src/core/drive/capture_view.ts";
+import { captureResult, type CaptureView } from "../../../../src/core/capture/capture_view.ts";
 import {
   ANCHOR_ROWS,
   formatOffset,
   type PaneGeometry,
   parseOffset,
   UNKNOWN_GEOMETRY,
-} from "../../../../src/core/drive/offset.ts";
+} from "../../../../src/core/capture/offset.ts";
 
 const numbered = (from: number, to: number, prefix = "line") =>
   Array.from({ length: to - from + 1 }, (_, i) => `${prefix} ${from + i}`);

@@ -1,5 +1,5 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
-import { findMarkers, markerFields } from "../../../../src/core/drive/markers.ts";
+import { findMarkers, markerFields } from "../../../../src/core/capture/markers.ts";
 
 Deno.test("each marker occurrence is a hit: line from 1, character offsets in the joined text", () => {
   const lines = ["start", "● DONE and DONE", "", "🙂 ERR then DONE"];

@@ -3,8 +3,8 @@ import {
   parseTranscript,
   transcriptPath,
   transcriptText,
-} from "../../../../src/core/drive/transcript.ts";
-import { deltaTime } from "../../../../src/core/drive/capture.ts";
+} from "../../../../src/core/capture/transcript.ts";
+import { deltaTime } from "../../../../src/core/capture/capture.ts";
 import type { Deps } from "../../../../src/base/deps.ts";
 import type { SessionMeta } from "../../../../src/base/types.ts";
 

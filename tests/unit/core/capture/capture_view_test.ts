@@ -6,12 +6,12 @@ import {
   echoLines,
   filterNoise,
   findMarkers,
-} from "../../../../src/core/drive/capture_view.ts";
+} from "../../../../src/core/capture/capture_view.ts";
 import {
   capturePaneArgs,
   paneInfoArgs,
   parsePaneRead,
-} from "../../../../src/core/drive/capture.ts";
+} from "../../../../src/core/capture/capture.ts";
 
 const numbered = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`);
