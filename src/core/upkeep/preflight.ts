@@ -10,7 +10,7 @@ import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { parseMode } from "../../base/types.ts";
 import { type DoctorReport, runDoctor } from "./doctor.ts";
-import { monitorExitCode, monitorSession } from "../status/monitor.ts";
+import { monitorExitCode, monitorSession } from "../monitor/monitor.ts";
 import { detectNested } from "../spawn/nested.ts";
 import { deltaTime } from "../capture/capture.ts";
 import { parseOffset } from "../capture/capture_view.ts";

@@ -13,7 +13,7 @@ import type { Deps } from "../../base/deps.ts";
 import { capture } from "../capture/capture.ts";
 import { LisaError } from "../../base/errors.ts";
 import { killSessionTree } from "../kill/kill.ts";
-import { monitorSession } from "../status/monitor.ts";
+import { monitorSession } from "../monitor/monitor.ts";
 import { removeStaleSocket } from "./cleanup.ts";
 import { type Project, resolveProject } from "../session/project.ts";
 import { shellJoin, shellQuote } from "../../base/shell_quote.ts";

@@ -9,7 +9,7 @@ import type { FlagsOf, listFlags } from "../../verbs.ts";
 import type { ListResult } from "../../../core/inventory/list.ts";
 import { staleReport } from "../../../core/inventory/stale.ts";
 import { listDelta } from "../../../core/inventory/cursor_delta.ts";
-import { nextAction } from "../../../core/status/next_action.ts";
+import { nextAction } from "../../../core/monitor/next_action.ts";
 
 /**
  * What to print instead of the plain table/JSON: a JSON payload, or extra text lines after the

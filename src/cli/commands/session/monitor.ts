@@ -4,8 +4,8 @@ import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, monitorFlags } from "../../verbs.ts";
 import { UsageError } from "../../../base/errors.ts";
-import { type MonitorPoll, monitorSession } from "../../../core/status/monitor.ts";
-import { nextAction } from "../../../core/status/next_action.ts";
+import { type MonitorPoll, monitorSession } from "../../../core/monitor/monitor.ts";
+import { nextAction } from "../../../core/monitor/next_action.ts";
 import { writeCursorFile } from "../../../core/capture/capture.ts";
 import { markerFields } from "../../../core/capture/markers.ts";
 

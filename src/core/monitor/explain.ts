@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import type { EventRecord } from "../../base/types.ts";
-import { sessionStatus, type StatusReport } from "./status.ts";
+import { sessionStatus, type StatusReport } from "../status/status.ts";
 import { readEvents } from "../../store/events.ts";
 
 /** Default number of events explain shows. */

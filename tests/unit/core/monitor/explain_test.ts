@@ -1,5 +1,5 @@
 import { ok, strictEqual, throws } from "node:assert/strict";
-import { decisionOf, parseSince } from "../../../../src/core/status/explain.ts";
+import { decisionOf, parseSince } from "../../../../src/core/monitor/explain.ts";
 import type { StatusReport } from "../../../../src/core/status/status.ts";
 
 const NOW = Date.parse("2026-01-02T03:04:05Z");

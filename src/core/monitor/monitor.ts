@@ -45,7 +45,7 @@ import {
   paneGeometry,
 } from "../capture/capture_view.ts";
 import { offsetOf } from "../capture/offset.ts";
-import { sessionStatus, type StatusOutcome, type StatusReport } from "./status.ts";
+import { sessionStatus, type StatusOutcome, type StatusReport } from "../status/status.ts";
 import { type JsonPathGate, jsonPathMatches, parseJsonPathGate } from "./jsonpath_gate.ts";
 
 /** Default seconds between polls. */

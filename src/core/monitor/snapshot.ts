@@ -16,7 +16,7 @@ import {
   paneGeometry,
   parseOffset,
 } from "../capture/capture_view.ts";
-import { sessionStatus, type StatusReport } from "./status.ts";
+import { sessionStatus, type StatusReport } from "../status/status.ts";
 import { deltaTime, paneActivityMs } from "../capture/capture.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 

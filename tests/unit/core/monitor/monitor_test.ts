@@ -1,10 +1,10 @@
 import { strictEqual, throws } from "node:assert/strict";
-import { jsonPathMatches, parseJsonPathGate } from "../../../../src/core/status/jsonpath_gate.ts";
+import { jsonPathMatches, parseJsonPathGate } from "../../../../src/core/monitor/jsonpath_gate.ts";
 import {
   adaptiveWaitMs,
   monitorExitCode,
   stopReason,
-} from "../../../../src/core/status/monitor.ts";
+} from "../../../../src/core/monitor/monitor.ts";
 import type { SessionStateName } from "../../../../src/base/types.ts";
 
 const st = (sessionState: SessionStateName) => ({ sessionState });
