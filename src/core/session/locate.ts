@@ -15,7 +15,7 @@ import type { SessionMeta } from "../../base/types.ts";
 import { SESSION_ARTIFACT_RE, type SessionPaths, sessionPaths } from "../../store/runtime_dir.ts";
 import { readMeta } from "../../store/session_store.ts";
 import { lazyImport } from "../../base/lazy.ts";
-import { listRecords } from "../worktree/record.ts";
+import { listRecords } from "../../store/worktree_record.ts";
 import { aliasInEventLog } from "./gone.ts";
 
 /**

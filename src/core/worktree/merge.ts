@@ -34,7 +34,7 @@ import { git, gitMessage, splitZ } from "./git.ts";
 import { applyMerge, changesOf, conflictError } from "./merge_apply.ts";
 import { journalPath, STATUS_ARGS, statusPaths, withRepo } from "./merge_journal.ts";
 import { commitWorktree } from "./merge_pending.ts";
-import { type MergedMark, readRecord, writeRecord } from "./record.ts";
+import { type MergedMark, readRecord, writeRecord } from "../../store/worktree_record.ts";
 
 export { pendingCommitMessage } from "./merge_pending.ts";
 

@@ -16,7 +16,7 @@ import type { Project } from "../session/project.ts";
 import { git, gitMessage } from "./git.ts";
 import { spawnerAlive } from "./leftover.ts";
 import { pruneWorktree } from "./prune.ts";
-import { readRecord, recordPathOf, worktreePathOf } from "./record.ts";
+import { readRecord, recordPathOf, worktreePathOf } from "../../store/worktree_record.ts";
 
 /** Prefix of the default branch names. */
 export const BRANCH_PREFIX = "lisa/";

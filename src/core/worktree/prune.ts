@@ -34,7 +34,7 @@ import {
   removeRecord,
   type WorktreeRecord,
   writeRecord,
-} from "./record.ts";
+} from "../../store/worktree_record.ts";
 import { endRecordedGroup, type RecordedGroup, recordGroup } from "../../proc/group.ts";
 import { openSection } from "../../proc/interrupt.ts";
 import { isAlive } from "../../proc/table.ts";

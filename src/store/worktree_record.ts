@@ -11,10 +11,9 @@
  * SIGKILL, which nothing can catch — leaves a record that says so, so prune and the next spawn of
  * the name find what it left and clear it.
  */
-import type { WorktreeInfo } from "../../base/types.ts";
-import type { RecordedGroup } from "../../proc/group.ts";
-import { joinPath } from "../../base/paths.ts";
-import { readJsonIfExists, writeJsonAtomic } from "../../store/atomic.ts";
+import type { RecordedGroup, WorktreeInfo } from "../base/types.ts";
+import { joinPath } from "../base/paths.ts";
+import { readJsonIfExists, writeJsonAtomic } from "./atomic.ts";
 
 /** Suffix of a record file. */
 const RECORD_SUFFIX = ".lisa.json";
