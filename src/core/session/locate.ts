@@ -274,8 +274,8 @@ export async function resolveSession(
     : oneOf(aliasMatches([...known.metas, ...gone], value, true), value);
   if (prefixed !== null) return prefixed;
   // History last: it opens a database, and only a session older than its event log needs it.
-  const { historyAliases } = await lazyImport<typeof import("../history/lookup.ts")>(
-    new URL("../history/lookup.ts", import.meta.url),
+  const { historyAliases } = await lazyImport<typeof import("./history_aliases.ts")>(
+    new URL("./history_aliases.ts", import.meta.url),
   );
   const rows = await historyAliases(deps, value, !fullName);
   const exact = rows.filter((r) => r.alias === value);

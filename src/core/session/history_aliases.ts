@@ -1,15 +1,14 @@
 /**
- * Names from history for `--session` resolution (`session/locate.ts`): the sessions whose
+ * Names from history for `--session` resolution (`locate.ts`): the sessions whose
  * alias is a value, once nothing in the runtime dir or the worktree records knows it any more.
  * A read-only look at the `sessions` table: no ingestion, no sweep, no migration, and nothing
  * created when there is no database. History is a fallback here, so an absent, unsafe or
  * unreadable database answers nothing rather than failing the verb.
  */
 import type { Deps } from "../../base/deps.ts";
-import type { KnownSession } from "../session/locate.ts";
-import { historyPath } from "./path.ts";
-import { loadSqlite } from "./sqlite.ts";
-import type { SqlDb } from "./store.ts";
+import type { KnownSession } from "./locate.ts";
+import { historyPath } from "../../store/history_path.ts";
+import { loadSqlite, type SqlDb } from "../../store/sqlite.ts";
 
 /** A database lisa would open: a regular file of this user, not readable by others. */
 function safeFile(path: string, uid: number): boolean {

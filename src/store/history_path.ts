@@ -1,6 +1,6 @@
-/** Where the history database is (see `store.ts`). */
-import type { Deps } from "../../base/deps.ts";
-import { joinPath } from "../../base/paths.ts";
+/** Where the history database is (see `core/history/store.ts`). */
+import type { Deps } from "../base/deps.ts";
+import { joinPath } from "../base/paths.ts";
 
 /**
  * The database path for `deps`: `LISA_HISTORY_DB`, else `${XDG_STATE_HOME}/lisa/history.db`,
