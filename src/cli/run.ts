@@ -131,8 +131,8 @@ export async function main(
   options: MainOptions = {},
 ): Promise<number> {
   if (givenArgv[0] === "hook") {
-    const { runHook } = await lazyImport<typeof import("../core/hook/run_hook.ts")>(
-      new URL("../core/hook/run_hook.ts", import.meta.url),
+    const { runHook } = await lazyImport<typeof import("../core/hook/mod.ts")>(
+      new URL("../core/hook/mod.ts", import.meta.url),
     );
     return await runHook(givenArgv.slice(1), deps.env);
   }

@@ -2,8 +2,8 @@
 import type { LisaContext } from "../context.ts";
 import { printJson } from "../output.ts";
 import type { cleanupFlags, FlagsOf } from "../verbs.ts";
-import { runCleanup } from "../../core/upkeep/cleanup.ts";
-import { resolveProject } from "../../core/session/project.ts";
+import { runCleanup } from "../../core/upkeep/mod.ts";
+import { resolveProject } from "../../core/session/mod.ts";
 
 /** Runs the cleanup; exit 1 when something could not be removed. */
 export default async function cleanup(

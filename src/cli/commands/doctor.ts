@@ -2,7 +2,7 @@
 import type { LisaContext } from "../context.ts";
 import { printJson, renderTable } from "../output.ts";
 import type { doctorFlags, FlagsOf } from "../verbs.ts";
-import { runDoctor } from "../../core/upkeep/doctor.ts";
+import { runDoctor } from "../../core/upkeep/mod.ts";
 
 /** Prints the doctor's report; exit 1 when something lisa needs is missing or unsafe. */
 export default async function doctor(

@@ -22,7 +22,7 @@ import {
   paneGeometry,
   parseOffset,
 } from "./capture_view.ts";
-import { locateSession } from "../session/locate.ts";
+import { locateSession } from "../session/mod.ts";
 import {
   formatOf,
   isMissingTarget,

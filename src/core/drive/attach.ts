@@ -25,10 +25,10 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError, SessionNotFoundError } from "../../base/errors.ts";
-import { locateSession } from "../session/locate.ts";
+import { locateSession } from "../session/mod.ts";
 import { paneDead } from "../../tmux/sessions.ts";
 import { paneTarget, Tmux } from "../../tmux/tmux.ts";
-import { parseDoneFile } from "../status/gather.ts";
+import { parseDoneFile } from "../status/mod.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import { SOCKET_RE } from "../../store/runtime_dir.ts";
 import { sessionNotRunning } from "./not_running.ts";

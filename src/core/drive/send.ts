@@ -18,7 +18,7 @@ import {
   DEFAULT_READY_TIMEOUT_SECONDS,
   guardTextSend,
 } from "./send_guard.ts";
-import { locateSession } from "../session/locate.ts";
+import { locateSession } from "../session/mod.ts";
 import { readTextInput } from "./text_input.ts";
 import { withLock } from "../../store/lock.ts";
 import { updateState } from "../../store/session_store.ts";

@@ -25,7 +25,7 @@ import { type FileCursor, MAX_READ_BYTES, readLinesFrom } from "../../store/line
 import { markRead } from "../../store/events.ts";
 import { sessionPaths } from "../../store/runtime_dir.ts";
 import { normalizeMeta } from "../../store/session_store.ts";
-import { tryReadMeta } from "../session/locate.ts";
+import { tryReadMeta } from "../session/mod.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
 import { LISA_TURN_END } from "../../agents/hooks.ts";
 import {
@@ -34,7 +34,7 @@ import {
   toolUseOf,
   turnEventKind,
   type TurnRecord,
-} from "../turns/records.ts";
+} from "../turns/mod.ts";
 import type { History, SqlValue } from "./store.ts";
 
 /** Where a session's files are. */

@@ -5,12 +5,18 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError, UsageError } from "../../base/errors.ts";
-import { canonicalProjectRoot, isValidSessionName, projectHash } from "../session/identity.ts";
-import { locateSession, resolveSession } from "../session/locate.ts";
-import { resolveProject } from "../session/project.ts";
-import { ingestAll, type IngestCounts } from "./ingest.ts";
-import { type History, openHistory } from "./store.ts";
-import { sweepHistory, type SweepReport } from "./sweep.ts";
+import {
+  canonicalProjectRoot,
+  isValidSessionName,
+  locateSession,
+  projectHash,
+  resolveProject,
+  resolveSession,
+} from "../session/mod.ts";
+import type { IngestCounts } from "./ingest.ts";
+import { loadHistoryModules } from "./modules.ts";
+import type { History } from "./store.ts";
+import type { SweepReport } from "./sweep.ts";
 import type { SqlValue } from "./store.ts";
 
 /** One session of `history list`. */
@@ -115,10 +121,11 @@ export async function readHistory<T>(
   deps: Deps,
   fn: (h: History) => T,
 ): Promise<{ value: T; info: ReadInfo }> {
-  const h = await openHistory(deps);
+  const { store, ingest, sweep: sweeps } = await loadHistoryModules();
+  const h = await store.openHistory(deps);
   try {
-    const ingested = ingestAll(h, deps);
-    const sweep = await sweepHistory(h, deps);
+    const ingested = ingest.ingestAll(h, deps);
+    const sweep = await sweeps.sweepHistory(h, deps);
     return { value: fn(h), info: { ingested, sweep, historyDb: h.path } };
   } finally {
     h.close();

@@ -5,7 +5,7 @@
  * loaded only here, lazily, so callers pay nothing until they remove something.
  */
 import type { Deps } from "../../base/deps.ts";
-import { lazyImport } from "../../base/lazy.ts";
+import { type HistoryModules as Modules, loadHistoryModules as load } from "./modules.ts";
 import type { SessionFiles } from "./ingest.ts";
 
 /** Why a session's files are being removed. */
@@ -14,21 +14,6 @@ export type RemovalReason = "killed" | "cleanup" | "spawn_failed" | "pruned";
 /** A session about to lose its files: where they are, and its run when known. */
 export interface RemovedSession extends SessionFiles {
   runId?: string | null;
-}
-
-type Modules = {
-  store: typeof import("./store.ts");
-  ingest: typeof import("./ingest.ts");
-  sweep: typeof import("./sweep.ts");
-};
-
-async function load(): Promise<Modules> {
-  const [store, ingest, sweep] = await Promise.all([
-    lazyImport<Modules["store"]>(new URL("./store.ts", import.meta.url)),
-    lazyImport<Modules["ingest"]>(new URL("./ingest.ts", import.meta.url)),
-    lazyImport<Modules["sweep"]>(new URL("./sweep.ts", import.meta.url)),
-  ]);
-  return { store, ingest, sweep };
 }
 
 /** What {@link recordBeforeRemoval} could record. */

@@ -9,18 +9,19 @@
 import type { Deps } from "../../base/deps.ts";
 import { AGENTS, MODES } from "../../base/types.ts";
 import { baseName, joinPath } from "../../base/paths.ts";
-import { type Project, resolveProject } from "../session/project.ts";
 import {
   type MetaFile,
+  type Project,
+  resolveProject,
   scanMetaFiles,
   sessionKey,
   type SessionLocation,
   shownAgent,
   tryReadMeta,
-} from "../session/locate.ts";
+} from "../session/mod.ts";
 import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
-import type { CoarseStatus, WaitingFor } from "../status/classify.ts";
+import type { CoarseStatus, WaitingFor } from "../status/mod.ts";
 import type { ControlChannel } from "../../tmux/control.ts";
 import type { CpuSample } from "../../base/types.ts";
 import type { SessionMeta, SessionStateName } from "../../base/types.ts";
@@ -315,8 +316,8 @@ export async function gatherLiveSessions(
   };
   const find = metaFinder(project.runtimeDir);
   // Loaded on demand: kill-all and completions list names only.
-  const { fleetStatuses } = await lazyImport<typeof import("../status/fleet.ts")>(
-    new URL("../status/fleet.ts", import.meta.url),
+  const { fleetStatuses } = await lazyImport<typeof import("./live_states.ts")>(
+    new URL("./live_states.ts", import.meta.url),
   );
   const { outcomes, readings } = await fleetStatuses(deps, {
     candidates: readCandidates,

@@ -5,8 +5,7 @@
  * A thin layer beside `list.ts`: it reads metas and asks for cleanup's plan (`stale_files.ts`).
  */
 import type { Deps } from "../../base/deps.ts";
-import { scanMetaFiles, shownAgent, tryReadMeta } from "../session/locate.ts";
-import { resolveProject } from "../session/project.ts";
+import { resolveProject, scanMetaFiles, shownAgent, tryReadMeta } from "../session/mod.ts";
 import { planCleanup } from "./stale_files.ts";
 
 /** One stale session (meta without a tmux session). */

@@ -28,7 +28,7 @@ import {
 import { probeSocket, type SocketProbe } from "../../tmux/sessions.ts";
 
 /** Options of {@link planCleanup}. */
-export interface CleanupOptions {
+export interface CleanupPlanOptions {
   /** Only this project hash (`--project-only`); all hashes when absent. */
   projectHash?: string;
   /** Files younger than this are never removed (default 60 s). */
@@ -285,7 +285,7 @@ function sessionVerdicts(
  * Finds stale lisa sockets, artifacts and startup scripts in the runtime dir (and the socket
  * dir); removes nothing and kills nothing. Throws only when the runtime dir is unsafe.
  */
-export async function planCleanup(deps: Deps, options: CleanupOptions): Promise<CleanupPlan> {
+export async function planCleanup(deps: Deps, options: CleanupPlanOptions): Promise<CleanupPlan> {
   const runtimeDir = ensureRuntimeDir(deps.config.runtimeDir, deps.uid);
   const socketDir = deps.config.tmuxSocketDir ?? runtimeDir;
   const now = deps.now().getTime();

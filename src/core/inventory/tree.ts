@@ -8,10 +8,15 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { lazyImport } from "../../base/lazy.ts";
-import type { SessionLocation } from "../session/locate.ts";
-import type { StatusOutcome } from "../status/status.ts";
-import { resolveProject } from "../session/project.ts";
-import { scanMetaFiles, sessionKey, shownAgent, tryReadMeta } from "../session/locate.ts";
+import {
+  resolveProject,
+  scanMetaFiles,
+  sessionKey,
+  type SessionLocation,
+  shownAgent,
+  tryReadMeta,
+} from "../session/mod.ts";
+import type { StatusOutcome } from "../status/mod.ts";
 import {
   buildTree,
   filterTree,
@@ -105,8 +110,8 @@ export async function runTree(deps: Deps, options: TreeOptions): Promise<TreeRes
   let live: Map<string, Map<string, SessionRow> | null>;
   let states: Map<string, StatusOutcome> | null = null;
   if (options.withState) {
-    const { fleetStatuses, paneOf } = await lazyImport<typeof import("../status/fleet.ts")>(
-      new URL("../status/fleet.ts", import.meta.url),
+    const { fleetStatuses, paneOf } = await lazyImport<typeof import("./live_states.ts")>(
+      new URL("./live_states.ts", import.meta.url),
     );
     const candidates: SessionLocation[] = metas.filter((m) => m.socketPath !== "").map((m) => ({
       session: m.session,

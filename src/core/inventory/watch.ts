@@ -14,8 +14,7 @@
 import type { Deps } from "../../base/deps.ts";
 import { TERMINAL_STATES } from "../../base/types.ts";
 import type { CpuSample, SessionStateName } from "../../base/types.ts";
-import { resolveProject } from "../session/project.ts";
-import { sessionKey } from "../session/locate.ts";
+import { resolveProject, sessionKey } from "../session/mod.ts";
 import { gatherLiveSessions, type ListedSession } from "./list.ts";
 import { ControlChannel } from "../../tmux/control.ts";
 import { STDOUT_CLOSED_EXIT_CODE } from "../../base/io.ts";

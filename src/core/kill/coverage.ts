@@ -14,7 +14,7 @@
  * A daemon that both left the subtree and cleared its environment is found only with
  * `subreaper`; `subtree && subreaper` means nothing of the session could hide.
  */
-import { HEARTBEAT_SUBREAPER, SUBREAPER_ENV } from "../spawn/startup_script.ts";
+import { HEARTBEAT_SUBREAPER, SUBREAPER_ENV } from "../spawn/mod.ts";
 import { hasProcFs } from "../../proc/table.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import type { PaneFacts } from "../../tmux/sessions.ts";

@@ -21,13 +21,17 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
-import { validateSessionName } from "../session/identity.ts";
-import { appendLifecycle } from "../session/lifecycle.ts";
-import { gatherSessions } from "../inventory/list.ts";
-import { resolveProject } from "../session/project.ts";
-import { removeSessionArtifacts } from "../session/artifacts.ts";
-import { recordBeforeRemoval } from "../history/recorder.ts";
-import { locateSession, scanMetaFiles, tryReadMeta } from "../session/locate.ts";
+import {
+  appendLifecycle,
+  locateSession,
+  removeSessionArtifacts,
+  resolveProject,
+  scanMetaFiles,
+  tryReadMeta,
+  validateSessionName,
+} from "../session/mod.ts";
+import { gatherSessions } from "../inventory/mod.ts";
+import { recordBeforeRemoval } from "../history/mod.ts";
 import { type Caller, callerOf, closeOwn, deafToHangup } from "./own.ts";
 import {
   bothCovered,

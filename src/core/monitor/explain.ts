@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import type { EventRecord } from "../../base/types.ts";
-import { sessionStatus, type StatusReport } from "../status/status.ts";
+import { sessionStatus, type StatusReport } from "../status/mod.ts";
 import { readEvents } from "../../store/events.ts";
 
 /** Default number of events explain shows. */
@@ -135,8 +135,6 @@ export function decisionOf(report: StatusReport): Consideration[] {
     role: decided ? "decided" : overruled ? "overruled" : "considered",
   }));
 }
-
-export { parseSince } from "../../base/duration.ts";
 
 /**
  * Status of `options.session` plus its newest events (oldest first). Throws what status throws,

@@ -8,11 +8,10 @@
 import type { Deps } from "../../base/deps.ts";
 import type { SessionStateName } from "../../base/types.ts";
 import { readEvents } from "../../store/events.ts";
-import { locateSession } from "../session/locate.ts";
-import { readCursorFile, writeCursorFile } from "../capture/capture.ts";
-import { nextAction } from "./next_action.ts";
+import { locateSession } from "../session/mod.ts";
+import { parseOffset, readCursorFile, writeCursorFile } from "../capture/mod.ts";
+import { nextAction } from "../status/mod.ts";
 import { snapshotSession } from "./snapshot.ts";
-import { parseOffset } from "../capture/capture_view.ts";
 
 /** Default number of events in a handoff. */
 export const DEFAULT_HANDOFF_EVENTS = 5;

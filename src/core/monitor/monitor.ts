@@ -42,10 +42,10 @@ import {
   findMarkers,
   type MarkerSummary,
   offsetMode,
+  offsetOf,
   paneGeometry,
-} from "../capture/capture_view.ts";
-import { offsetOf } from "../capture/offset.ts";
-import { sessionStatus, type StatusOutcome, type StatusReport } from "../status/status.ts";
+} from "../capture/mod.ts";
+import { sessionStatus, type StatusOutcome, type StatusReport } from "../status/mod.ts";
 import { type JsonPathGate, jsonPathMatches, parseJsonPathGate } from "./jsonpath_gate.ts";
 
 /** Default seconds between polls. */

@@ -11,13 +11,14 @@ import {
   cleanCapture,
   DEFAULT_CAPTURE_LINES,
   type DeltaInfo,
+  deltaTime,
   type MarkerSummary,
   offsetMode,
+  paneActivityMs,
   paneGeometry,
   parseOffset,
-} from "../capture/capture_view.ts";
-import { sessionStatus, type StatusReport } from "../status/status.ts";
-import { deltaTime, paneActivityMs } from "../capture/capture.ts";
+} from "../capture/mod.ts";
+import { sessionStatus, type StatusReport } from "../status/mod.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
 /** Options of {@link snapshotSession}. */

@@ -16,9 +16,8 @@ import type {
   SessionMeta,
   WorktreeInfo,
 } from "../../base/types.ts";
-import { withoutGitContext } from "../worktree/git_context.ts";
-import { newRunId, sessionName, validateSessionName } from "../session/identity.ts";
-import type { Project } from "../session/project.ts";
+import { withoutGitContext } from "../../base/git_context.ts";
+import { newRunId, type Project, sessionName, validateSessionName } from "../session/mod.ts";
 import { type NestedDetection, resolveNestedPolicy } from "./nested.ts";
 import {
   buildStartupScript,

@@ -27,15 +27,19 @@ import {
   parseMode,
   type WorktreeInfo,
 } from "../../base/types.ts";
-import { sessionName, validateSessionName } from "../session/identity.ts";
+import {
+  appendLifecycle,
+  knownAliases,
+  pickAlias,
+  removeSessionArtifacts,
+  resolveProject,
+  sessionName,
+  validateSessionName,
+} from "../session/mod.ts";
 import { lazyImport } from "../../base/lazy.ts";
-import type { WorktreePlan } from "../worktree/plan.ts";
-import { appendLifecycle } from "../session/lifecycle.ts";
-import { resolveProject } from "../session/project.ts";
-import { removeSessionArtifacts } from "../session/artifacts.ts";
-import { knownAliases, pickAlias } from "../session/alias.ts";
-import { recordBeforeRemoval, sweepAfterSpawn } from "../history/recorder.ts";
-import { readTextInput } from "../drive/text_input.ts";
+import type { WorktreePlan } from "../worktree/mod.ts";
+import { recordBeforeRemoval, sweepAfterSpawn } from "../history/mod.ts";
+import { readTextInput } from "../drive/mod.ts";
 import type { NestedDetection } from "./nested.ts";
 import { dryRunScript, planSpawn, type SpawnPlan } from "./plan.ts";
 import { buildStartupScript } from "./startup_script.ts";
@@ -48,12 +52,9 @@ import { Tmux } from "../../tmux/tmux.ts";
 export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./plan.ts";
 
 // Loaded only by `--worktree` spawns (start-up cost of every other spawn unchanged).
-type PlanModule = typeof import("../worktree/plan.ts");
-type CreateModule = typeof import("../worktree/create.ts");
-const worktreePlanModule = () =>
-  lazyImport<PlanModule>(new URL("../worktree/plan.ts", import.meta.url));
-const worktreeCreateModule = () =>
-  lazyImport<CreateModule>(new URL("../worktree/create.ts", import.meta.url));
+type WorktreeSteps = typeof import("./worktree_steps.ts");
+const worktreeSteps = () =>
+  lazyImport<WorktreeSteps>(new URL("./worktree_steps.ts", import.meta.url));
 
 /** What `spawn` was asked for (flags, typed). */
 export interface SpawnOptions {
@@ -211,7 +212,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     session = session !== undefined
       ? validateSessionName(session)
       : sessionName({ projectRoot: project.root, agent, mode, tag: options.tag, now: deps.now() });
-    const { planWorktree } = await worktreePlanModule();
+    const { planWorktree } = await worktreeSteps();
     worktree = await planWorktree(deps, {
       project,
       session,
@@ -255,7 +256,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
  * again when a later step fails.
  */
 async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Promise<void> {
-  const create = worktree !== undefined ? await worktreeCreateModule() : undefined;
+  const create = worktree !== undefined ? await worktreeSteps() : undefined;
   // A worktree spawn undoes itself when a signal interrupts it before its session runs.
   const section = create?.openSpawnSection();
   try {
@@ -270,7 +271,7 @@ async function launchIn(
   deps: Deps,
   plan: SpawnPlan,
   worktree: WorktreePlan | undefined,
-  create: CreateModule | undefined,
+  create: WorktreeSteps | undefined,
   section: { check(): void } | undefined,
 ): Promise<void> {
   const { session, project, paths, runId } = plan;

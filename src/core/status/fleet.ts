@@ -34,7 +34,7 @@ import {
   type StatusOutcome,
   type StatusPrelude,
 } from "./status.ts";
-import { sessionKey, type SessionLocation } from "../session/locate.ts";
+import { sessionKey, type SessionLocation } from "../session/mod.ts";
 import type { ControlChannel } from "../../tmux/control.ts";
 import type { CpuSample } from "../../base/types.ts";
 import { samplesAfterPoll } from "./record.ts";

@@ -9,7 +9,7 @@
 import { lazyImport } from "../../base/lazy.ts";
 import type { Deps } from "../../base/deps.ts";
 import { LockBusyError } from "../../base/errors.ts";
-import type { SessionLocation } from "../session/locate.ts";
+import type { SessionLocation } from "../session/mod.ts";
 import type { CpuSample, EventRecord, SessionStateFile } from "../../base/types.ts";
 import { TERMINAL_STATES } from "../../base/types.ts";
 import { type Classification, degrade } from "./classify.ts";
@@ -212,8 +212,8 @@ async function writeOutput(
   probe: Pick<PaneProbe, "dead" | "rawCapture">,
 ): Promise<void> {
   try {
-    const { cleanCapture } = await lazyImport<typeof import("../capture/capture_view.ts")>(
-      new URL("../capture/capture_view.ts", import.meta.url),
+    const { cleanCapture } = await lazyImport<typeof import("./capture_text.ts")>(
+      new URL("./capture_text.ts", import.meta.url),
     );
     const rows = cleanCapture(probe.rawCapture, { paneDead: probe.dead, keepNoise: true });
     const tail = rows.slice(-STATUS_CAPTURE_LINES);

@@ -15,10 +15,10 @@
 import type { Deps } from "../../base/deps.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import { LisaError } from "../../base/errors.ts";
-import type { PaneFacts } from "../capture/capture_view.ts";
+import type { PaneFacts } from "../capture/mod.ts";
 import type { Agent, Mode, WorktreeInfo } from "../../base/types.ts";
 import { baseName } from "../../base/paths.ts";
-import { locateSession, type SessionLocation, shownAgent } from "../session/locate.ts";
+import { locateSession, type SessionLocation, shownAgent } from "../session/mod.ts";
 import type {
   CpuSample,
   SessionMeta,

@@ -12,8 +12,8 @@ import { lazyImport } from "../../base/lazy.ts";
 import type { Agent } from "../../base/types.ts";
 import { LISA_TURN_END, openTurnStart } from "../../agents/hooks.ts";
 import { screenTurnEnd } from "../../agents/turn_screen.ts";
-import { boundRecord, type HookRecord } from "../hook/record.ts";
-import type { SessionLocation } from "../session/locate.ts";
+import { boundRecord, type HookRecord } from "../hook/mod.ts";
+import type { SessionLocation } from "../session/mod.ts";
 import type { Classification, HookSignal } from "./classify.ts";
 
 /** Longest wait for the hook log's lock (appends hold it for a moment only). */

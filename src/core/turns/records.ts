@@ -2,7 +2,7 @@
  * Hook records as turn facts, shared by `send --wait` and the history ingester: the fields a
  * record line may carry, a stable key for a line, and what an event means for a turn.
  */
-import type { HookRecord } from "../hook/record.ts";
+import type { HookRecord } from "../hook/mod.ts";
 import { LISA_TURN_END } from "../../agents/hooks.ts";
 
 /**

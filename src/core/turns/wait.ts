@@ -22,14 +22,18 @@
  * {@link POLL_MS}; the session's status (tmux, /proc) only every {@link STATUS_EVERY} polls.
  */
 import type { Deps } from "../../base/deps.ts";
-import { sanitizePasteText } from "../drive/paste_text.ts";
-import { capture } from "../capture/capture.ts";
-import { type SendOptions, type SendResult, sendToSession } from "../drive/send.ts";
-import { locateSession, type SessionLocation } from "../session/locate.ts";
-import { sessionStatus } from "../status/status.ts";
+import {
+  readTextInput,
+  sanitizePasteText,
+  type SendOptions,
+  type SendResult,
+  sendToSession,
+} from "../drive/mod.ts";
+import { capture } from "../capture/mod.ts";
+import { locateSession, type SessionLocation } from "../session/mod.ts";
+import { sessionStatus } from "../status/mod.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
 import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
-import { readTextInput } from "../drive/text_input.ts";
 import { LisaError, LockBusyError } from "../../base/errors.ts";
 import { withLock } from "../../store/lock.ts";
 import {

@@ -9,16 +9,16 @@ import type { Deps } from "../../base/deps.ts";
 import type { Runner } from "../../base/runner.ts";
 import { fileIdentity } from "../../store/atomic.ts";
 import { probeSocket } from "../../tmux/sessions.ts";
-import { recordBeforeRemoval, recordKey } from "../history/recorder.ts";
+import { recordBeforeRemoval, recordKey } from "../history/mod.ts";
 import {
-  type CleanupOptions as PlanOptions,
   type CleanupPlan,
+  type CleanupPlanOptions,
   type LiveSession,
   planCleanup,
-} from "../inventory/stale_files.ts";
+} from "../inventory/mod.ts";
 
 /** Options of {@link runCleanup}. */
-export interface CleanupOptions extends PlanOptions {
+export interface CleanupOptions extends CleanupPlanOptions {
   dryRun: boolean;
 }
 

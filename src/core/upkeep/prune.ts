@@ -18,12 +18,9 @@
  * changes nothing.
  */
 import type { Deps } from "../../base/deps.ts";
-import { UsageError } from "../../base/errors.ts";
 import { joinPath } from "../../base/paths.ts";
-import { removeSessionArtifacts } from "../session/artifacts.ts";
-import { recordBeforeRemoval } from "../history/recorder.ts";
-import { resolveProject } from "../session/project.ts";
-import { tryReadMeta } from "../session/locate.ts";
+import { removeSessionArtifacts, resolveProject, tryReadMeta } from "../session/mod.ts";
+import { recordBeforeRemoval } from "../history/mod.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { SESSION_ARTIFACT_RE } from "../../store/runtime_dir.ts";
 import {
@@ -33,23 +30,11 @@ import {
   type SessionRow,
 } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
-import { lisaSockets } from "../inventory/list.ts";
-import { pruneWorktrees, type WorktreePruneResult } from "../worktree/prune.ts";
+import { lisaSockets } from "../inventory/mod.ts";
+import { pruneWorktrees, type WorktreePruneResult } from "../worktree/mod.ts";
 
 /** Default `--older-than`: 7 days. */
 export const DEFAULT_PRUNE_AGE_MS = 7 * 86_400_000;
-
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** Parses a duration (`0s`, `90s`, `15m`, `12h`, `7d`); throws `invalid_argument` otherwise. */
-export function parseDuration(text: string, flag = "--older-than"): number {
-  const m = /^(\d+(?:\.\d+)?)([smhdw]?)$/.exec(text.trim());
-  if (m === null) {
-    throw new UsageError(`${flag} expects a duration like 7d, 12h, 30m or 0s; got "${text}"`);
-  }
-  const unit = m[2] === "" ? "s" : m[2];
-  return Number(m[1]) * (unit === "w" ? 7 * UNIT_MS.d : UNIT_MS[unit]);
-}
 
 /** Options of {@link pruneSessions}. */
 export interface PruneOptions {

@@ -10,14 +10,14 @@
  * leaves nothing behind (no event logs, no stale socket).
  */
 import type { Deps } from "../../base/deps.ts";
-import { capture } from "../capture/capture.ts";
+import { capture } from "../capture/mod.ts";
 import { LisaError } from "../../base/errors.ts";
-import { killSessionTree } from "../kill/kill.ts";
-import { monitorSession } from "../monitor/monitor.ts";
+import { killSessionTree } from "../kill/mod.ts";
+import { monitorSession } from "../monitor/mod.ts";
 import { removeStaleSocket } from "./cleanup.ts";
-import { type Project, resolveProject } from "../session/project.ts";
+import { type Project, resolveProject } from "../session/mod.ts";
 import { shellJoin, shellQuote } from "../../base/shell_quote.ts";
-import { spawnSession } from "../spawn/spawn.ts";
+import { spawnSession } from "../spawn/mod.ts";
 import { removeIfExists } from "../../store/atomic.ts";
 import { lockPathFor, sessionPaths } from "../../store/runtime_dir.ts";
 import { type PromptProbe, promptStyleProbe, runMatrix } from "./smoke_probe.ts";

@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
-import { locateSession, type SessionLocation } from "../session/locate.ts";
+import { locateSession, type SessionLocation } from "../session/mod.ts";
 import { findRecord, recordPathOf, type WorktreeRecord } from "../../store/worktree_record.ts";
 
 /** A session's worktree, found. */

@@ -22,7 +22,7 @@ import { joinPath } from "../../base/paths.ts";
 import type { RunResult } from "../../base/runner.ts";
 import { interruption, SIGNAL_NUMBERS } from "../../proc/interrupt.ts";
 import { withLock } from "../../store/lock.ts";
-import { withoutGitContext } from "./git_context.ts";
+import { withoutGitContext } from "../../base/git_context.ts";
 
 /** How long a lisa git lock (one per repository) is waited for. */
 export const REPO_LOCK_TIMEOUT_MS = 120_000;

@@ -12,7 +12,7 @@ import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { baseName, dirName, joinPath } from "../../base/paths.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
-import type { Project } from "../session/project.ts";
+import type { Project } from "../session/mod.ts";
 import { git, gitMessage } from "./git.ts";
 import { spawnerAlive } from "./leftover.ts";
 import { pruneWorktree } from "./prune.ts";

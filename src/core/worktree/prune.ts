@@ -21,7 +21,7 @@
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
-import { resolveProject } from "../session/project.ts";
+import { resolveProject } from "../session/mod.ts";
 import { type BranchCommit, pendingChanges, worktreePresent } from "./describe.ts";
 import { git, gitMessage } from "./git.ts";
 import { clearUnstarted, spawnerAlive } from "./leftover.ts";

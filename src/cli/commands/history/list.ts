@@ -8,7 +8,7 @@ import {
   listSessionsJson,
   projectFilter,
   readHistory,
-} from "../../../core/history/query.ts";
+} from "../../../core/history/mod.ts";
 import { formatDuration } from "./format.ts";
 
 /** Lists sessions (table, or JSON with what the read ingested and swept). */

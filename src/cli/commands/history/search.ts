@@ -2,7 +2,7 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, historySearchFlags } from "../../verbs.ts";
-import { readHistory, searchTurns } from "../../../core/history/query.ts";
+import { readHistory, searchTurns } from "../../../core/history/mod.ts";
 
 function oneLine(text: string | null, max = 100): string {
   const flat = (text ?? "").replace(/\s+/g, " ").trim();

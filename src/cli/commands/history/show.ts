@@ -2,7 +2,7 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, historyShowFlags } from "../../verbs.ts";
-import { historySubject, readHistory, showSession } from "../../../core/history/query.ts";
+import { historySubject, readHistory, showSession } from "../../../core/history/mod.ts";
 import { formatDuration, indent } from "./format.ts";
 
 /** Prints the session's turns: prompt, tools, reply, durations; then its plans. */

@@ -2,8 +2,8 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson, relativeAge } from "../../output.ts";
 import type { attachFlags, FlagsOf } from "../../verbs.ts";
-import { attachSession } from "../../../core/drive/attach.ts";
-import { type AskSession, pickSession } from "../../../core/inventory/pick.ts";
+import { attachSession } from "../../../core/drive/mod.ts";
+import { type AskSession, pickSession } from "../../../core/inventory/mod.ts";
 
 /** Attaches; prints what it did with --json, or a line when it opened a window. */
 export default async function attach(

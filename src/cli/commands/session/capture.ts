@@ -4,8 +4,11 @@ import { needed } from "../../flags.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { printJson } from "../../output.ts";
 import type { captureFlags, FlagsOf } from "../../verbs.ts";
-import { capture as captureCore, type CaptureOutcome } from "../../../core/capture/capture.ts";
-import { markerFields } from "../../../core/capture/markers.ts";
+import {
+  capture as captureCore,
+  type CaptureOutcome,
+  markerFields,
+} from "../../../core/capture/mod.ts";
 
 /** One-line marker summary for people: `markers: found=A missing=B counts=A:2,B:0`. */
 export function markerSummaryLine(markers: NonNullable<CaptureOutcome["markers"]>): string {

@@ -3,7 +3,7 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import type { contextPackFlags, FlagsOf } from "../../verbs.ts";
-import { handoffSession, packContext } from "../../../core/monitor/handoff.ts";
+import { handoffSession, packContext } from "../../../core/monitor/mod.ts";
 import { UsageError } from "../../../base/errors.ts";
 
 /** Default token budget of a pack. */

@@ -3,7 +3,7 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import type { existsFlags, FlagsOf } from "../../verbs.ts";
-import { sessionExists } from "../../../core/inventory/exists.ts";
+import { sessionExists } from "../../../core/inventory/mod.ts";
 
 /** Prints whether the session exists; exit 0 when it does, 1 when not. */
 export default async function exists(

@@ -4,7 +4,8 @@ import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import { statusText } from "../../status_render.ts";
 import type { explainFlags, FlagsOf } from "../../verbs.ts";
-import { explainSession, parseSince } from "../../../core/monitor/explain.ts";
+import { parseSince } from "../../../base/duration.ts";
+import { explainSession } from "../../../core/monitor/mod.ts";
 
 /** Prints the status and the recent events of a session. */
 export default async function explain(

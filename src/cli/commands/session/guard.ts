@@ -2,7 +2,7 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, guardFlags } from "../../verbs.ts";
-import { runGuard } from "../../../core/upkeep/guard.ts";
+import { runGuard } from "../../../core/upkeep/mod.ts";
 import { UsageError } from "../../../base/errors.ts";
 
 /**

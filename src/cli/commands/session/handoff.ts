@@ -3,7 +3,7 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, handoffFlags } from "../../verbs.ts";
-import { handoffSession } from "../../../core/monitor/handoff.ts";
+import { handoffSession } from "../../../core/monitor/mod.ts";
 
 /** Prints the handoff (JSON, compact JSON, or a few lines of text). */
 export default async function handoff(

@@ -3,7 +3,7 @@ import type { LisaContext } from "../../context.ts";
 import { printList } from "../../list_render.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, listFlags } from "../../verbs.ts";
-import { type ListResult, listSessionsOf } from "../../../core/inventory/list.ts";
+import { type ListResult, listSessionsOf } from "../../../core/inventory/mod.ts";
 import { listCompat } from "./list_compat.ts";
 
 /** Prints the sessions (with --watch: redraws them in place until Ctrl-C). */

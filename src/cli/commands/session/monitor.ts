@@ -4,10 +4,9 @@ import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, monitorFlags } from "../../verbs.ts";
 import { UsageError } from "../../../base/errors.ts";
-import { type MonitorPoll, monitorSession } from "../../../core/monitor/monitor.ts";
-import { nextAction } from "../../../core/monitor/next_action.ts";
-import { writeCursorFile } from "../../../core/capture/capture.ts";
-import { markerFields } from "../../../core/capture/markers.ts";
+import { type MonitorPoll, monitorSession } from "../../../core/monitor/mod.ts";
+import { nextAction } from "../../../core/status/mod.ts";
+import { markerFields, writeCursorFile } from "../../../core/capture/mod.ts";
 
 /** Polls and prints; exit 0 for success, 2 for a non-success stop. */
 export default async function monitor(

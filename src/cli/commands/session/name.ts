@@ -2,8 +2,7 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, nameFlags } from "../../verbs.ts";
-import { sessionName } from "../../../core/session/identity.ts";
-import { resolveProject } from "../../../core/session/project.ts";
+import { resolveProject, sessionName } from "../../../core/session/mod.ts";
 
 /** Prints the name spawn would give a session with these flags. */
 export default function name(this: LisaContext, flags: FlagsOf<typeof nameFlags>): void {

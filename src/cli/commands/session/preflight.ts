@@ -2,7 +2,7 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, preflightFlags } from "../../verbs.ts";
-import { runPreflight } from "../../../core/upkeep/preflight.ts";
+import { runPreflight } from "../../../core/upkeep/mod.ts";
 
 /** Prints the preflight report; exit 0 when ready, 1 when not. */
 export default async function preflight(

@@ -2,7 +2,8 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson, renderTable } from "../../output.ts";
 import type { FlagsOf, pruneFlags } from "../../verbs.ts";
-import { parseDuration, pruneSessions } from "../../../core/upkeep/prune.ts";
+import { parseDuration } from "../../../base/duration.ts";
+import { pruneSessions } from "../../../core/upkeep/mod.ts";
 
 /** Prunes and reports what went (or, with --dry-run, what would go). */
 export default async function prune(

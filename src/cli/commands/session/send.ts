@@ -3,10 +3,10 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, sendFlags } from "../../verbs.ts";
-import { sendToSession } from "../../../core/drive/send.ts";
+import { sendToSession } from "../../../core/drive/mod.ts";
 import { lazyImport } from "../../../base/lazy.ts";
 
-type WaitModule = typeof import("../../../core/turns/wait.ts");
+type WaitModule = typeof import("../../../core/turns/mod.ts");
 
 /** Sends text and/or keys; with `--wait`, waits for the turn and prints its reply. */
 export default async function send(
@@ -25,7 +25,7 @@ export default async function send(
   };
   if (flags.wait) {
     const { sendAndWait } = await lazyImport<WaitModule>(
-      new URL("../../../core/turns/wait.ts", import.meta.url),
+      new URL("../../../core/turns/mod.ts", import.meta.url),
     );
     const result = await sendAndWait(this.deps, {
       ...options,

@@ -2,7 +2,7 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, smokeFlags } from "../../verbs.ts";
-import { runSmoke } from "../../../core/upkeep/smoke.ts";
+import { runSmoke } from "../../../core/upkeep/mod.ts";
 import { LisaError } from "../../../base/errors.ts";
 import { resolvePath } from "../../../base/paths.ts";
 

@@ -4,8 +4,8 @@ import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import { statusExitCode, statusMin, statusText } from "../../status_render.ts";
 import type { FlagsOf, snapshotFlags } from "../../verbs.ts";
-import { type SnapshotResult, snapshotSession } from "../../../core/monitor/snapshot.ts";
-import { markerFields } from "../../../core/capture/markers.ts";
+import { type SnapshotResult, snapshotSession } from "../../../core/monitor/mod.ts";
+import { markerFields } from "../../../core/capture/mod.ts";
 import { markerSummaryLine, requireMarkers } from "./capture.ts";
 
 /**

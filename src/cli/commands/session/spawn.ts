@@ -2,7 +2,7 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, spawnFlags } from "../../verbs.ts";
-import { type SpawnResult, spawnSession } from "../../../core/spawn/spawn.ts";
+import { type SpawnResult, spawnSession } from "../../../core/spawn/mod.ts";
 
 function human(result: SpawnResult): string {
   if (!result.dryRun) return `${result.session}\n`;

@@ -2,13 +2,20 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson, relativeAge, renderTable } from "../../output.ts";
 import type { FlagsOf, treeFlags } from "../../verbs.ts";
-import { flattenTree, renderTreeLines, type TreeNode } from "../../../core/inventory/tree_graph.ts";
-import { runTree } from "../../../core/inventory/tree.ts";
+import {
+  flattenTree,
+  renderTreeLines,
+  runTree,
+  type TreeNode,
+} from "../../../core/inventory/mod.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { resolvePath } from "../../../base/paths.ts";
-import { locateSession, resolveSession } from "../../../core/session/locate.ts";
-import { isValidSessionName } from "../../../core/session/identity.ts";
-import { resolveProject } from "../../../core/session/project.ts";
+import {
+  isValidSessionName,
+  locateSession,
+  resolveProject,
+  resolveSession,
+} from "../../../core/session/mod.ts";
 
 /** The state word of a node: its state, else active / exited N / gone; "?" when unknown. */
 function stateLabel(n: Omit<TreeNode, "children">): string {

@@ -3,7 +3,7 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson, renderTable } from "../../output.ts";
 import type { FlagsOf, turnsFlags } from "../../verbs.ts";
-import { historySubject, readHistory, showSession } from "../../../core/history/query.ts";
+import { historySubject, readHistory, showSession } from "../../../core/history/mod.ts";
 
 function oneLine(text: string | null, max = 60): string {
   const flat = (text ?? "").replace(/\s+/g, " ").trim();

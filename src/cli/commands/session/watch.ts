@@ -2,8 +2,8 @@
 import type { LisaContext } from "../../context.ts";
 import { UsageError } from "../../../base/errors.ts";
 import type { FlagsOf, watchFlags } from "../../verbs.ts";
-import { locateSession } from "../../../core/session/locate.ts";
-import { type WatchEvent, watchSessions } from "../../../core/inventory/watch.ts";
+import { locateSession } from "../../../core/session/mod.ts";
+import { type WatchEvent, watchSessions } from "../../../core/inventory/mod.ts";
 
 function human(e: WatchEvent): string {
   if (e.type === "until_met") {

@@ -4,7 +4,7 @@ import { printJson } from "../../output.ts";
 import type { FlagsOf, skillInstallFlags } from "../../verbs.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { AGENTS } from "../../../base/types.ts";
-import { installSkill, type TargetReport } from "../../../core/skill/install.ts";
+import { installSkill, type TargetReport } from "../../../core/skill/mod.ts";
 
 /** What a person reads for each target (`--dry-run`: what would happen). */
 function line(t: TargetReport, dryRun: boolean): string {

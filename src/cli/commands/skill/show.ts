@@ -2,7 +2,7 @@
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf, skillShowFlags } from "../../verbs.ts";
-import { SKILL_DESCRIPTION, SKILL_NAME, skillFile } from "../../../core/skill/content.ts";
+import { SKILL_DESCRIPTION, SKILL_NAME, skillFile } from "../../../core/skill/mod.ts";
 
 /** Prints the skill as install writes it (with `--json`: also its name, description, size). */
 export default async function show(

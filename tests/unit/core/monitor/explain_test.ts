@@ -1,5 +1,6 @@
 import { ok, strictEqual, throws } from "node:assert/strict";
-import { decisionOf, parseSince } from "../../../../src/core/monitor/explain.ts";
+import { parseSince } from "../../../../src/base/duration.ts";
+import { decisionOf } from "../../../../src/core/monitor/explain.ts";
 import type { StatusReport } from "../../../../src/core/status/status.ts";
 
 const NOW = Date.parse("2026-01-02T03:04:05Z");

@@ -1,6 +1,6 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { type Handoff, packContext } from "../../../../src/core/monitor/handoff.ts";
-import { nextAction } from "../../../../src/core/monitor/next_action.ts";
+import { nextAction } from "../../../../src/core/status/next_action.ts";
 
 function handoff(lines: number): Handoff {
   return {
