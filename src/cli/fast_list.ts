@@ -5,7 +5,7 @@
  */
 import list from "./commands/session/list.ts";
 import { runPreparsed } from "./preparsed.ts";
-import { listFlags } from "./verb_flags.ts";
+import { listFlags } from "./commands/session/list_spec.ts";
 import "../core/status/mod.ts";
 
 /** Runs list when argv (after `session list`) is fully understood; otherwise null. */

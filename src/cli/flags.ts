@@ -689,3 +689,15 @@ export const scope = {
   placeholder: "user|project",
   default: "user",
 } as const;
+
+/** An optional session id as the first word (`session diff [id]`), instead of `--session`. */
+export const sessionPositional = {
+  kind: "tuple",
+  parameters: [{
+    brief: "the session (same as --session)",
+    placeholder: "id",
+    parse: parseText,
+    optional: true,
+    completes: "sessions",
+  }],
+} as const;

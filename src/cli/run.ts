@@ -34,7 +34,7 @@ import { buildTable, commandWordsOf, groupOf, joinDashValues, routeOf } from "./
 import { childrenOf, flagsOf } from "./completion_script.ts";
 import { closest } from "../base/suggest.ts";
 import { lastValueWins } from "./last_value.ts";
-import type { Guard, ImplOverrides } from "./verbs.ts";
+import type { Guard, ImplOverrides } from "./verb_spec.ts";
 
 /** The program's version (kept in step with deno.json). */
 export { LISA_VERSION as VERSION };

@@ -5,7 +5,8 @@
 import { buildCommand, buildRouteMap, type Command, type RouteMap } from "@stricli/core";
 import type { LisaContext } from "./context.ts";
 import { briefOf } from "./flags.ts";
-import { GROUPS, type Guard, type ImplOverrides, VERBS, type VerbSpec } from "./verbs.ts";
+import type { Guard, ImplOverrides, VerbSpec } from "./verb_spec.ts";
+import { GROUPS, VERBS } from "./verbs.ts";
 
 function verb(route: string, spec: VerbSpec, options: TableOptions): Command<LisaContext> {
   // deno-lint-ignore no-explicit-any

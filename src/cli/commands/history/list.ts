@@ -1,7 +1,8 @@
 /** `lisa history list`: the sessions history knows, newest first. */
 import type { LisaContext } from "../../context.ts";
 import { relativeAge, renderTable } from "../../output.ts";
-import type { FlagsOf, historyListFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { historyListFlags } from "./list_spec.ts";
 import { parseSince } from "../../../base/duration.ts";
 import {
   listSessions,

@@ -1,7 +1,8 @@
 /** `lisa history show <session|alias>`: one session turn by turn. */
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, historyShowFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { historyShowFlags } from "./show_spec.ts";
 import { historySubject, readHistory, showSession } from "../../../core/history/mod.ts";
 import { formatDuration, indent } from "./format.ts";
 

@@ -1,7 +1,8 @@
 /** `lisa session attach [session]`: this terminal onto a live session (see core/drive/attach). */
 import type { LisaContext } from "../../context.ts";
 import { printJson, relativeAge } from "../../output.ts";
-import type { attachFlags, FlagsOf } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { attachFlags } from "./attach_spec.ts";
 import { attachSession } from "../../../core/drive/mod.ts";
 import { type AskSession, pickSession } from "../../../core/inventory/mod.ts";
 

@@ -3,7 +3,8 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { printJson } from "../../output.ts";
-import type { captureFlags, FlagsOf } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { captureFlags } from "./capture_spec.ts";
 import {
   capture as captureCore,
   type CaptureOutcome,

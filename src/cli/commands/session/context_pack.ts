@@ -2,7 +2,8 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { contextPackFlags, FlagsOf } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { contextPackFlags } from "./context_pack_spec.ts";
 import { handoffSession, packContext } from "../../../core/monitor/mod.ts";
 import { UsageError } from "../../../base/errors.ts";
 

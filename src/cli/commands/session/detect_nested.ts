@@ -2,7 +2,8 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { detectNestedFlags, FlagsOf } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { detectNestedFlags } from "./detect_nested_spec.ts";
 import {
   explainPrompt,
   resolveNestedPolicy,

@@ -3,7 +3,8 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import { statusText } from "../../status_render.ts";
-import type { explainFlags, FlagsOf } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { explainFlags } from "./explain_spec.ts";
 import { parseSince } from "../../../base/duration.ts";
 import { explainSession } from "../../../core/monitor/mod.ts";
 

@@ -2,7 +2,8 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, killFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { killFlags } from "./kill_spec.ts";
 import { type KeptWorktree, killSessionTree, type ProcessReport } from "../../../core/kill/mod.ts";
 
 /**

@@ -1,6 +1,7 @@
 /** `lisa session kill-all`: end every lisa session (of the project, or of every server). */
 import type { LisaContext } from "../../context.ts";
-import type { FlagsOf, killAllFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { killAllFlags } from "./kill_all_spec.ts";
 import { killAllSessions } from "../../../core/kill/mod.ts";
 import { printKillOutcome } from "./kill.ts";
 

@@ -2,7 +2,8 @@
 import type { LisaContext } from "../../context.ts";
 import { printList } from "../../list_render.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, listFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { listFlags } from "./list_spec.ts";
 import { type ListResult, listSessionsOf } from "../../../core/inventory/mod.ts";
 import { listCompat } from "./list_compat.ts";
 

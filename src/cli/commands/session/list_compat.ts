@@ -5,7 +5,8 @@
  */
 import type { Deps } from "../../../base/deps.ts";
 import { UsageError } from "../../../base/errors.ts";
-import type { FlagsOf, listFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { listFlags } from "./list_spec.ts";
 import { listDelta, type ListResult, staleReport } from "../../../core/inventory/mod.ts";
 import { nextAction } from "../../../core/status/mod.ts";
 

@@ -2,7 +2,8 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, monitorFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { monitorFlags } from "./monitor_spec.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { type MonitorPoll, monitorSession } from "../../../core/monitor/mod.ts";
 import { nextAction } from "../../../core/status/mod.ts";

@@ -1,7 +1,8 @@
 /** `lisa session prune`: remove finished or gone sessions' files by age (never a live one). */
 import type { LisaContext } from "../../context.ts";
 import { printJson, renderTable } from "../../output.ts";
-import type { FlagsOf, pruneFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { pruneFlags } from "./prune_spec.ts";
 import { parseDuration } from "../../../base/duration.ts";
 import { pruneSessions } from "../../../core/upkeep/mod.ts";
 

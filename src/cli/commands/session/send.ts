@@ -2,7 +2,8 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, sendFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { sendFlags } from "./send_spec.ts";
 import { sendToSession } from "../../../core/drive/mod.ts";
 import { lazyImport } from "../../../base/lazy.ts";
 

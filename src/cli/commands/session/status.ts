@@ -2,7 +2,8 @@
 import type { LisaContext } from "../../context.ts";
 import { lazyImport } from "../../../base/lazy.ts";
 import { printStatus, statusExitCode } from "../../status_render.ts";
-import type { FlagsOf, statusFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { statusFlags } from "./status_spec.ts";
 import { sessionStatus } from "../../../core/status/mod.ts";
 
 /** Prints the session's status; exit 0 for any state (1 for not_found with --fail-not-found). */

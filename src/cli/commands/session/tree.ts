@@ -1,7 +1,8 @@
 /** `lisa session tree`: the parent/child graph of sessions from their metadata. */
 import type { LisaContext } from "../../context.ts";
 import { printJson, relativeAge, renderTable } from "../../output.ts";
-import type { FlagsOf, treeFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { treeFlags } from "./tree_spec.ts";
 import {
   flattenTree,
   renderTreeLines,

@@ -1,7 +1,8 @@
 /** `lisa session watch`: a stream of state changes, optionally until a condition is met. */
 import type { LisaContext } from "../../context.ts";
 import { UsageError } from "../../../base/errors.ts";
-import type { FlagsOf, watchFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { watchFlags } from "./watch_spec.ts";
 import { locateSession } from "../../../core/session/mod.ts";
 import { type WatchEvent, watchSessions } from "../../../core/inventory/mod.ts";
 

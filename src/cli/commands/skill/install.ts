@@ -1,7 +1,8 @@
 /** `lisa skill install`: lisa's SKILL.md where claude and codex read skills. */
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, skillInstallFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { skillInstallFlags } from "./install_spec.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { AGENTS } from "../../../base/types.ts";
 import { installSkill, type TargetReport } from "../../../core/skill/mod.ts";
