@@ -219,6 +219,20 @@ export function deltaTime(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** A `--delta-from` value: a time (`@unix`, RFC 3339) or an offset (nextOffset, line count). */
+export type DeltaFrom = { kind: "time"; sinceMs: number } | { kind: "offset"; token: string };
+
+/** Reads `--delta-from`; throws `invalid_argument` for what is neither a time nor an offset. */
+export function parseDeltaFrom(text: string): DeltaFrom {
+  const sinceMs = deltaTime(text);
+  if (sinceMs !== undefined) return { kind: "time", sinceMs };
+  if (parseOffset(text) !== undefined) return { kind: "offset", token: text };
+  throw new UsageError(
+    `--delta-from expects a nextOffset token, a line count, @unix seconds or an RFC 3339 ` +
+      `time, got "${text}"`,
+  );
+}
+
 /** Reads a cursor file's token (relative paths from cwd); undefined when missing or empty. */
 export function readCursorFile(deps: Deps, path: string): string | undefined {
   return readCursor(resolvePath(deps.cwd, path));
@@ -280,16 +294,7 @@ function writeCursor(path: string, token: string): void {
  * cursor file. A cursor file holding garbage resets the delta instead of failing.
  */
 export async function capture(deps: Deps, options: CaptureOptions): Promise<CaptureOutcome> {
-  const sinceMs = options.deltaFrom === undefined ? undefined : deltaTime(options.deltaFrom);
-  if (
-    options.deltaFrom !== undefined && sinceMs === undefined &&
-    parseOffset(options.deltaFrom) === undefined
-  ) {
-    throw new UsageError(
-      `--delta-from expects a nextOffset token, a line count, @unix seconds or an RFC 3339 ` +
-        `time, got "${options.deltaFrom}"`,
-    );
-  }
+  if (options.deltaFrom !== undefined) parseDeltaFrom(options.deltaFrom);
   const located = await locateSession(deps, options.session, options.projectRoot);
   // An alias or a prefix of one stands for the full name, which tmux and the payload need.
   const session = located.session;

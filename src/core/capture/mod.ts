@@ -8,8 +8,10 @@
 export {
   capture,
   type CaptureOutcome,
+  type DeltaFrom,
   deltaTime,
   paneActivityMs,
+  parseDeltaFrom,
   readCursorFile,
   writeCursorFile,
 } from "./capture.ts";

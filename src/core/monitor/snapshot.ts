@@ -5,18 +5,16 @@
  * `capture_pane.ts`).
  */
 import type { Deps } from "../../base/deps.ts";
-import { UsageError } from "../../base/errors.ts";
 import {
   captureResult,
   cleanCapture,
   DEFAULT_CAPTURE_LINES,
   type DeltaInfo,
-  deltaTime,
   type MarkerSummary,
   offsetMode,
   paneActivityMs,
   paneGeometry,
-  parseOffset,
+  parseDeltaFrom,
 } from "../capture/mod.ts";
 import { sessionStatus, type StatusReport } from "../status/mod.ts";
 import { Tmux } from "../../tmux/tmux.ts";
@@ -58,17 +56,9 @@ export async function snapshotSession(
   options: SnapshotOptions,
 ): Promise<SnapshotResult> {
   // A time (`@unix`, RFC 3339): the whole capture when the pane changed after it, else none.
-  const sinceMs = options.deltaFrom === undefined ? undefined : deltaTime(options.deltaFrom);
-  if (
-    options.deltaFrom !== undefined && sinceMs === undefined &&
-    parseOffset(options.deltaFrom) === undefined
-  ) {
-    throw new UsageError(
-      `--delta-from expects a nextOffset token, a line count, @unix seconds or an RFC 3339 ` +
-        `time, got "${options.deltaFrom}"`,
-    );
-  }
-  const deltaFrom = sinceMs === undefined ? options.deltaFrom : undefined;
+  const delta = options.deltaFrom === undefined ? undefined : parseDeltaFrom(options.deltaFrom);
+  const sinceMs = delta?.kind === "time" ? delta.sinceMs : undefined;
+  const deltaFrom = delta?.kind === "offset" ? delta.token : undefined;
   const want = options.lines ?? DEFAULT_CAPTURE_LINES;
   const outcome = await sessionStatus(deps, {
     session: options.session,

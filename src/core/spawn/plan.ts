@@ -8,17 +8,11 @@
 import { buildAgentCommand, renderCommand } from "../../agents/command.ts";
 import { hookExtras } from "../../agents/hooks.ts";
 import type { Deps } from "../../base/deps.ts";
-import type {
-  Agent,
-  Mode,
-  NestedPolicy,
-  NestingIntent,
-  SessionMeta,
-  WorktreeInfo,
-} from "../../base/types.ts";
+import type { Agent, Mode, SessionMeta, WorktreeInfo } from "../../base/types.ts";
 import { withoutGitContext } from "../../base/git_context.ts";
 import { newRunId, type Project, sessionName, validateSessionName } from "../session/mod.ts";
 import { type NestedDetection, resolveNestedPolicy } from "./nested.ts";
+import type { SpawnOptions } from "./spawn.ts";
 import {
   buildStartupScript,
   type ScriptCommand,
@@ -33,30 +27,37 @@ export const DEFAULT_WIDTH = 200;
 /** Default pane size. */
 export const DEFAULT_HEIGHT = 50;
 
-/** What a spawn plan is made from (flags parsed, prompt read, project resolved). */
-export interface PlanInput {
-  agent: Agent;
-  mode: Mode;
-  /** A `--command` given without `--agent`: a command-only session. */
-  explicitAgent: boolean;
-  prompt: string | undefined;
-  project: Project;
-  command?: string;
-  agentArgs?: string;
-  model?: string;
-  session?: string;
-  tag?: string;
-  width?: number;
-  height?: number;
-  skipPermissions?: boolean;
-  hooks?: boolean;
-  nestedPolicy?: NestedPolicy;
-  nestingIntent?: NestingIntent;
-  /** `spawn --worktree`: the session's worktree (recorded in meta). */
-  worktree?: WorktreeInfo;
-  /** Where the pane starts (default: the project root). */
-  cwd?: string;
-}
+/**
+ * What a spawn plan is made from: the spawn's options as given (`SpawnOptions`), with the agent
+ * and mode validated, the prompt read, the project resolved and the worktree (if any) planned.
+ */
+export type PlanInput =
+  & Pick<
+    SpawnOptions,
+    | "command"
+    | "agentArgs"
+    | "model"
+    | "session"
+    | "tag"
+    | "width"
+    | "height"
+    | "skipPermissions"
+    | "hooks"
+    | "nestedPolicy"
+    | "nestingIntent"
+  >
+  & {
+    agent: Agent;
+    mode: Mode;
+    /** A `--command` given without `--agent`: a command-only session. */
+    explicitAgent: boolean;
+    prompt: string | undefined;
+    project: Project;
+    /** `spawn --worktree`: the session's worktree (recorded in meta). */
+    worktree?: WorktreeInfo;
+    /** Where the pane starts (default: the project root). */
+    cwd?: string;
+  };
 
 /** A spawn, decided. */
 export interface SpawnPlan {
