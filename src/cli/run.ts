@@ -1,5 +1,5 @@
 /**
- * The CLI entry: runs one call of lisa on the command table (`table.ts`) and is the one place
+ * The CLI entry: runs one call of lisa on the command table (`route_map.ts`) and is the one place
  * where every failure becomes an exit code and, under `--json`, a `{ok:false, errorCode, error}`
  * payload on stdout: parse errors (which stricli reports as negative codes), an unknown
  * command, and any error a verb throws. `lisa hook` is dispatched raw: it must accept any
@@ -30,7 +30,7 @@ import type { LisaContext } from "./context.ts";
 import { helpCommandOf, reportFailure, wantsJson } from "./failure.ts";
 import { writeError } from "./output.ts";
 import { realDeps } from "./real_deps.ts";
-import { buildTable, commandWordsOf, groupOf, joinDashValues, routeOf } from "./table.ts";
+import { buildTable, commandWordsOf, groupOf, joinDashValues, routeOf } from "./route_map.ts";
 import { childrenOf, flagsOf } from "./completion_script.ts";
 import { closest } from "../base/suggest.ts";
 import { lastValueWins } from "./last_value.ts";
