@@ -267,6 +267,17 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
 }
 
 /** {@link launch} within the spawn's section (a worktree spawn's). */
+/** A launch under way: the plan, its tmux server, and how to undo what it made so far. */
+interface Launch {
+  deps: Deps;
+  plan: SpawnPlan;
+  tmux: Tmux;
+  files: { runtimeDir: string; hash: string; session: string };
+  /** The hook log of an earlier session of the name, which history could not take, stays. */
+  keepHooks: boolean;
+  undoWorktree: () => Promise<void>;
+}
+
 async function launchIn(
   deps: Deps,
   plan: SpawnPlan,
@@ -274,7 +285,22 @@ async function launchIn(
   create: WorktreeSteps | undefined,
   section: { check(): void } | undefined,
 ): Promise<void> {
-  const { session, project, paths, runId } = plan;
+  const l = await prepareLaunch(deps, plan, worktree, create);
+  const created = await createTmuxSession(l, section);
+  await finishLaunch(l, created, worktree, create);
+}
+
+/**
+ * Before tmux: refuses a name tmux has, clears what an earlier session of the name left (history
+ * records it first) and makes the worktree.
+ */
+async function prepareLaunch(
+  deps: Deps,
+  plan: SpawnPlan,
+  worktree: WorktreePlan | undefined,
+  create: WorktreeSteps | undefined,
+): Promise<Launch> {
+  const { session, project, paths } = plan;
   const tmux = new Tmux(deps.runner, project.socketPath);
   if (await hasSession(tmux, session)) {
     throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
@@ -305,41 +331,57 @@ async function launchIn(
   };
   removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash, keepHooks });
   pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
+  return { deps, plan, tmux, files, keepHooks, undoWorktree };
+}
 
-  const failed = async (reason: string, message: string, cause: unknown): Promise<never> => {
-    const recorded = (await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed"))
-      .recorded;
-    removeSessionArtifacts(project.runtimeDir, session, {
-      hash: project.hash,
-      keepHooks: keepHooks || !recorded,
-    });
-    await undoWorktree().catch(() => {});
-    await appendLifecycle(deps, paths.events, session, {
-      runId,
-      state: null,
-      status: null,
-      reason,
-      error: (cause as Error)?.message ?? String(cause),
-    });
-    throw new LisaError(reason, message, { cause, details: { session } });
-  };
+/** Undoes a launch that failed (history first), logs why, and throws `reason`. */
+async function failLaunch(
+  l: Launch,
+  reason: string,
+  message: string,
+  cause: unknown,
+): Promise<never> {
+  const { deps, plan: { project, session, runId, paths } } = l;
+  const recorded = (await recordBeforeRemoval(deps, [{ ...l.files, runId }], "spawn_failed"))
+    .recorded;
+  removeSessionArtifacts(project.runtimeDir, session, {
+    hash: project.hash,
+    keepHooks: l.keepHooks || !recorded,
+  });
+  await l.undoWorktree().catch(() => {});
+  await appendLifecycle(deps, paths.events, session, {
+    runId,
+    state: null,
+    status: null,
+    reason,
+    error: (cause as Error)?.message ?? String(cause),
+  });
+  throw new LisaError(reason, message, { cause, details: { session } });
+}
 
+/** Writes the startup script and makes the tmux session (one invocation); its output. */
+async function createTmuxSession(
+  l: Launch,
+  section: { check(): void } | undefined,
+): Promise<RunResult> {
+  const { deps, plan, tmux } = l;
+  const { session, project } = plan;
   try {
     writeFileAtomic(plan.scriptPath, buildStartupScript(plan.script));
   } catch (error) {
-    return await failed(
+    return await failLaunch(
+      l,
       "spawn_script_error",
       `Cannot write the startup script "${plan.scriptPath}": ${(error as Error).message}`,
       error,
     );
   }
-
   try {
     // The last moment to stop: once tmux made the session, the spawn is done.
     section?.check();
   } catch (error) {
     removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
-    await undoWorktree().catch(() => {});
+    await l.undoWorktree().catch(() => {});
     throw error;
   }
   let created: RunResult;
@@ -348,57 +390,76 @@ async function launchIn(
   } catch (error) {
     if (error instanceof LisaError && error.code === "program_not_found") {
       removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
-      await undoWorktree().catch(() => {});
+      await l.undoWorktree().catch(() => {});
       throw error;
     }
     // A timeout: the session may exist half-started; it is not reported, so it must not stay.
     await killSession(tmux, session).catch(() => false);
-    return await failed(
+    return await failLaunch(
+      l,
       "spawn_tmux_error",
       `tmux could not create session "${session}": ${(error as Error).message}`,
       error,
     );
   }
+  return await checkCreated(l, created);
+}
+
+/** `created` when tmux made the session; otherwise the launch fails (or lost a race). */
+async function checkCreated(l: Launch, created: RunResult): Promise<RunResult> {
+  const { plan, tmux } = l;
+  const { session, project } = plan;
   if (created.success && created.stderr.trim() !== "" && !(await present(tmux, session))) {
     const first = created.stderr.trim().split("\n")[0];
-    return await failed(
+    return await failLaunch(
+      l,
       "spawn_tmux_error",
       `tmux could not create session "${session}": ${first}`,
       new Error(first),
     );
   }
-  if (!created.success) {
-    if (isDuplicateSession(created.stderr)) {
-      // Lost a race with another spawn of the same name: its artifacts are not ours to touch.
-      try {
-        Deno.removeSync(plan.scriptPath);
-      } catch { /* already gone */ }
-      await undoWorktree().catch(() => {});
-      throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
-        details: { session, socketPath: project.socketPath },
-      });
-    }
-    const first = created.stderr.trim().split("\n")[0] ?? "";
-    return await failed(
-      "spawn_tmux_error",
-      `tmux could not create session "${session}": ${first || `exit ${created.code}`}`,
-      new Error(first),
-    );
+  if (created.success) return created;
+  if (isDuplicateSession(created.stderr)) {
+    // Lost a race with another spawn of the same name: its artifacts are not ours to touch.
+    try {
+      Deno.removeSync(plan.scriptPath);
+    } catch { /* already gone */ }
+    await l.undoWorktree().catch(() => {});
+    throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
+      details: { session, socketPath: project.socketPath },
+    });
   }
+  const first = created.stderr.trim().split("\n")[0] ?? "";
+  return await failLaunch(
+    l,
+    "spawn_tmux_error",
+    `tmux could not create session "${session}": ${first || `exit ${created.code}`}`,
+    new Error(first),
+  );
+}
 
+/** The session runs: its meta, the worktree's confirmation, the lifecycle event, the sweeps. */
+async function finishLaunch(
+  l: Launch,
+  created: RunResult,
+  worktree: WorktreePlan | undefined,
+  create: WorktreeSteps | undefined,
+): Promise<void> {
+  const { deps, plan, tmux } = l;
+  const { session, paths, runId } = plan;
   try {
     writeMeta(paths, { ...plan.meta, ...parseNewPane(created.stdout) });
   } catch (error) {
     try {
       await killSession(tmux, session);
     } catch { /* reported through the error below */ }
-    return await failed(
+    return await failLaunch(
+      l,
       "spawn_meta_error",
       `Cannot write the session meta "${paths.meta}": ${(error as Error).message}`,
       error,
     );
   }
-
   try {
     if (worktree !== undefined) create?.confirmWorktree(worktree);
   } catch {

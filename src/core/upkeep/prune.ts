@@ -19,7 +19,13 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { joinPath } from "../../base/paths.ts";
-import { removeSessionArtifacts, resolveProject, tryReadMeta } from "../session/mod.ts";
+import type { SessionMeta } from "../../base/types.ts";
+import {
+  type Project,
+  removeSessionArtifacts,
+  resolveProject,
+  tryReadMeta,
+} from "../session/mod.ts";
 import { recordBeforeRemoval } from "../history/mod.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { SESSION_ARTIFACT_RE } from "../../store/runtime_dir.ts";
@@ -127,18 +133,9 @@ function oldEventLogs(
   return out.sort();
 }
 
-/** Prunes (see the module doc). Throws only the project errors and a bad duration's. */
-export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<PruneResult> {
-  const project = resolveProject(deps, options.projectRoot);
-  const olderThanMs = options.olderThanMs ?? DEFAULT_PRUNE_AGE_MS;
-  const dryRun = options.dryRun === true;
-  const allProjects = options.allProjects === true;
-  // Another project's finished sessions are not this one's to remove (like history list).
-  const scope = allProjects ? undefined : project.hash;
-  const nowMs = deps.now().getTime();
-  const runtimeDir = project.runtimeDir;
-
-  // The sessions the runtime dir knows, with their files (event logs and locks aside).
+/** The sessions `runtimeDir` knows (of project `scope` when given), with their files. */
+function sessionFilesIn(runtimeDir: string, scope: string | undefined): Map<string, SessionFiles> {
+  // Event logs and locks aside: event logs go by retention, not with their session.
   const sessions = new Map<string, SessionFiles>();
   try {
     for (const e of Deno.readDirSync(runtimeDir)) {
@@ -151,11 +148,30 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
       s.paths.set(m[3], joinPath(runtimeDir, e.name));
     }
   } catch { /* no runtime dir yet */ }
+  return sessions;
+}
 
-  // Every server a meta in scope names, the project's, and (for every project) every lisa server
-  // in the socket dir: one call each.
-  const metas = new Map<string, ReturnType<typeof tryReadMeta>>();
-  const sockets = new Set(allProjects ? lisaSockets(deps.config.tmuxSocketDir ?? runtimeDir) : []);
+/** What the sessions' metas and their tmux servers say. */
+interface Seen {
+  metas: Map<string, SessionMeta | undefined>;
+  /** Each server's sessions; null for a server that could not be asked. */
+  servers: Map<string, Map<string, SessionRow> | null>;
+  anyUnknown: boolean;
+}
+
+/**
+ * Reads the metas, and asks every server a meta in scope names, the project's, and (for every
+ * project) every lisa server in the socket dir: one call each.
+ */
+async function seeServers(
+  deps: Deps,
+  project: Project,
+  sessions: ReadonlyMap<string, SessionFiles>,
+  allProjects: boolean,
+): Promise<Seen> {
+  const metas = new Map<string, SessionMeta | undefined>();
+  const socketDir = deps.config.tmuxSocketDir ?? project.runtimeDir;
+  const sockets = new Set(allProjects ? lisaSockets(socketDir) : []);
   sockets.add(project.socketPath);
   for (const [key, s] of sessions) {
     const metaPath = s.paths.get("meta.json");
@@ -174,8 +190,125 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
       servers.set(socket, null);
     }
   }));
-  const anyUnknown = [...servers.values()].some((v) => v === null);
+  return { metas, servers, anyUnknown: [...servers.values()].some((v) => v === null) };
+}
 
+/** Where tmux shows session `s` (its row and server), or that a server that might could not say. */
+function rowOf(
+  s: SessionFiles,
+  meta: SessionMeta | undefined,
+  seen: Seen,
+): { row?: SessionRow; socket?: string; unknown: boolean } {
+  if (meta?.socketPath) {
+    const rows = seen.servers.get(meta.socketPath);
+    if (rows === null) return { socket: meta.socketPath, unknown: true };
+    return { row: rows?.get(s.session), socket: meta.socketPath, unknown: false };
+  }
+  // No meta: any server listing the name keeps it; an unanswered server might.
+  let found: { row?: SessionRow; socket?: string } = {};
+  for (const [socket, rows] of seen.servers) {
+    if (rows?.has(s.session)) found = { row: rows.get(s.session), socket };
+  }
+  return { ...found, unknown: found.row === undefined && seen.anyUnknown };
+}
+
+/** A session's verdict: kept and why, or to be pruned (with what pruning it needs). */
+type Verdict =
+  | { kept: KeptSession }
+  | { prune: PrunedSession; files: SessionFiles; row?: SessionRow; meta?: SessionMeta };
+
+/**
+ * The verdict on session `s` (read-only: a dead active pane costs one more tmux call, to see
+ * whether another pane of the session still runs).
+ */
+async function judge(
+  deps: Deps,
+  s: SessionFiles,
+  meta: SessionMeta | undefined,
+  seen: Seen,
+  ages: { nowMs: number; olderThanMs: number },
+): Promise<Verdict> {
+  const alias = meta?.alias ?? null;
+  const place = rowOf(s, meta, seen);
+  const { row } = place;
+  let unknown = place.unknown;
+  // list-sessions shows the active pane only: with it dead, another pane (a window the agent
+  // or a person opened) may still run, and closing the session would end it.
+  let otherPaneRuns = false;
+  if (!unknown && row?.paneDead && place.socket !== undefined) {
+    try {
+      const tmux = new Tmux(deps.runner, place.socket, deps.config.cmdTimeoutSeconds * 1000);
+      otherPaneRuns = ((await sessionPanePids(tmux, s.session))?.panePids.length ?? 0) > 0;
+    } catch {
+      unknown = true;
+    }
+  }
+  if (unknown) return { kept: { session: s.session, alias, reason: "server_unknown" } };
+  // A running pane is live even when the done file is there (the wrapper is finishing).
+  if (row !== undefined && (!row.paneDead || otherPaneRuns)) {
+    return { kept: { session: s.session, alias, reason: "live" } };
+  }
+  const signs = ["meta.json", "heartbeat.txt", "done.txt", "hooks.jsonl"]
+    .map((k) => s.paths.get(k))
+    .filter((p): p is string => p !== undefined)
+    .map(mtimeMs)
+    .filter((t): t is number => t !== null);
+  const last = signs.length > 0 ? Math.max(...signs) : null;
+  if (last !== null && ages.nowMs - last < ages.olderThanMs) {
+    return { kept: { session: s.session, alias, reason: "recent" } };
+  }
+  const prune: PrunedSession = {
+    session: s.session,
+    alias,
+    reason: row !== undefined ? "finished" : "gone",
+    lastSeenAt: last === null ? null : new Date(last).toISOString(),
+    closedTmuxSession: false,
+    files: [],
+  };
+  return { prune, files: s, row, meta };
+}
+
+/** Prunes one session: closes its dead tmux session, records it in history, removes its files. */
+async function pruneOne(
+  deps: Deps,
+  runtimeDir: string,
+  v: Extract<Verdict, { prune: PrunedSession }>,
+): Promise<PrunedSession> {
+  const pruned = { ...v.prune };
+  const { hash, session } = v.files;
+  if (v.row !== undefined && v.meta?.socketPath) {
+    // Every pane of it is dead (or its run wrote the done file): nothing of it runs any more.
+    try {
+      pruned.closedTmuxSession = await killSession(
+        new Tmux(deps.runner, v.meta.socketPath, deps.config.cmdTimeoutSeconds * 1000),
+        session,
+      );
+    } catch { /* the files still go; the dead pane stays visible */ }
+  }
+  // History keeps what the hook and event files say before they go (issue 14); a hook file
+  // it could not take stays for the next ingestion (and the next prune).
+  const { recorded } = await recordBeforeRemoval(
+    deps,
+    [{ runtimeDir, hash, session, runId: v.meta?.runId ?? null }],
+    "pruned",
+  );
+  pruned.files = removeSessionArtifacts(runtimeDir, session, { hash, keepHooks: !recorded })
+    .sort();
+  return pruned;
+}
+
+/** Prunes (see the module doc). Throws only the project errors and a bad duration's. */
+export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<PruneResult> {
+  const project = resolveProject(deps, options.projectRoot);
+  const olderThanMs = options.olderThanMs ?? DEFAULT_PRUNE_AGE_MS;
+  const dryRun = options.dryRun === true;
+  const allProjects = options.allProjects === true;
+  // Another project's finished sessions are not this one's to remove (like history list).
+  const scope = allProjects ? undefined : project.hash;
+  const nowMs = deps.now().getTime();
+  const runtimeDir = project.runtimeDir;
+  const sessions = sessionFilesIn(runtimeDir, scope);
+  const seen = await seeServers(deps, project, sessions, allProjects);
   const result: PruneResult = {
     ok: true,
     dryRun,
@@ -188,86 +321,10 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
     worktrees: [],
   };
   for (const [key, s] of sessions) {
-    const meta = metas.get(key);
-    const alias = meta?.alias ?? null;
-    let row: SessionRow | undefined;
-    let rowSocket: string | undefined;
-    let unknown = false;
-    if (meta?.socketPath) {
-      const rows = servers.get(meta.socketPath);
-      if (rows === null) unknown = true;
-      else row = rows?.get(s.session);
-      rowSocket = meta.socketPath;
-    } else {
-      // No meta: any server listing the name keeps it; an unanswered server might.
-      for (const [socket, rows] of servers) {
-        if (rows?.has(s.session)) [row, rowSocket] = [rows.get(s.session), socket];
-      }
-      unknown = row === undefined && anyUnknown;
-    }
-    // list-sessions shows the active pane only: with it dead, another pane (a window the agent
-    // or a person opened) may still run, and closing the session would end it.
-    let otherPaneRuns = false;
-    if (!unknown && row?.paneDead && rowSocket !== undefined) {
-      try {
-        const tmux = new Tmux(deps.runner, rowSocket, deps.config.cmdTimeoutSeconds * 1000);
-        otherPaneRuns = ((await sessionPanePids(tmux, s.session))?.panePids.length ?? 0) > 0;
-      } catch {
-        unknown = true;
-      }
-    }
-    if (unknown) {
-      result.kept.push({ session: s.session, alias, reason: "server_unknown" });
-      continue;
-    }
-    // A running pane is live even when the done file is there (the wrapper is finishing).
-    if (row !== undefined && (!row.paneDead || otherPaneRuns)) {
-      result.kept.push({ session: s.session, alias, reason: "live" });
-      continue;
-    }
-    const signs = ["meta.json", "heartbeat.txt", "done.txt", "hooks.jsonl"]
-      .map((k) => s.paths.get(k))
-      .filter((p): p is string => p !== undefined)
-      .map(mtimeMs)
-      .filter((t): t is number => t !== null);
-    const last = signs.length > 0 ? Math.max(...signs) : null;
-    if (last !== null && nowMs - last < olderThanMs) {
-      result.kept.push({ session: s.session, alias, reason: "recent" });
-      continue;
-    }
-    const pruned: PrunedSession = {
-      session: s.session,
-      alias,
-      reason: row !== undefined ? "finished" : "gone",
-      lastSeenAt: last === null ? null : new Date(last).toISOString(),
-      closedTmuxSession: false,
-      files: [],
-    };
-    if (dryRun) {
-      pruned.files = [...s.paths.values()].sort();
-    } else {
-      if (row !== undefined && meta?.socketPath) {
-        // Every pane of it is dead (or its run wrote the done file): nothing of it runs any more.
-        try {
-          pruned.closedTmuxSession = await killSession(
-            new Tmux(deps.runner, meta.socketPath, deps.config.cmdTimeoutSeconds * 1000),
-            s.session,
-          );
-        } catch { /* the files still go; the dead pane stays visible */ }
-      }
-      // History keeps what the hook and event files say before they go (issue 14); a hook file
-      // it could not take stays for the next ingestion (and the next prune).
-      const { recorded } = await recordBeforeRemoval(
-        deps,
-        [{ runtimeDir, hash: s.hash, session: s.session, runId: meta?.runId ?? null }],
-        "pruned",
-      );
-      pruned.files = removeSessionArtifacts(runtimeDir, s.session, {
-        hash: s.hash,
-        keepHooks: !recorded,
-      }).sort();
-    }
-    result.pruned.push(pruned);
+    const v = await judge(deps, s, seen.metas.get(key), seen, { nowMs, olderThanMs });
+    if ("kept" in v) result.kept.push(v.kept);
+    else if (dryRun) result.pruned.push({ ...v.prune, files: [...s.paths.values()].sort() });
+    else result.pruned.push(await pruneOne(deps, runtimeDir, v));
   }
   result.events = dryRun
     ? oldEventLogs(runtimeDir, deps.config.eventRetentionDays, nowMs, scope)
