@@ -444,9 +444,52 @@ export function computeDelta(
   if ("reason" in placed) return { reset: true, reason: placed.reason };
   const start = placed.start;
   const rows = offset.rows;
-  const oldLiveFrom = rows.length - offset.liveRows;
+  const diffed = diffWindow(offset, hash, start, n);
+  const { kind, was, from } = diffed;
+  const liveStart = liveStartOf(geometry, diffed, start, n, rows.length - offset.liveRows);
 
-  // Rows of the window still in place from its top stand; the rest is diffed.
+  // On the alternate screen with a normal window to return to, the normal screen's history
+  // above the alternate rows is not returned here: the delta taken once the normal screen is
+  // back returns it, from the carried window (else it would come twice).
+  const firstReturned = carry && geometry.alternateLines !== undefined
+    ? Math.max(from, n - geometry.alternateLines)
+    : from;
+  const returned: number[] = [];
+  for (let i = firstReturned; i < liveStart; i++) if (kind[i - start] !== SAME) returned.push(i);
+  // Live lines the reader has not received as they are now keep the hash it has (0: none).
+  const pending = new Map<number, number>();
+  for (let i = Math.max(liveStart, start); i < n; i++) {
+    const x = i - start;
+    if (kind[x] === NEW) pending.set(i, UNRECEIVED);
+    else if (kind[x] === REDRAWN) pending.set(i, rows[was[x]]);
+  }
+  return {
+    reset: false,
+    returned,
+    liveStart,
+    nextOffset: offsetOf(lines, geometry, mode, { pending, liveRows: n - liveStart }, carry),
+  };
+}
+
+/** Each line from the window's start on: its kind and the window row it was (-1: a new one). */
+interface LineKinds {
+  kind: Uint8Array;
+  was: Int32Array;
+  /** The first line diffed: the window's rows above it stood in place. */
+  from: number;
+}
+
+/**
+ * Step 2 of the module doc: the window's rows still in place from its top stand; the rest is
+ * diffed against the lines below them.
+ */
+function diffWindow(
+  offset: Extract<Offset, { kind: "window" }>,
+  hash: (i: number) => number,
+  start: number,
+  n: number,
+): LineKinds {
+  const rows = offset.rows;
   let k = 0;
   while (
     k < rows.length && start + k < n && rows[k] !== UNRECEIVED && rows[k] === hash(start + k)
@@ -457,7 +500,6 @@ export function computeDelta(
   for (let j = 0; j < cur.length; j++) cur[j] = hash(from + j);
   const match = lateLcs(old, cur);
 
-  // For each line from `start` on: its kind, and the window row it was (-1 for a new one).
   const kind = new Uint8Array(n - start).fill(SAME);
   const was = new Int32Array(n - start).fill(-1);
   for (let i = 0; i < k; i++) was[i] = i;
@@ -487,48 +529,39 @@ export function computeDelta(
     oa = match[j] + 1;
   }
   closeGap(cur.length, old.length);
+  return { kind, was, from };
+}
 
-  // The live region (step 3 of the module doc): the trailing run of lines that are not new —
-  // within the diffed part, all of it once a line of it was redrawn; further up, from the
-  // first line that was live already — and the line the cursor stands on.
+/**
+ * Step 3 of the module doc, the live region: the trailing run of lines that are not new —
+ * within the diffed part, all of it once a line of it was redrawn; further up, from the first
+ * line that was live already (a window row at or past `oldLiveFrom`) — and the line the cursor
+ * stands on. `n` when the pane is dead.
+ */
+function liveStartOf(
+  geometry: PaneGeometry,
+  lines: LineKinds,
+  start: number,
+  n: number,
+  oldLiveFrom: number,
+): number {
+  const { kind, was, from } = lines;
   let liveStart = n;
-  if (!geometry.dead) {
-    let t = n;
-    while (t > start && kind[t - 1 - start] !== NEW) t--;
-    for (let i = Math.max(t, from); i < n; i++) {
-      if (kind[i - start] === REDRAWN) {
-        liveStart = Math.max(t, from);
-        break;
-      }
+  if (geometry.dead) return liveStart;
+  let t = n;
+  while (t > start && kind[t - 1 - start] !== NEW) t--;
+  for (let i = Math.max(t, from); i < n; i++) {
+    if (kind[i - start] === REDRAWN) {
+      liveStart = Math.max(t, from);
+      break;
     }
-    for (let i = t; i < liveStart; i++) {
-      if (was[i - start] >= oldLiveFrom) {
-        liveStart = i;
-        break;
-      }
+  }
+  for (let i = t; i < liveStart; i++) {
+    if (was[i - start] >= oldLiveFrom) {
+      liveStart = i;
+      break;
     }
-    if (geometry.cursorOnLastLine && n > 0) liveStart = Math.min(liveStart, n - 1);
   }
-
-  // On the alternate screen with a normal window to return to, the normal screen's history
-  // above the alternate rows is not returned here: the delta taken once the normal screen is
-  // back returns it, from the carried window (else it would come twice).
-  const firstReturned = carry && geometry.alternateLines !== undefined
-    ? Math.max(from, n - geometry.alternateLines)
-    : from;
-  const returned: number[] = [];
-  for (let i = firstReturned; i < liveStart; i++) if (kind[i - start] !== SAME) returned.push(i);
-  // Live lines the reader has not received as they are now keep the hash it has (0: none).
-  const pending = new Map<number, number>();
-  for (let i = Math.max(liveStart, start); i < n; i++) {
-    const x = i - start;
-    if (kind[x] === NEW) pending.set(i, UNRECEIVED);
-    else if (kind[x] === REDRAWN) pending.set(i, rows[was[x]]);
-  }
-  return {
-    reset: false,
-    returned,
-    liveStart,
-    nextOffset: offsetOf(lines, geometry, mode, { pending, liveRows: n - liveStart }, carry),
-  };
+  if (geometry.cursorOnLastLine && n > 0) liveStart = Math.min(liveStart, n - 1);
+  return liveStart;
 }
