@@ -143,61 +143,18 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
     intent: input.nestingIntent,
     customCommand: custom,
   });
-
-  let command: string;
-  let run: ScriptCommand;
-  if (custom) {
-    command = input.command!;
-    run = { shell: command };
-  } else {
-    const built = buildAgentCommand({
-      agent,
-      mode,
-      prompt,
-      model: input.model,
-      agentArgs: input.agentArgs,
-      skipPermissions: input.skipPermissions ?? true,
-      extraArgs: [...extras.extraArgs, ...nested.bypassArgs],
-    });
-    command = built.command;
-    // Agent-args are shell text: the whole line then runs under `bash -c`, so even a syntax
-    // error in them ends as an exit status in the done file instead of killing the wrapper.
-    // A prompt on stdin stays out of that `bash -c` word (it is one argv word too).
-    const stdin = built.stdin === null ? {} : { stdin: built.stdin };
-    run = built.agentArgs === null
-      ? { argv: built.argv, ...stdin }
-      : { shell: renderCommand(built.argv, built.agentArgs, built.agentArgsIndex), ...stdin };
-  }
-
+  const { command, run } = custom
+    ? { command: input.command!, run: { shell: input.command! } }
+    : agentRun(input, [...extras.extraArgs, ...nested.bypassArgs]);
   const lisaEnv = lisaEnvOf({ session, agent, mode, project, paths, runId });
-  const script: StartupScriptInput = {
+  const { script, scriptPath, tmuxCommands } = launchOf(deps, input, {
     session,
     runId,
-    // The directory the command runs in (`--worktree`: the session's worktree).
-    projectRoot: input.cwd ?? project.root,
-    // In a worktree, a caller's GIT_DIR/GIT_INDEX_FILE would send the agent's git to the
-    // caller's repository.
-    callerEnv: input.worktree ? withoutGitContext(deps.env) : deps.env,
+    paths,
     lisaEnv,
-    heartbeatFile: paths.heartbeat,
-    doneFile: paths.done,
-    command: run,
-    // Only Linux has child subreapers (prctl); elsewhere kill reports that it cannot see them.
-    subreaper: Deno.build.os === "linux",
-  };
-  const scriptPath = cmdScriptPath(project.runtimeDir, project.hash, session, scriptNanos(now));
-  const tmuxCommands = [
-    ...newSessionCommands({
-      session,
-      width: input.width ?? DEFAULT_WIDTH,
-      height: input.height ?? DEFAULT_HEIGHT,
-      cwd: input.cwd ?? project.root,
-      env: lisaEnv,
-      argv: ["bash", scriptPath],
-    }),
-    // In the same invocation: a new-session that "succeeded" without a session fails here.
-    ["has-session", "-t", sessionTarget(session)],
-  ];
+    run,
+    now,
+  });
   const parentSession = deps.config.sessionName ?? null;
   const createdAt = now.toISOString();
   const commandOnly = custom && !input.explicitAgent;
@@ -238,6 +195,76 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
       ...(input.worktree ? { worktree: input.worktree } : {}),
     },
   };
+}
+
+/** The startup script (what it is built from, and where it goes) and the tmux invocation. */
+function launchOf(
+  deps: Deps,
+  input: PlanInput,
+  made: {
+    session: string;
+    runId: string;
+    paths: SessionPaths;
+    lisaEnv: Record<string, string>;
+    run: ScriptCommand;
+    now: Date;
+  },
+): { script: StartupScriptInput; scriptPath: string; tmuxCommands: string[][] } {
+  const { session, runId, paths, lisaEnv, run, now } = made;
+  const { project } = input;
+  const script: StartupScriptInput = {
+    session,
+    runId,
+    // The directory the command runs in (`--worktree`: the session's worktree).
+    projectRoot: input.cwd ?? project.root,
+    // In a worktree, a caller's GIT_DIR/GIT_INDEX_FILE would send the agent's git to the
+    // caller's repository.
+    callerEnv: input.worktree ? withoutGitContext(deps.env) : deps.env,
+    lisaEnv,
+    heartbeatFile: paths.heartbeat,
+    doneFile: paths.done,
+    command: run,
+    // Only Linux has child subreapers (prctl); elsewhere kill reports that it cannot see them.
+    subreaper: Deno.build.os === "linux",
+  };
+  const scriptPath = cmdScriptPath(project.runtimeDir, project.hash, session, scriptNanos(now));
+  const tmuxCommands = [
+    ...newSessionCommands({
+      session,
+      width: input.width ?? DEFAULT_WIDTH,
+      height: input.height ?? DEFAULT_HEIGHT,
+      cwd: input.cwd ?? project.root,
+      env: lisaEnv,
+      argv: ["bash", scriptPath],
+    }),
+    // In the same invocation: a new-session that "succeeded" without a session fails here.
+    ["has-session", "-t", sessionTarget(session)],
+  ];
+  return { script, scriptPath, tmuxCommands };
+}
+
+/** The agent's command line (as shown) and how the startup script runs it. */
+function agentRun(
+  input: PlanInput,
+  extraArgs: string[],
+): { command: string; run: ScriptCommand } {
+  const built = buildAgentCommand({
+    agent: input.agent,
+    mode: input.mode,
+    prompt: input.prompt,
+    model: input.model,
+    agentArgs: input.agentArgs,
+    skipPermissions: input.skipPermissions ?? true,
+    extraArgs,
+  });
+  // Agent-args are shell text: the whole line then runs under `bash -c`, so even a syntax
+  // error in them ends as an exit status in the done file instead of killing the wrapper.
+  // A prompt on stdin stays out of that `bash -c` word (it is one argv word too).
+  const stdin = built.stdin === null ? {} : { stdin: built.stdin };
+  const run: ScriptCommand = built.agentArgs === null
+    ? { argv: built.argv, ...stdin }
+    : { shell: renderCommand(built.argv, built.agentArgs, built.agentArgsIndex), ...stdin };
+  return { command: built.command, run };
 }
 
 /** The startup script of a plan as `--dry-run` shows it (the caller's environment summarised). */

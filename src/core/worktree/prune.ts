@@ -261,19 +261,7 @@ export async function pruneWorktree(
 ): Promise<WorktreePruneResult> {
   const { record } = found;
   const info = record.worktree;
-  const out = (
-    action: WorktreePruneResult["action"],
-    reasons: KeepReason[],
-    branchDeleted = false,
-  ): WorktreePruneResult => ({
-    session: record.session,
-    worktree: info,
-    action,
-    reasons,
-    discarded: action === "removed" && reasons.length > 0,
-    branchDeleted,
-  });
-
+  const out = outcomeOf(record);
   const intent = record.spawning;
   if (intent !== undefined && spawnerAlive(intent)) {
     return out("kept", [{
@@ -293,87 +281,133 @@ export async function pruneWorktree(
     "--git-common-dir",
   ], { allowFailure: true });
   if (intent?.phase === "worktree" && common.success) {
-    // A spawn interrupted while it made the worktree: only the base commit's files are in it.
-    if (options.dryRun) return out("would_remove", []);
-    const cleared = await clearUnstarted(
-      deps,
-      options.runtimeDir,
-      common.stdout.trim(),
-      found.path,
-    );
-    if (cleared?.removed) return out("removed", [], cleared.branchDeleted);
-    return out("kept", [{
-      kind: "git_refused",
-      detail: `the worktree ${info.path} of an interrupted spawn could not be removed`,
-    }]);
+    return await pruneUnstarted(deps, found, options, common.stdout.trim());
   }
-  if (!common.success) {
-    // The repository is gone: its branch went with it; the worktree's files may be all that is
-    // left.
-    const { reasons } = await judge(deps, record, false);
-    if (reasons.length > 0 && !options.force) return out("kept", reasons);
-    if (options.dryRun) return out("would_remove", reasons);
-    // Only lisa's own record and directory are left to remove.
-    try {
-      Deno.removeSync(info.path, { recursive: true });
-    } catch { /* not there */ }
-    removeRecord(found.path);
-    return out("removed", reasons);
-  }
+  if (!common.success) return await pruneWithoutRepo(deps, found, options);
   if (options.dryRun) {
     const { reasons } = await judge(deps, record, true);
     return out(reasons.length > 0 && !options.force ? "kept" : "would_remove", reasons);
   }
-  return await withRepo(deps, options.runtimeDir, common.stdout.trim(), async () => {
-    const now = readRecord(found.path) ?? record;
-    const unfinished = now.pruning;
-    if (unfinished !== undefined && !isAlive(unfinished.pid, unfinished.startTime)) {
-      // A prune that was killed while it removed the worktree (judged removable): finished.
-      if (unfinished.gitGroup) await endRecordedGroup(unfinished.gitGroup);
-      const branchDeleted = await finishRemoval(deps, info, unfinished.tip);
-      removeRecord(found.path);
-      return out("removed", [], branchDeleted);
-    }
-    // Judged under the lock, from the record as it is now: a merge of the same session that
-    // ran meanwhile is seen, and nothing changes between the checks and the removal.
-    const { reasons, present, tip } = await judge(deps, now, true);
-    if (reasons.length > 0 && !options.force) return out("kept", reasons);
-    const mark = (gitGroup: RecordedGroup | null) => {
-      try {
-        writeRecord(found.path, { ...now, pruning: { ...selfIdentity(), tip, gitGroup } });
-      } catch { /* without the mark, a prune killed half way leaves the rest to --force */ }
-    };
-    // Intent first; and a signal while git removes it finishes the removal rather than
-    // leaving half a worktree (the rest of its files were judged to hold nothing to lose).
-    mark(null);
-    const closeSection = openSection();
-    try {
-      if (present) {
-        let removed;
-        try {
-          removed = await git(
-            deps,
-            info.repoRoot,
-            ["worktree", "remove", ...(options.force ? ["--force", "--force"] : []), info.path],
-            { allowFailure: true, onStart: (pgid) => mark(recordGroup(pgid)) },
-          );
-        } catch (error) {
-          await finishRemoval(deps, info, tip);
-          removeRecord(found.path);
-          throw error;
-        }
-        if (!removed.success) {
-          writeRecord(found.path, now);
-          return out("kept", [...reasons, { kind: "git_refused", detail: gitMessage(removed) }]);
-        }
-      }
-      const branchDeleted = await finishRemoval(deps, info, tip);
-      removeRecord(found.path);
-      return out("removed", reasons, branchDeleted);
-    } finally {
-      closeSection();
-    }
+  return await withRepo(
+    deps,
+    options.runtimeDir,
+    common.stdout.trim(),
+    () => pruneUnderLock(deps, found, options),
+  );
+}
+
+/** The result of pruning `record`'s worktree: `action`, with the reasons it had (or overrode). */
+function outcomeOf(record: WorktreeRecord) {
+  return (
+    action: WorktreePruneResult["action"],
+    reasons: KeepReason[],
+    branchDeleted = false,
+  ): WorktreePruneResult => ({
+    session: record.session,
+    worktree: record.worktree,
+    action,
+    reasons,
+    discarded: action === "removed" && reasons.length > 0,
+    branchDeleted,
   });
+}
+
+/** A spawn interrupted while it made the worktree: only the base commit's files are in it. */
+async function pruneUnstarted(
+  deps: Deps,
+  found: FoundRecord,
+  options: PruneWorktreeOptions,
+  commonDir: string,
+): Promise<WorktreePruneResult> {
+  const out = outcomeOf(found.record);
+  if (options.dryRun) return out("would_remove", []);
+  const cleared = await clearUnstarted(deps, options.runtimeDir, commonDir, found.path);
+  if (cleared?.removed) return out("removed", [], cleared.branchDeleted);
+  return out("kept", [{
+    kind: "git_refused",
+    detail:
+      `the worktree ${found.record.worktree.path} of an interrupted spawn could not be removed`,
+  }]);
+}
+
+/**
+ * The repository is gone: its branch went with it; the worktree's files may be all that is
+ * left, and only lisa's own record and directory are left to remove.
+ */
+async function pruneWithoutRepo(
+  deps: Deps,
+  found: FoundRecord,
+  options: PruneWorktreeOptions,
+): Promise<WorktreePruneResult> {
+  const out = outcomeOf(found.record);
+  const { reasons } = await judge(deps, found.record, false);
+  if (reasons.length > 0 && !options.force) return out("kept", reasons);
+  if (options.dryRun) return out("would_remove", reasons);
+  try {
+    Deno.removeSync(found.record.worktree.path, { recursive: true });
+  } catch { /* not there */ }
+  removeRecord(found.path);
+  return out("removed", reasons);
+}
+
+/**
+ * Under lisa's lock of the repository: finishes a prune that was killed while it removed the
+ * worktree, else judges the record as it is now (a merge of the same session that ran meanwhile
+ * is seen, and nothing changes between the checks and the removal) and removes what may go.
+ */
+async function pruneUnderLock(
+  deps: Deps,
+  found: FoundRecord,
+  options: PruneWorktreeOptions,
+): Promise<WorktreePruneResult> {
+  const out = outcomeOf(found.record);
+  const info = found.record.worktree;
+  const now = readRecord(found.path) ?? found.record;
+  const unfinished = now.pruning;
+  if (unfinished !== undefined && !isAlive(unfinished.pid, unfinished.startTime)) {
+    // A prune that was killed while it removed the worktree (judged removable): finished.
+    if (unfinished.gitGroup) await endRecordedGroup(unfinished.gitGroup);
+    const branchDeleted = await finishRemoval(deps, info, unfinished.tip);
+    removeRecord(found.path);
+    return out("removed", [], branchDeleted);
+  }
+  const { reasons, present, tip } = await judge(deps, now, true);
+  if (reasons.length > 0 && !options.force) return out("kept", reasons);
+  const mark = (gitGroup: RecordedGroup | null) => {
+    try {
+      writeRecord(found.path, { ...now, pruning: { ...selfIdentity(), tip, gitGroup } });
+    } catch { /* without the mark, a prune killed half way leaves the rest to --force */ }
+  };
+  // Intent first; and a signal while git removes it finishes the removal rather than
+  // leaving half a worktree (the rest of its files were judged to hold nothing to lose).
+  mark(null);
+  const closeSection = openSection();
+  try {
+    if (present) {
+      let removed;
+      try {
+        removed = await git(
+          deps,
+          info.repoRoot,
+          ["worktree", "remove", ...(options.force ? ["--force", "--force"] : []), info.path],
+          { allowFailure: true, onStart: (pgid) => mark(recordGroup(pgid)) },
+        );
+      } catch (error) {
+        await finishRemoval(deps, info, tip);
+        removeRecord(found.path);
+        throw error;
+      }
+      if (!removed.success) {
+        writeRecord(found.path, now);
+        return out("kept", [...reasons, { kind: "git_refused", detail: gitMessage(removed) }]);
+      }
+    }
+    const branchDeleted = await finishRemoval(deps, info, tip);
+    removeRecord(found.path);
+    return out("removed", reasons, branchDeleted);
+  } finally {
+    closeSection();
+  }
 }
 
 /**
