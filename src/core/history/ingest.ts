@@ -23,7 +23,7 @@ import type { SessionMeta } from "../../base/types.ts";
 import { baseName } from "../../base/paths.ts";
 import { type FileCursor, MAX_READ_BYTES, readLinesFrom } from "../../store/line_cursor.ts";
 import { markRead } from "../../store/events.ts";
-import { sessionPaths } from "../../store/runtime_dir.ts";
+import { type SessionPaths, sessionPaths } from "../../store/runtime_dir.ts";
 import { normalizeMeta } from "../../store/session_store.ts";
 import { tryReadMeta } from "../session/mod.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
@@ -214,89 +214,47 @@ function applyHook(
   // when its last sign came, and stays open to a late Stop (recovered).
   const inferred = r.event === LISA_TURN_END;
   const endAt = inferred && typeof r.endedAt === "string" ? r.endedAt : at;
-  const added = { turns: 0, tools: 0 };
   h.db.prepare(
     `UPDATE sessions SET last_activity_at = MAX(COALESCE(last_activity_at, ''), COALESCE(?, '')),
       agent_session_id = COALESCE(agent_session_id, ?),
       transcript_path = COALESCE(?, transcript_path)
     WHERE id = ?`,
   ).run(endAt, r.agentSessionId ?? null, r.transcriptPath ?? null, id);
-  const open = openTurn(h, id);
-  const touch = (turnId: number, waitingFor: string | null) =>
-    h.db.prepare(
-      "UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at), waiting_for = ? " +
-        "WHERE id = ?",
-    ).run(at, waitingFor, turnId);
-  const insertTurn = (outcome: string, fields: Record<string, SqlValue>) => {
-    h.db.prepare(
-      `INSERT OR IGNORE INTO turns (session_id, turn_key, seq, prompt, reply, error, outcome,
-        started_at, ended_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      key,
-      nextSeq(h, id),
-      fields.prompt ?? null,
-      fields.reply ?? null,
-      fields.error ?? null,
-      outcome,
-      fields.started_at ?? null,
-      fields.ended_at ?? null,
-      at,
-    );
-    added.turns++;
+  const c: HookLine = {
+    h,
+    id,
+    r,
+    key,
+    at,
+    endAt,
+    inferred,
+    open: openTurn(h, id),
+    added: { turns: 0, tools: 0 },
   };
+  const open = c.open;
   switch (turnEventKind(r)) {
     case "start":
       // A turn still open when the next prompt comes ended silently, at its last sign (the next
       // prompt may come much later).
       if (open) closeTurn(h, open.id, "interrupted", null);
-      insertTurn("running", { prompt: r.prompt ?? r.preview ?? null, started_at: at });
+      insertTurn(c, "running", { prompt: r.prompt ?? r.preview ?? null, started_at: at });
       break;
-    case "tool": {
-      const use = toolUseOf(r);
-      if (use === null) break;
-      const turnId = open?.id ?? null;
-      const ins = h.db.prepare(
-        `INSERT OR IGNORE INTO tools (session_id, turn_id, line_key, tool, input, duration_ms, at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(id, turnId, key, use.tool, use.input, use.durationMs, use.at);
-      added.tools += Number(ins.changes);
-      if (turnId !== null) touch(turnId, null);
-      if (r.plan !== undefined || r.planPath !== undefined) capturePlan(h, id, turnId, r);
+    case "tool":
+      applyTool(c);
       break;
-    }
     case "permission":
-      if (open) touch(open.id, "permission");
+      if (open) touchTurn(c, open.id, "permission");
       break;
-    case "completed": {
-      const reply = replyOf(r);
-      if (open) {
-        closeTurn(h, open.id, "completed", endAt, { reply, recovered: inferred });
-        break;
-      }
-      if (inferred) break; // the turn it ends is closed already
-      // A turn closed without its hook (a sweep, or status deciding a long silent tool call was
-      // its end): its real end completes it, with the agent's own reply.
-      const swept = h.db.prepare(
-        `SELECT id FROM turns WHERE session_id = ? AND recovered = 1
-          AND outcome IN ('interrupted', 'completed')
-          AND seq = (SELECT MAX(seq) FROM turns WHERE session_id = ?)`,
-      ).get(id, id);
-      if (swept !== undefined && r.event === "Stop") {
-        closeTurn(h, Number(swept.id), "completed", at, { reply });
-        break;
-      }
-      // codex: the whole turn is known only at its end.
-      insertTurn("completed", { prompt: r.prompt ?? null, reply, ended_at: at });
+    case "completed":
+      applyCompleted(c);
       break;
-    }
     case "interrupted":
       if (open) closeTurn(h, open.id, "interrupted", endAt, { recovered: true });
       break;
     case "failed": {
       const error = r.error ?? r.preview ?? "the turn failed";
       if (open) closeTurn(h, open.id, "failed", at, { error });
-      else insertTurn("failed", { error, ended_at: at });
+      else insertTurn(c, "failed", { error, ended_at: at });
       break;
     }
     case "session_start":
@@ -317,7 +275,88 @@ function applyHook(
       }
       break;
   }
-  return added;
+  return c.added;
+}
+
+/** One hook line being applied to session `id`'s turns, and what it added. */
+interface HookLine {
+  h: History;
+  id: number;
+  r: TurnRecord;
+  key: string;
+  at: string | null;
+  /** When the turn the line ends ended (lisa's inferred end: the turn's last sign). */
+  endAt: string | null;
+  /** The line is lisa's own end of a turn (`LISA_TURN_END`), not the agent's. */
+  inferred: boolean;
+  open: ReturnType<typeof openTurn>;
+  added: { turns: number; tools: number };
+}
+
+/** Marks turn `turnId` active now, waiting for `waitingFor` (null: for nothing). */
+function touchTurn(c: HookLine, turnId: number, waitingFor: string | null): void {
+  c.h.db.prepare(
+    "UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at), waiting_for = ? " +
+      "WHERE id = ?",
+  ).run(c.at, waitingFor, turnId);
+}
+
+/** Inserts the line's turn (keyed by the line: a line read twice adds nothing). */
+function insertTurn(c: HookLine, outcome: string, fields: Record<string, SqlValue>): void {
+  c.h.db.prepare(
+    `INSERT OR IGNORE INTO turns (session_id, turn_key, seq, prompt, reply, error, outcome,
+      started_at, ended_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    c.id,
+    c.key,
+    nextSeq(c.h, c.id),
+    fields.prompt ?? null,
+    fields.reply ?? null,
+    fields.error ?? null,
+    outcome,
+    fields.started_at ?? null,
+    fields.ended_at ?? null,
+    c.at,
+  );
+  c.added.turns++;
+}
+
+/** A tool the agent ran: recorded with the open turn (and its plan, when it wrote one). */
+function applyTool(c: HookLine): void {
+  const use = toolUseOf(c.r);
+  if (use === null) return;
+  const turnId = c.open?.id ?? null;
+  const ins = c.h.db.prepare(
+    `INSERT OR IGNORE INTO tools (session_id, turn_id, line_key, tool, input, duration_ms, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(c.id, turnId, c.key, use.tool, use.input, use.durationMs, use.at);
+  c.added.tools += Number(ins.changes);
+  if (turnId !== null) touchTurn(c, turnId, null);
+  if (c.r.plan !== undefined || c.r.planPath !== undefined) capturePlan(c.h, c.id, turnId, c.r);
+}
+
+/** A turn's end: closes the open turn, completes a swept one, or (codex) adds the whole turn. */
+function applyCompleted(c: HookLine): void {
+  const { h, id, r, at } = c;
+  const reply = replyOf(r);
+  if (c.open) {
+    closeTurn(h, c.open.id, "completed", c.endAt, { reply, recovered: c.inferred });
+    return;
+  }
+  if (c.inferred) return; // the turn it ends is closed already
+  // A turn closed without its hook (a sweep, or status deciding a long silent tool call was
+  // its end): its real end completes it, with the agent's own reply.
+  const swept = h.db.prepare(
+    `SELECT id FROM turns WHERE session_id = ? AND recovered = 1
+      AND outcome IN ('interrupted', 'completed')
+      AND seq = (SELECT MAX(seq) FROM turns WHERE session_id = ?)`,
+  ).get(id, id);
+  if (swept !== undefined && r.event === "Stop") {
+    closeTurn(h, Number(swept.id), "completed", at, { reply });
+    return;
+  }
+  // codex: the whole turn is known only at its end.
+  insertTurn(c, "completed", { prompt: r.prompt ?? null, reply, ended_at: at });
 }
 
 /** Applies one event-log record of session `name`. */
@@ -436,69 +475,96 @@ export function ingestSession(
     ).run(fpKey, fingerprint);
     const meta = tryReadMeta(paths.meta);
     const before = Number(row(h.db.prepare("SELECT COUNT(*) AS n FROM sessions").get(), "n"));
-    const idOf = (runId: unknown): number | null => {
-      if (typeof runId === "string" && runId !== "") return sessionId(h, files.session, runId);
-      return latestSessionId(h, files.session);
-    };
     // A meta without a run id names no run: its session's lines still arrive with theirs.
     if (meta?.runId) {
       applyMeta(h, sessionId(h, files.session, meta.runId), meta);
     }
-    const created = <T extends number | null>(id: T): T => {
-      if (id !== null) {
-        h.db.prepare("UPDATE sessions SET project_hash = COALESCE(project_hash, ?) WHERE id = ?")
-          .run(files.hash, id);
-      }
-      return id;
-    };
-    const events = newLines(h, paths.events);
-    if (events !== null) {
-      for (const line of events.lines) {
-        const e = parseTurnRecord(line) as Record<string, unknown> | null;
-        if (e === null) continue;
-        const id = created(idOf(e.runId));
-        if (id === null || !firstSight(h, id, lineKey(line))) continue;
-        counts.lines++;
-        applyEvent(h, id, e);
-      }
-      saveCursor(h, paths.events, events.next);
-    }
-    const hooks = newLines(h, paths.hooks);
-    if (hooks !== null) {
-      for (const line of hooks.lines) {
-        const r = parseTurnRecord(line);
-        if (r === null || typeof r.runId !== "string" || r.runId === "") continue;
-        const id = created(sessionId(h, files.session, r.runId));
-        const key = lineKey(line);
-        if (!firstSight(h, id, key)) continue;
-        counts.lines++;
-        const added = applyHook(h, id, r, key);
-        counts.turns += added.turns;
-        counts.tools += added.tools;
-      }
-      saveCursor(h, paths.hooks, hooks.next);
-      hooksRead = hooks.next;
-    }
-    const done = readDone(paths.done);
-    if (done !== null) {
-      h.db.prepare(
-        `UPDATE sessions SET exit_code = ?, ended_at = COALESCE(ended_at, ?),
-          final_state = COALESCE(final_state, ?), end_reason = COALESCE(end_reason, 'exited')
-        WHERE name = ? AND run_id = ?`,
-      ).run(
-        done.exitCode,
-        done.at,
-        done.exitCode === 0 ? "completed" : "crashed",
-        files.session,
-        done.runId,
-      );
-    }
+    ingestEvents(h, files, paths, counts);
+    hooksRead = ingestHooks(h, files, paths, counts);
+    applyDone(h, files.session, paths);
     const after = Number(row(h.db.prepare("SELECT COUNT(*) AS n FROM sessions").get(), "n"));
     counts.sessions = after - before;
   });
   // Stored for good: the hook log may now drop what was read (it keeps every unread line).
   if (hooksRead !== null) markRead(paths.hooks, hooksRead);
   return counts;
+}
+
+/** `id` once its session row carries the project hash (rows made from a line lack it). */
+function withHash<T extends number | null>(h: History, files: SessionFiles, id: T): T {
+  if (id !== null) {
+    h.db.prepare("UPDATE sessions SET project_hash = COALESCE(project_hash, ?) WHERE id = ?")
+      .run(files.hash, id);
+  }
+  return id;
+}
+
+/** The event log's new lines, each applied once to the run it names (else the latest run). */
+function ingestEvents(
+  h: History,
+  files: SessionFiles,
+  paths: SessionPaths,
+  counts: IngestCounts,
+): void {
+  const events = newLines(h, paths.events);
+  if (events === null) return;
+  for (const line of events.lines) {
+    const e = parseTurnRecord(line) as Record<string, unknown> | null;
+    if (e === null) continue;
+    const runId = e.runId;
+    const id = withHash(
+      h,
+      files,
+      typeof runId === "string" && runId !== ""
+        ? sessionId(h, files.session, runId)
+        : latestSessionId(h, files.session),
+    );
+    if (id === null || !firstSight(h, id, lineKey(line))) continue;
+    counts.lines++;
+    applyEvent(h, id, e);
+  }
+  saveCursor(h, paths.events, events.next);
+}
+
+/** The hook log's new lines, each applied once to its run; where the read ended (null: none). */
+function ingestHooks(
+  h: History,
+  files: SessionFiles,
+  paths: SessionPaths,
+  counts: IngestCounts,
+): FileCursor | null {
+  const hooks = newLines(h, paths.hooks);
+  if (hooks === null) return null;
+  for (const line of hooks.lines) {
+    const r = parseTurnRecord(line);
+    if (r === null || typeof r.runId !== "string" || r.runId === "") continue;
+    const id = withHash(h, files, sessionId(h, files.session, r.runId));
+    const key = lineKey(line);
+    if (!firstSight(h, id, key)) continue;
+    counts.lines++;
+    const added = applyHook(h, id, r, key);
+    counts.turns += added.turns;
+    counts.tools += added.tools;
+  }
+  saveCursor(h, paths.hooks, hooks.next);
+  return hooks.next;
+}
+
+/** The done file's exit ends its run (unless something ended it first). */
+function applyDone(h: History, session: string, paths: SessionPaths): void {
+  const done = readDone(paths.done);
+  if (done === null) return;
+  h.db.prepare(
+    `UPDATE sessions SET exit_code = ?, ended_at = COALESCE(ended_at, ?),
+      final_state = COALESCE(final_state, ?), end_reason = COALESCE(end_reason, 'exited')
+    WHERE name = ? AND run_id = ?`,
+  ).run(
+    done.exitCode,
+    done.at,
+    done.exitCode === 0 ? "completed" : "crashed",
+    session,
+    done.runId,
+  );
 }
 
 /**
