@@ -18,7 +18,7 @@ import {
   DEFAULT_READY_TIMEOUT_SECONDS,
   guardTextSend,
 } from "./send_guard.ts";
-import { locateSession } from "../session/mod.ts";
+import { locateSession, type SessionLocation } from "../session/mod.ts";
 import { readTextInput } from "./text_input.ts";
 import { withLock } from "../../store/lock.ts";
 import { updateState } from "../../store/session_store.ts";
@@ -110,6 +110,51 @@ export function checkKeys(keys: readonly string[]): void {
  * error comes before the first tmux call, and a dead pane is never written to.
  */
 export async function sendToSession(deps: Deps, options: SendOptions): Promise<SendResult> {
+  const { text, removedChars, keys, enter } = await inputOf(deps, options);
+  // Typing into the wrong session is the worst mistake: a full name is taken exactly (aliases
+  // and their prefixes still resolve), as by every verb.
+  const loc = await locateSession(deps, options.session, options.projectRoot);
+  // Text only: keys are how a person answers a dialog, and never wait.
+  const agentState = text === "" ? null : await guardTextSend(deps, loc, {
+    force: options.force ?? false,
+    readyTimeoutMs: (options.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS) * 1000,
+  });
+  const written = await deliver(deps, loc, { text, keys, enter }, options.lockTimeoutMs);
+  if (written.dead) {
+    // Only a pane that ended between two writes of this send got part of it.
+    throw await sessionNotRunning(
+      deps,
+      loc,
+      written.sentSome ? "so the rest of this send was not sent" : "nothing was sent",
+    );
+  }
+  if (loc.meta !== undefined) {
+    const at = deps.now().getTime();
+    try {
+      await updateState(loc.paths, deps.config.stateLockTimeoutMs, (state) => {
+        state.lastInputAtMs = at;
+      });
+    } catch (error) {
+      // The input went through; a busy or unwritable state file only costs the classifier a hint.
+      deps.io.err(`lisa: warning: could not record the input time: ${(error as Error).message}\n`);
+    }
+  }
+  return {
+    ok: true,
+    session: loc.session,
+    textBytes: new TextEncoder().encode(text).length,
+    removedChars,
+    keys,
+    enter,
+    agentState,
+  };
+}
+
+/** What a send types: the text (read, made inert) and the keys, checked before any tmux call. */
+async function inputOf(
+  deps: Deps,
+  options: SendOptions,
+): Promise<{ text: string; removedChars: number; keys: string[]; enter: boolean }> {
   const keys = splitKeys(options.keys ?? "");
   const enter = options.enter ?? false;
   const given = options.text !== undefined || options.textFile !== undefined;
@@ -134,29 +179,34 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
       "missing_argument",
     );
   }
-  // Typing into the wrong session is the worst mistake: a full name is taken exactly (aliases
-  // and their prefixes still resolve), as by every verb.
-  const loc = await locateSession(deps, options.session, options.projectRoot);
-  // Text only: keys are how a person answers a dialog, and never wait.
-  const agentState = text === "" ? null : await guardTextSend(deps, loc, {
-    force: options.force ?? false,
-    readyTimeoutMs: (options.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS) * 1000,
-  });
+  return { text, removedChars, keys, enter };
+}
+
+/**
+ * Writes the text, the keys and Enter into the session's own pane under its input lock; whether
+ * the pane turned out dead (nothing more is then written) and whether some of it went in.
+ */
+async function deliver(
+  deps: Deps,
+  loc: SessionLocation,
+  input: { text: string; keys: string[]; enter: boolean },
+  lockTimeoutMs: number | undefined,
+): Promise<{ dead: boolean; sentSome: boolean }> {
+  const { text, keys, enter } = input;
   const tmux = new Tmux(deps.runner, loc.socketPath);
   // The agent's own pane, exactly: never a window someone opened in the session since.
   const target = paneTarget(loc.session, loc.meta);
   // Each write is refused by tmux itself when the pane is dead (`pasteText`): then nothing
   // more is written, and the refusal is built once the input lock is released.
-  let dead = false;
-  let sentSome = false;
+  const state = { dead: false, sentSome: false };
   const delivered = async (write: Promise<PaneWrite>) => {
     const result = await write;
     if (result === "absent") throw new SessionNotFoundError(loc.session);
-    if (result === "dead") dead = true;
-    else sentSome = true;
-    return !dead;
+    if (result === "dead") state.dead = true;
+    else state.sentSome = true;
+    return !state.dead;
   };
-  const deliver = async () => {
+  const writeAll = async () => {
     try {
       if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return;
       if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return;
@@ -180,9 +230,9 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
   // to serialize them, so a paste is never followed by another send's paste before its Enter.
   // A session without meta (not spawned by lisa) gets the same lock path under the current
   // project, which is also the server lisa sends to, so it is serialized too.
-  const timeoutMs = options.lockTimeoutMs ?? SEND_LOCK_TIMEOUT_MS;
+  const timeoutMs = lockTimeoutMs ?? SEND_LOCK_TIMEOUT_MS;
   try {
-    await withLock(loc.paths.inputLock, { timeoutMs }, deliver);
+    await withLock(loc.paths.inputLock, { timeoutMs }, writeAll);
   } catch (error) {
     if (!(error instanceof LockBusyError)) throw error;
     throw new LisaError(
@@ -192,32 +242,5 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
       { cause: error, details: { ...error.details, session: loc.session } },
     );
   }
-  if (dead) {
-    // Only a pane that ended between two writes of this send got part of it.
-    throw await sessionNotRunning(
-      deps,
-      loc,
-      sentSome ? "so the rest of this send was not sent" : "nothing was sent",
-    );
-  }
-  if (loc.meta !== undefined) {
-    const at = deps.now().getTime();
-    try {
-      await updateState(loc.paths, deps.config.stateLockTimeoutMs, (state) => {
-        state.lastInputAtMs = at;
-      });
-    } catch (error) {
-      // The input went through; a busy or unwritable state file only costs the classifier a hint.
-      deps.io.err(`lisa: warning: could not record the input time: ${(error as Error).message}\n`);
-    }
-  }
-  return {
-    ok: true,
-    session: loc.session,
-    textBytes: new TextEncoder().encode(text).length,
-    removedChars,
-    keys,
-    enter,
-    agentState,
-  };
+  return state;
 }

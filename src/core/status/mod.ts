@@ -6,7 +6,7 @@
  * Files outside this folder import this file only (see tests/unit/layering_test.ts).
  */
 export { type CoarseStatus, SESSION_GRACE_SECONDS, type WaitingFor } from "./classify.ts";
-export { fleetStatuses, paneOf } from "./fleet.ts";
+export { fleetStatuses, paneOf, type SocketReading } from "./fleet.ts";
 export { nextAction } from "./next_action.ts";
 export { parseDoneFile, STATUS_CAPTURE_LINES, statusTmuxCommands } from "./gather.ts";
 export { sessionStatus, type StatusOutcome, type StatusReport } from "./status.ts";
