@@ -94,36 +94,7 @@ function newDirsOf(main: string, added: readonly string[]): string[] {
  */
 export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
   const { main, into, branch, pendingCommit } = step;
-  // The restore point, before anything of the checkout changes (`merge_journal.ts`).
-  const gitDir = (await git(deps, main, ["rev-parse", "--absolute-git-dir"])).stdout.trim();
-  const jpath = journalPath(step.commonDir);
-  const journal: MergeJournal = {
-    version: 1,
-    session: step.session,
-    main,
-    gitDir,
-    ref: `refs/heads/${into}`,
-    head: step.head,
-    tree: step.tree,
-    inHead: step.changes.inHead,
-    added: step.changes.added,
-    newDirs: newDirsOf(main, step.changes.added),
-    stateFiles: readStateFiles(gitDir),
-    status: step.before,
-    ...selfIdentity(),
-    gitGroup: null,
-    startedAt: deps.now().toISOString(),
-  };
-  try {
-    writeJournal(jpath, journal);
-  } catch (error) {
-    throw new LisaError(
-      "merge_failed",
-      `Cannot write the merge's restore point "${jpath}": ${(error as Error).message}; ` +
-        `nothing was merged and ${main} is as it was`,
-      { cause: error, details: { main, branch, into, pendingCommit, restored: true } },
-    );
-  }
+  const { journal, jpath } = await writeRestorePoint(deps, step);
   const options = {
     allowFailure: true,
     onStart: (pgid: number) => {
@@ -199,4 +170,45 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
     if (error instanceof LisaError) Object.assign(error.details, { main, restored });
     throw error;
   }
+}
+
+/**
+ * The restore point, written before anything of the checkout changes (`merge_journal.ts`).
+ * Throws `merge_failed` when it cannot be written: then nothing was merged.
+ */
+async function writeRestorePoint(
+  deps: Deps,
+  step: MergeStep,
+): Promise<{ journal: MergeJournal; jpath: string }> {
+  const { main, into, branch, pendingCommit } = step;
+  const gitDir = (await git(deps, main, ["rev-parse", "--absolute-git-dir"])).stdout.trim();
+  const jpath = journalPath(step.commonDir);
+  const journal: MergeJournal = {
+    version: 1,
+    session: step.session,
+    main,
+    gitDir,
+    ref: `refs/heads/${into}`,
+    head: step.head,
+    tree: step.tree,
+    inHead: step.changes.inHead,
+    added: step.changes.added,
+    newDirs: newDirsOf(main, step.changes.added),
+    stateFiles: readStateFiles(gitDir),
+    status: step.before,
+    ...selfIdentity(),
+    gitGroup: null,
+    startedAt: deps.now().toISOString(),
+  };
+  try {
+    writeJournal(jpath, journal);
+  } catch (error) {
+    throw new LisaError(
+      "merge_failed",
+      `Cannot write the merge's restore point "${jpath}": ${(error as Error).message}; ` +
+        `nothing was merged and ${main} is as it was`,
+      { cause: error, details: { main, branch, into, pendingCommit, restored: true } },
+    );
+  }
+  return { journal, jpath };
 }
