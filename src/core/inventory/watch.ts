@@ -118,19 +118,7 @@ export async function watchSessions(
       await keepChannels(channels, all, () => waker.wake());
       const rows = all.filter((r) => only === null || only.has(keyOf(r)));
       const now = new Map(rows.map((r) => [keyOf(r), r]));
-      for (const r of rows) {
-        const before = known.get(keyOf(r));
-        if (before === undefined) {
-          emit({ ...fields(r), type: "appeared", at: at(), from: null, to: r.state });
-        } else if (before.state !== r.state || before.waitingFor !== r.waitingFor) {
-          emit({ ...fields(r), type: "changed", at: at(), from: before.state, to: r.state });
-        }
-      }
-      for (const [key, before] of known) {
-        if (!now.has(key)) {
-          emit({ ...fields(before), type: "disappeared", at: at(), from: before.state, to: null });
-        }
-      }
+      emitChanges(known, rows, now, { emit, at, keyOf });
       known = now;
       // Without --session: the sessions listed by the first round that found any (a watch
       // started before the first spawn waits for it); with --any, any session that appears later
@@ -140,27 +128,10 @@ export async function watchSessions(
       } else if (only === null && options.quantifier !== "all") {
         for (const r of rows) watched.add(keyOf(r));
       }
-      if (options.until !== undefined && watched.size > 0) {
-        const until = options.until;
-        // A watched session that is gone is not_found (terminal), listed with --session or not:
-        // `--until terminal --all` must not wait forever on a killed session.
-        const state = (key: string) => now.get(key)?.state ?? "not_found";
-        const met = [...watched].filter((k) => meets(state(k), until));
-        const done = options.quantifier === "all" ? met.length === watched.size : met.length > 0;
-        if (done) {
-          const last: WatchEvent = {
-            type: "until_met",
-            at: at(),
-            sessions: met.map((k) => ({
-              // A key ends with the session's name (names hold no newline).
-              session: k.slice(k.lastIndexOf("\n") + 1),
-              alias: now.get(k)?.alias ?? null,
-              state: state(k),
-            })),
-          };
-          emit(last);
-          return { exitCode: 0, last };
-        }
+      const met = untilMet(options, watched, now, at);
+      if (met !== null) {
+        emit(met);
+        return { exitCode: 0, last: met };
       }
       if (deps.io.outClosed) {
         // The reader left (a pipe closed after a line could not be written): nobody is
@@ -181,6 +152,60 @@ export async function watchSessions(
       await waker.wait(WATCH_INTERVAL_MS);
     }
   }
+}
+
+/** One event per session that appeared, changed state (or what it waits for) or disappeared. */
+function emitChanges(
+  known: ReadonlyMap<string, ListedSession>,
+  rows: readonly ListedSession[],
+  now: ReadonlyMap<string, ListedSession>,
+  out: {
+    emit: (e: WatchEvent) => void;
+    at: () => string;
+    keyOf: (r: ListedSession) => string;
+  },
+): void {
+  const { emit, at, keyOf } = out;
+  for (const r of rows) {
+    const before = known.get(keyOf(r));
+    if (before === undefined) {
+      emit({ ...fields(r), type: "appeared", at: at(), from: null, to: r.state });
+    } else if (before.state !== r.state || before.waitingFor !== r.waitingFor) {
+      emit({ ...fields(r), type: "changed", at: at(), from: before.state, to: r.state });
+    }
+  }
+  for (const [key, before] of known) {
+    if (!now.has(key)) {
+      emit({ ...fields(before), type: "disappeared", at: at(), from: before.state, to: null });
+    }
+  }
+}
+
+/** The `until_met` event once `--until` holds for the watched sessions (any or all); else null. */
+function untilMet(
+  options: WatchOptions,
+  watched: ReadonlySet<string>,
+  now: ReadonlyMap<string, ListedSession>,
+  at: () => string,
+): WatchEvent | null {
+  const until = options.until;
+  if (until === undefined || watched.size === 0) return null;
+  // A watched session that is gone is not_found (terminal), listed with --session or not:
+  // `--until terminal --all` must not wait forever on a killed session.
+  const state = (key: string) => now.get(key)?.state ?? "not_found";
+  const met = [...watched].filter((k) => meets(state(k), until));
+  const done = options.quantifier === "all" ? met.length === watched.size : met.length > 0;
+  if (!done) return null;
+  return {
+    type: "until_met",
+    at: at(),
+    sessions: met.map((k) => ({
+      // A key ends with the session's name (names hold no newline).
+      session: k.slice(k.lastIndexOf("\n") + 1),
+      alias: now.get(k)?.alias ?? null,
+      state: state(k),
+    })),
+  };
 }
 
 /**

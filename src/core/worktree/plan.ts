@@ -174,49 +174,9 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
     });
     cleared = pruned.action !== "kept";
   }
-
   const base = request.base ?? "HEAD";
-  const resolved = await git(deps, repoRoot, [
-    "rev-parse",
-    "--verify",
-    "--quiet",
-    "--end-of-options",
-    `${base}^{commit}`,
-  ], { allowFailure: true });
-  if (!resolved.success || resolved.stdout.trim() === "") {
-    const empty = base === "HEAD" ? " (the repository has no commits yet)" : "";
-    throw new LisaError(
-      "base_not_found",
-      `--base "${base}" is not a commit of ${repoRoot}${empty}`,
-      { details: { base, repoRoot } },
-    );
-  }
-  const baseCommit = resolved.stdout.trim();
-
-  const given = request.branch !== undefined;
-  const wanted = request.branch ?? defaultBranchName({ session, alias: request.alias });
-  const valid = await git(deps, repoRoot, ["check-ref-format", "--branch", wanted], {
-    allowFailure: true,
-  });
-  // `--branch` also expands `@{-1}`, `@`…: a name it rewrites names another branch.
-  if (!valid.success || valid.stdout.trim() !== wanted || wanted.startsWith("-")) {
-    throw new LisaError("invalid_branch_name", `"${wanted}" is not a valid branch name`, {
-      details: { branch: wanted },
-    });
-  }
-  // A default name may be taken by a kept worktree of an earlier session with the same alias:
-  // the next free `-2`…`-9` is used. A branch asked for by name is never renamed, nor one whose
-  // parent is a branch (no other name under it helps).
-  let branch = wanted;
-  for (let n = 2;; n++) {
-    const blocker = await branchInTheWay(deps, repoRoot, branch);
-    if (blocker === null) break;
-    if (given || n > 9 || !blocker.startsWith(branch)) {
-      throw branchExistsError(branch, repoRoot, blocker);
-    }
-    branch = `${wanted}-${n}`;
-  }
-
+  const baseCommit = await baseCommitOf(deps, repoRoot, base);
+  const branch = await freeBranch(deps, repoRoot, request);
   const path = worktreePathOf(deps.config.worktreeDir, project.hash, session);
   // git's toplevel has its symlinks resolved: so must the path be (LISA_WORKTREE_DIR may lead
   // into the repository through a symlink).
@@ -241,4 +201,58 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
     commonDir,
     recordPath,
   };
+}
+
+/** The commit `base` names in `repoRoot`; throws `base_not_found`. */
+async function baseCommitOf(deps: Deps, repoRoot: string, base: string): Promise<string> {
+  const resolved = await git(deps, repoRoot, [
+    "rev-parse",
+    "--verify",
+    "--quiet",
+    "--end-of-options",
+    `${base}^{commit}`,
+  ], { allowFailure: true });
+  if (!resolved.success || resolved.stdout.trim() === "") {
+    const empty = base === "HEAD" ? " (the repository has no commits yet)" : "";
+    throw new LisaError(
+      "base_not_found",
+      `--base "${base}" is not a commit of ${repoRoot}${empty}`,
+      { details: { base, repoRoot } },
+    );
+  }
+  return resolved.stdout.trim();
+}
+
+/**
+ * The worktree's branch: `--branch` as given, else the default name or, when a kept worktree of
+ * an earlier session with the same alias holds it, the next free `-2`…`-9`. A branch asked for
+ * by name is never renamed, nor one whose parent is a branch (no other name under it helps).
+ * Throws `invalid_branch_name` and `branch_exists`.
+ */
+async function freeBranch(
+  deps: Deps,
+  repoRoot: string,
+  request: WorktreeRequest,
+): Promise<string> {
+  const given = request.branch !== undefined;
+  const wanted = request.branch ??
+    defaultBranchName({ session: request.session, alias: request.alias });
+  const valid = await git(deps, repoRoot, ["check-ref-format", "--branch", wanted], {
+    allowFailure: true,
+  });
+  // `--branch` also expands `@{-1}`, `@`…: a name it rewrites names another branch.
+  if (!valid.success || valid.stdout.trim() !== wanted || wanted.startsWith("-")) {
+    throw new LisaError("invalid_branch_name", `"${wanted}" is not a valid branch name`, {
+      details: { branch: wanted },
+    });
+  }
+  let branch = wanted;
+  for (let n = 2;; n++) {
+    const blocker = await branchInTheWay(deps, repoRoot, branch);
+    if (blocker === null) return branch;
+    if (given || n > 9 || !blocker.startsWith(branch)) {
+      throw branchExistsError(branch, repoRoot, blocker);
+    }
+    branch = `${wanted}-${n}`;
+  }
 }
