@@ -22,7 +22,7 @@ import {
   paneGeometry,
   parseOffset,
 } from "./capture_view.ts";
-import { locateSession } from "../session/mod.ts";
+import { locateSession, type SessionLocation } from "../session/mod.ts";
 import {
   formatOf,
   isMissingTarget,
@@ -300,38 +300,7 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
   const session = located.session;
   if (!options.raw && options.deltaFrom === undefined && options.cursorFile === undefined) {
     const transcript = readTranscript(deps, located.meta);
-    if (transcript !== null) {
-      // The session must still exist, like a pane capture.
-      await readPane(
-        new Tmux(deps.runner, located.socketPath, deps.config.cmdTimeoutSeconds * 1000),
-        session,
-        0,
-        located.meta,
-      );
-      const messages = options.lines === undefined
-        ? transcript.messages
-        : transcript.messages.slice(-options.lines);
-      const text = transcriptText(messages);
-      const out: CaptureOutcome = {
-        session,
-        source: "transcript",
-        capture: text,
-        lines: text === "" ? 0 : text.split("\n").length,
-        nextOffset: "",
-        paneDead: false,
-        truncated: messages.length < transcript.messages.length,
-        claudeSession: transcript.claudeSession,
-        messages,
-        messageCount: messages.length,
-      };
-      if (options.markers !== undefined && options.markers.length > 0) {
-        out.markers = findMarkers(
-          messages.filter((m) => m.role === "assistant").flatMap((m) => m.text.split("\n")),
-          options.markers,
-        );
-      }
-      return out;
-    }
+    if (transcript !== null) return await transcriptCapture(deps, options, located, transcript);
   }
   const cursorPath = options.cursorFile === undefined
     ? undefined
@@ -392,6 +361,46 @@ export async function capture(deps: Deps, options: CaptureOptions): Promise<Capt
   if (view.markers !== undefined) outcome.markers = view.markers;
   if (cursorPath !== undefined) outcome.cursorFile = cursorPath;
   return outcome;
+}
+
+/** A claude session's capture from its transcript (the session must still exist). */
+async function transcriptCapture(
+  deps: Deps,
+  options: CaptureOptions,
+  located: SessionLocation,
+  transcript: NonNullable<ReturnType<typeof readTranscript>>,
+): Promise<CaptureOutcome> {
+  const session = located.session;
+  // The session must still exist, like a pane capture.
+  await readPane(
+    new Tmux(deps.runner, located.socketPath, deps.config.cmdTimeoutSeconds * 1000),
+    session,
+    0,
+    located.meta,
+  );
+  const messages = options.lines === undefined
+    ? transcript.messages
+    : transcript.messages.slice(-options.lines);
+  const text = transcriptText(messages);
+  const out: CaptureOutcome = {
+    session,
+    source: "transcript",
+    capture: text,
+    lines: text === "" ? 0 : text.split("\n").length,
+    nextOffset: "",
+    paneDead: false,
+    truncated: messages.length < transcript.messages.length,
+    claudeSession: transcript.claudeSession,
+    messages,
+    messageCount: messages.length,
+  };
+  if (options.markers !== undefined && options.markers.length > 0) {
+    out.markers = findMarkers(
+      messages.filter((m) => m.role === "assistant").flatMap((m) => m.text.split("\n")),
+      options.markers,
+    );
+  }
+  return out;
 }
 
 /**
