@@ -250,7 +250,6 @@ export async function undoMerge(
   afterKill = false,
 ): Promise<UndoResult> {
   const opts = { allowFailure: true, cleanup: true };
-  const literal = { ...opts, env: { GIT_LITERAL_PATHSPECS: "1" } };
   const stuck: UndoResult = { restored: false, left: [], settled: false };
   const theirs: UndoResult = { restored: false, left: [], settled: true };
   if (j.gitGroup !== null) await endRecordedGroup(j.gitGroup);
@@ -286,7 +285,37 @@ export async function undoMerge(
   const keep = new Set(left);
   const added = j.added.filter((p) => !keep.has(p));
   const inHead = j.inHead.filter((p) => !keep.has(p));
-  // Added files first: a file the merge put where `head` has a directory (or the reverse).
+  if (!(await putFilesBack(deps, j, added, inHead))) return { ...stuck, left };
+  for (const [name, content] of Object.entries(j.stateFiles)) {
+    const path = joinPath(j.gitDir, name);
+    try {
+      if (content === null) removeIfExists(path);
+      else Deno.writeTextFileSync(path, content);
+    } catch { /* git's own bookkeeping; status below tells */ }
+  }
+  // Before the merge none of its files showed in `git status` (merge checks that).
+  const status = await git(deps, j.main, STATUS_ARGS, opts);
+  if (!status.success) return { ...stuck, left };
+  const ours = new Set([...j.inHead, ...j.added]);
+  const dirs = j.newDirs.map((d) => `${d}/`);
+  const shown = statusPaths(status.stdout).filter((p) =>
+    ours.has(p) || dirs.some((d) => p.startsWith(d)) || ours.has(p.replace(/\/$/, ""))
+  );
+  return { restored: left.length === 0 && shown.length === 0, left, settled: true };
+}
+
+/**
+ * The merge's files as `head` has them: what it added goes (added files first: a file the merge
+ * put where `head` has a directory, or the reverse), what it changed is restored. False when git
+ * refused.
+ */
+async function putFilesBack(
+  deps: Deps,
+  j: MergeJournal,
+  added: string[],
+  inHead: string[],
+): Promise<boolean> {
+  const literal = { allowFailure: true, cleanup: true, env: { GIT_LITERAL_PATHSPECS: "1" } };
   if (added.length > 0) {
     const rm = await git(deps, j.main, [
       "rm",
@@ -297,7 +326,7 @@ export async function undoMerge(
       "--pathspec-from-file=-",
       "--pathspec-file-nul",
     ], { ...literal, stdin: nul(added) });
-    if (!rm.success) return { ...stuck, left };
+    if (!rm.success) return false;
     for (const file of added) {
       const path = joinPath(j.main, file);
       try {
@@ -319,24 +348,9 @@ export async function undoMerge(
       "--pathspec-from-file=-",
       "--pathspec-file-nul",
     ], { ...literal, stdin: nul(inHead) });
-    if (!restored.success) return { ...stuck, left };
+    if (!restored.success) return false;
   }
-  for (const [name, content] of Object.entries(j.stateFiles)) {
-    const path = joinPath(j.gitDir, name);
-    try {
-      if (content === null) removeIfExists(path);
-      else Deno.writeTextFileSync(path, content);
-    } catch { /* git's own bookkeeping; status below tells */ }
-  }
-  // Before the merge none of its files showed in `git status` (merge checks that).
-  const status = await git(deps, j.main, STATUS_ARGS, opts);
-  if (!status.success) return { ...stuck, left };
-  const ours = new Set([...j.inHead, ...j.added]);
-  const dirs = j.newDirs.map((d) => `${d}/`);
-  const shown = statusPaths(status.stdout).filter((p) =>
-    ours.has(p) || dirs.some((d) => p.startsWith(d)) || ours.has(p.replace(/\/$/, ""))
-  );
-  return { restored: left.length === 0 && shown.length === 0, left, settled: true };
+  return true;
 }
 
 /**
