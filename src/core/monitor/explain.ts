@@ -48,16 +48,31 @@ function age(seconds: number | null, what: string): string {
  */
 export function decisionOf(report: StatusReport): Consideration[] {
   const r = report.classificationReason;
-  const sig = report.signals;
   const base = r.startsWith("stalled:") ? r.slice("stalled:".length) : r;
   const is = (...prefixes: string[]) => prefixes.some((p) => base.startsWith(p));
+  const rows = [
+    ...sourceRows(report.signals, is),
+    ...processRows(report.signals, is, r.startsWith("stalled:")),
+  ];
+  return rows.map(([signal, said, decided, overruled]) => ({
+    signal,
+    said,
+    role: decided ? "decided" : overruled ? "overruled" : "considered",
+  }));
+}
+
+/** A row of the decision: the signal, what it said, whether it decided, whether it was overruled. */
+type DecisionRow = [string, string, boolean, boolean?];
+
+/** Steps 1 to 4 of the classifier: tmux, the done file, read failures, hooks, screen rules. */
+function sourceRows(sig: StatusReport["signals"], is: (...p: string[]) => boolean): DecisionRow[] {
   const hooks = sig.hooks;
   const hookSaid = hooks === null
     ? `${sig.hooksHealth ?? "off"} (no record of this run)`
     : `${sig.hooksHealth ?? "active"}: ${hooks.pending ?? "nothing pending"}, last ${
       hooks.lastEvent ?? "none"
     } ${hooks.lastEventAgeSeconds ?? "?"}s ago${hooks.failure ? ` (${hooks.failure})` : ""}`;
-  const rows: [string, string, boolean, boolean?][] = [
+  return [
     [
       "tmux",
       `pane ${sig.paneStatus}`,
@@ -79,6 +94,16 @@ export function decisionOf(report: StatusReport): Consideration[] {
       sig.screenRules.length === 0 ? "none matched" : sig.screenRules.join(", "),
       is("screen:", "hook_running_but_idle"),
     ],
+  ];
+}
+
+/** Steps 5 and 6: input, children, CPU, output, the processes, the grace window, a stall. */
+function processRows(
+  sig: StatusReport["signals"],
+  is: (...p: string[]) => boolean,
+  stalled: boolean,
+): DecisionRow[] {
+  return [
     ["input", age(sig.lastInputAgeSeconds, "sent"), is("input_sent_recently")],
     [
       "tool children",
@@ -126,14 +151,9 @@ export function decisionOf(report: StatusReport): Consideration[] {
       sig.progressQuietSeconds === null || sig.progressQuietSeconds === undefined
         ? "progress unknown"
         : `no progress for ${sig.progressQuietSeconds}s`,
-      r.startsWith("stalled:"),
+      stalled,
     ],
   ];
-  return rows.map(([signal, said, decided, overruled]) => ({
-    signal,
-    said,
-    role: decided ? "decided" : overruled ? "overruled" : "considered",
-  }));
 }
 
 /**

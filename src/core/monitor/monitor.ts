@@ -264,22 +264,7 @@ export async function monitorSession(deps: Deps, options: MonitorOptions): Promi
     }
     const left = deadline - deps.now().getTime();
     if (reason === null && left <= 0) reason = "timeout";
-    if (reason !== null) {
-      const timedOut = TIMEOUT_REASONS.has(reason);
-      return {
-        session: report.session,
-        finalState: timedOut ? "timeout" : report.sessionState,
-        exitReason: reason,
-        polls,
-        finalStatus: timedOut ? "timeout" : report.status,
-        finalReport: report,
-        nextOffset: facts.nextOffset,
-        outputFile: report.outputFile,
-        exitCode: report.exitCode,
-        ...(facts.markers ? { markers: facts.markers } : {}),
-        monitorExitCode: monitorExitCode(reason, options.untilState),
-      };
-    }
+    if (reason !== null) return monitorResult(report, polls, reason, facts, options.untilState);
     let waitMs = interval * 1000;
     if (options.adaptivePoll) {
       const changed = lastState !== undefined && lastState !== report.sessionState;
@@ -289,4 +274,28 @@ export async function monitorSession(deps: Deps, options: MonitorOptions): Promi
     lastState = report.sessionState;
     await deps.sleep(Math.max(0, Math.min(waitMs, left)));
   }
+}
+
+/** The monitor's answer once it stops for `reason` after `polls` polls. */
+function monitorResult(
+  report: StatusReport,
+  polls: number,
+  reason: string,
+  facts: ReturnType<typeof paneFacts>,
+  untilState: string | undefined,
+): MonitorResult {
+  const timedOut = TIMEOUT_REASONS.has(reason);
+  return {
+    session: report.session,
+    finalState: timedOut ? "timeout" : report.sessionState,
+    exitReason: reason,
+    polls,
+    finalStatus: timedOut ? "timeout" : report.status,
+    finalReport: report,
+    nextOffset: facts.nextOffset,
+    outputFile: report.outputFile,
+    exitCode: report.exitCode,
+    ...(facts.markers ? { markers: facts.markers } : {}),
+    monitorExitCode: monitorExitCode(reason, untilState),
+  };
 }
