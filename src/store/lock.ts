@@ -1,7 +1,7 @@
 /**
  * Advisory file locks over `Deno.FsFile.tryLock`, retried until a timeout. A state-file lock is
  * never held across a tmux or agent call (callers keep `fn` to file I/O). The one exception is
- * `send`'s per-session input lock (src/core/send.ts), which exists to serialize tmux calls.
+ * `send`'s per-session input lock (`src/core/drive/send.ts`), which exists to serialize tmux calls.
  */
 import { FileUnsafeError, LockBusyError } from "../base/errors.ts";
 

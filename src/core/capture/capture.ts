@@ -1,6 +1,6 @@
 /**
  * Reading a session's pane and the `lisa session capture` core function. The pure parts
- * (cleaning, offsets, markers) live in `capture.ts`; this file adds the one tmux call and the
+ * (cleaning, offsets, markers) live in `capture_view.ts`; this file adds the one tmux call and the
  * cursor file.
  *
  * Every capture reads the whole history (`-S -`), because it issues a `nextOffset` and an

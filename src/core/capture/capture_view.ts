@@ -1,7 +1,7 @@
 /**
  * Pure capture logic shared by `capture`, `snapshot`, `monitor` and `status`: cleaning pane
  * text, selecting what a capture returns, and marker search. Offsets (`nextOffset` /
- * `--delta-from`) are made and placed by `capture_offset.ts`.
+ * `--delta-from`) are made and placed by `offset.ts`.
  *
  * The text offsets count is the pane's WHOLE history, cleaned the same way each time, with
  * trailing blank rows trimmed, so an offset never points into the empty part of the screen

@@ -4,5 +4,5 @@
  *
  * Files outside this folder import this file only (see tests/unit/layering_test.ts).
  */
-export { boundRecord, type HookRecord } from "./record.ts";
+export { boundRecord, type HookRecord } from "./hook_record.ts";
 export { runHook } from "./run_hook.ts";

@@ -1,6 +1,6 @@
 /**
  * `lisa session list` and the session inventory kill-all works from. With `live` (the list
- * verb) every session is classified as `status` would classify it now (`fleet.ts`: one tmux
+ * verb) every session is classified as `status` would classify it now (`status/fleet.ts`: one tmux
  * invocation per server, the same classifier); without it (kill-all, completions) one
  * `list-sessions` call per tmux server gives names and pane facts only, and no state. The
  * servers: the project's, or with `allSockets` every `lisa-tmux-*.sock` in the socket dir

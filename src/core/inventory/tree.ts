@@ -2,7 +2,7 @@
  * `lisa session tree`, the I/O side: reads the metas of this project (or of every project) in
  * the runtime dir, asks each tmux server once which sessions live (one `list-sessions` per
  * socket, whatever the number of sessions), and keeps the topology snapshot for `--delta`.
- * `--with-state` classifies every session live, as `status` would now (`fleet.ts`: the same
+ * `--with-state` classifies every session live, as `status` would now (`status/fleet.ts`: the same
  * classifier, one tmux invocation per socket in place of `list-sessions`, `/proc` reads).
  * The graph itself is built by the pure `tree.ts`.
  */

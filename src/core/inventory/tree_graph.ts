@@ -1,6 +1,6 @@
 /**
  * The session graph built from `parentSession` links in metadata (seed 000 "Tree"). Pure: the
- * I/O side (reading metas, asking tmux which sessions live) is in `tree_cmd.ts`.
+ * I/O side (reading metas, asking tmux which sessions live) is in `tree.ts`.
  *
  * Metadata is written by independent processes and may be inconsistent: a parent's meta may be
  * gone (killed, cleaned, other hash) and a hand-edited or colliding meta can form a cycle. Both

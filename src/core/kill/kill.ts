@@ -4,7 +4,7 @@
  * 1. its descendants first (sessions whose meta names it as `parentSession`, deepest first);
  * 2. its processes collected and ended with TERM, then KILL after a grace period
  *    (`terminate.ts`), then searched again by run id for what started meanwhile, anything left
- *    reported, with what the search could see (`processes.coverage`, `kill_coverage.ts`);
+ *    reported, with what the search could see (`processes.coverage`, `coverage.ts`);
  * 3. `kill-session`, checked gone;
  * 4. its runtime artifacts removed — meta, state, heartbeat, done, hooks, the last output
  *    capture, leftover startup scripts — while the event log is kept and gets a `killed`
@@ -75,7 +75,7 @@ export interface SessionSurvivor extends Survivor {
 export interface ProcessReport {
   signalled: number;
   remaining: SessionSurvivor[];
-  /** What the search for them could see (`kill_coverage.ts`): `remaining` proves no more. */
+  /** What the search for them could see (`coverage.ts`): `remaining` proves no more. */
   coverage: KillCoverage;
 }
 

@@ -3,7 +3,7 @@
  *
  * Each poll is one status computation (same recording, one tmux call) that captures the pane's
  * whole history, so that the final `nextOffset` counts the lines a later delta reads (see
- * `capture_pane.ts`), and so that a marker that scrolled far up between two polls is still seen.
+ * `capture/capture.ts`), and so that a marker that scrolled far up between two polls is still seen.
  * Checks per poll, in order:
  * 1. `--until-marker` found anywhere in the pane's history (lines that only echo the prompt do
  *    not count) → `marker_found`. The whole history, not the text since the previous poll: it

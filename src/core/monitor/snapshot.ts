@@ -2,7 +2,7 @@
  * `lisa session snapshot`: status and the pane's text (with `nextOffset` and marker counts) from
  * one status computation, i.e. one tmux call. That call captures the whole history, because the
  * snapshot issues a `nextOffset` whose line count must count what a later delta reads (see
- * `capture_pane.ts`).
+ * `capture/capture.ts`).
  */
 import type { Deps } from "../../base/deps.ts";
 import {

@@ -1,12 +1,12 @@
 /**
  * `lisa session spawn`: starts an agent (or any `--command`) in a new tmux session of the
  * project's server, running the startup script of `startup_script.ts`. What to run is decided
- * by the pure plan (`plan.ts`); this module reads the inputs and does the I/O.
+ * by the pure plan (`spawn_plan.ts`); this module reads the inputs and does the I/O.
  *
  * Order (fail-fast, seed 000): validate → plan → reset stale artifacts of the name (the event
  * log stays) → write the startup script (0600) → one tmux call (server options + new-session +
  * has-session) → write meta. With `--worktree` the worktree is checked with the validation
- * (`worktree/plan.ts`: nothing is created for a bad request), created once the name is known to
+ * (`worktree/worktree_plan.ts`: nothing is created for a bad request), created once the name is known to
  * be free, and removed again (with its branch) when any later step fails. When meta cannot be written the new session is killed and its
  * artifacts removed. Every failure after validation appends a `spawn_*_error` lifecycle event,
  * removes the startup script (it holds the caller's environment) and exits 1.
@@ -41,7 +41,7 @@ import type { WorktreePlan } from "../worktree/mod.ts";
 import { recordBeforeRemoval, sweepAfterSpawn } from "../history/mod.ts";
 import { readTextInput } from "../drive/mod.ts";
 import type { NestedDetection } from "./nested.ts";
-import { dryRunScript, planSpawn, type SpawnPlan } from "./plan.ts";
+import { dryRunScript, planSpawn, type SpawnPlan } from "./spawn_plan.ts";
 import { buildStartupScript } from "./startup_script.ts";
 import { pathExists, writeFileAtomic } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
@@ -49,7 +49,7 @@ import { writeMeta } from "../../store/session_store.ts";
 import { hasSession, isDuplicateSession, killSession, parseNewPane } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
-export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./plan.ts";
+export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./spawn_plan.ts";
 
 // Loaded only by `--worktree` spawns (start-up cost of every other spawn unchanged).
 type WorktreeSteps = typeof import("./worktree_steps.ts");

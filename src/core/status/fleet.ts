@@ -37,7 +37,7 @@ import {
 import { sessionKey, type SessionLocation } from "../session/mod.ts";
 import type { ControlChannel } from "../../tmux/control.ts";
 import type { CpuSample } from "../../base/types.ts";
-import { samplesAfterPoll } from "./record.ts";
+import { samplesAfterPoll } from "./poll_record.ts";
 import { pathExists } from "../../store/atomic.ts";
 import {
   formatOf,

@@ -52,7 +52,7 @@ export const STATUS_PANE_FIELDS = [
 ] as const;
 
 /**
- * argv[0] of the wrapper's heartbeat process (`HEARTBEAT_ARGV0` of `startup_script.ts`, not
+ * argv[0] of the wrapper's heartbeat process (`HEARTBEAT_ARGV0` of `spawn/startup_script.ts`, not
  * imported so status does not load the script builder; a unit test keeps the two equal).
  */
 export const HEARTBEAT_PROCESS_NAME = "lisa-heartbeat";
@@ -250,7 +250,7 @@ export function isWrapperHousekeeping(p: ProcInfo, root: ProcInfo | undefined): 
 }
 
 /**
- * Drops what the wrapper (`rootPid`) adopted as a child subreaper (`startup_script.ts`):
+ * Drops what the wrapper (`rootPid`) adopted as a child subreaper (`spawn/startup_script.ts`):
  * daemons that double-forked away from the command, a tmux server a nested spawn started, and
  * everything below them. While the command runs the wrapper's own children are only the
  * heartbeat and the command, and every adopted process descends from the command, so it

@@ -1,6 +1,6 @@
 /**
  * `lisa session status`: gathers one session's signals, classifies them (`classify.ts`), and
- * records the answer (`status_record.ts`). Cost on Linux: one tmux subprocess (capture + pane
+ * records the answer (`poll_record.ts`). Cost on Linux: one tmux subprocess (capture + pane
  * facts chained), no `ps`, a few `/proc` reads; a second tmux call happens only when tmux lost a
  * dead pane's status and no done file tells it (then the server gets SIGCHLD and the pane is
  * read again).
@@ -58,12 +58,12 @@ import { COMMAND_CPU, rulesFor } from "../../agents/rules/index.ts";
 import { CLK_TCK, hasProcFs, type ProcInfo, waitsForTerminalInput } from "../../proc/table.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import { readState } from "../../store/session_store.ts";
-import { recordPoll } from "./record.ts";
+import { recordPoll } from "./poll_record.ts";
 import { nextProgress, type ProgressState } from "./progress.ts";
 import { resolveResetsAt } from "../../agents/rules/resets.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
-export { SNAPSHOT_EVENT_INTERVAL_MS } from "./record.ts";
+export { SNAPSHOT_EVENT_INTERVAL_MS } from "./poll_record.ts";
 
 /** Wait after nudging the tmux server with SIGCHLD before reading the pane again. */
 export const SIGCHLD_SETTLE_MS = 200;

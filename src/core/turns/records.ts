@@ -6,7 +6,7 @@ import type { HookRecord } from "../hook/mod.ts";
 import { LISA_TURN_END } from "../../agents/hooks.ts";
 
 /**
- * The fields of a hook line (`src/core/hook/record.ts`), all optional: a line read back may come
+ * The fields of a hook line (`src/core/hook/hook_record.ts`), all optional: a line read back may come
  * from an older lisa, or be cut.
  */
 export type TurnRecord = Partial<Omit<HookRecord, "aux">> & { aux?: boolean };

@@ -12,7 +12,7 @@ type Cleanup = typeof import("./cleanup.ts");
 type Doctor = typeof import("./doctor.ts");
 type Guard = typeof import("./guard.ts");
 type Preflight = typeof import("./preflight.ts");
-type Prune = typeof import("./prune.ts");
+type Prune = typeof import("./prune_sessions.ts");
 type Smoke = typeof import("./smoke.ts");
 
 /** `lisa cleanup` (`cleanup.ts`). */
@@ -39,9 +39,9 @@ export async function runPreflight(...args: Parameters<Preflight["runPreflight"]
   return await m.runPreflight(...args);
 }
 
-/** `lisa session prune` (`prune.ts`). */
+/** `lisa session prune` (`prune_sessions.ts`). */
 export async function pruneSessions(...args: Parameters<Prune["pruneSessions"]>) {
-  const m = await lazyImport<Prune>(new URL("./prune.ts", import.meta.url));
+  const m = await lazyImport<Prune>(new URL("./prune_sessions.ts", import.meta.url));
   return await m.pruneSessions(...args);
 }
 

@@ -24,7 +24,7 @@ import {
   pathTaken,
   worktreeExistsError,
   type WorktreePlan,
-} from "./plan.ts";
+} from "./worktree_plan.ts";
 import {
   readRecord,
   removeRecord,

@@ -166,7 +166,7 @@ export async function withRepoLock<T>(
   const lockName = `lisa's lock of the repository ${commonDir}`;
   return await withLock(repoLockPath(runtimeDir, commonDir), {
     timeoutMs: REPO_LOCK_TIMEOUT_MS,
-    // A signal to lisa in a section (`interrupt.ts`) does not wait for another lisa's merge.
+    // A signal to lisa in a section (`proc/interrupt.ts`) does not wait for another lisa's merge.
     stop: () => {
       const signal = interruption();
       if (signal === null) return null;

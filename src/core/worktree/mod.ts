@@ -16,12 +16,12 @@ export {
   type SpawnSection,
 } from "./create.ts";
 export type { DiffResult } from "./describe.ts";
-export { planWorktree, type WorktreePlan } from "./plan.ts";
-export type { WorktreePruneResult } from "./prune.ts";
+export { planWorktree, type WorktreePlan } from "./worktree_plan.ts";
+export type { WorktreePruneResult } from "./worktree_prune.ts";
 
 type Describe = typeof import("./describe.ts");
 type Merge = typeof import("./merge.ts");
-type Prune = typeof import("./prune.ts");
+type Prune = typeof import("./worktree_prune.ts");
 
 /** `lisa session diff` (`describe.ts`). */
 export async function diffSession(...args: Parameters<Describe["diffSession"]>) {
@@ -35,8 +35,8 @@ export async function mergeSession(...args: Parameters<Merge["mergeSession"]>) {
   return await m.mergeSession(...args);
 }
 
-/** The worktree half of `session prune` (`prune.ts`). */
+/** The worktree half of `session prune` (`worktree_prune.ts`). */
 export async function pruneWorktrees(...args: Parameters<Prune["pruneWorktrees"]>) {
-  const m = await lazyImport<Prune>(new URL("./prune.ts", import.meta.url));
+  const m = await lazyImport<Prune>(new URL("./worktree_prune.ts", import.meta.url));
   return await m.pruneWorktrees(...args);
 }

@@ -1,6 +1,6 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { loadConfig } from "../../../../src/base/config.ts";
-import { defaultBranchName } from "../../../../src/core/worktree/plan.ts";
+import { defaultBranchName } from "../../../../src/core/worktree/worktree_plan.ts";
 import { parseChangedFiles } from "../../../../src/core/worktree/describe.ts";
 import { defaultMergeMessage, pendingCommitMessage } from "../../../../src/core/worktree/merge.ts";
 

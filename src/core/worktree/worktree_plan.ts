@@ -15,7 +15,7 @@ import type { WorktreeInfo } from "../../base/types.ts";
 import type { Project } from "../session/mod.ts";
 import { git, gitMessage } from "./git.ts";
 import { spawnerAlive } from "./leftover.ts";
-import { pruneWorktree } from "./prune.ts";
+import { pruneWorktree } from "./worktree_prune.ts";
 import { readRecord, recordPathOf, worktreePathOf } from "../../store/worktree_record.ts";
 
 /** Prefix of the default branch names. */

@@ -3,7 +3,7 @@
  * tmux invocation, and what meta it records.
  */
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
-import { planSpawn } from "../../../../src/core/spawn/plan.ts";
+import { planSpawn } from "../../../../src/core/spawn/spawn_plan.ts";
 import type { Project } from "../../../../src/core/session/project.ts";
 import { loadConfig } from "../../../../src/base/config.ts";
 import { fakeDeps } from "../../../helpers/fake_deps.ts";

@@ -5,7 +5,7 @@ import {
   pollChangesState,
   type PollFacts,
   SNAPSHOT_EVENT_INTERVAL_MS,
-} from "../../../../src/core/status/record.ts";
+} from "../../../../src/core/status/poll_record.ts";
 import { emptyState } from "../../../../src/store/session_store.ts";
 
 const BASE: Signals = {

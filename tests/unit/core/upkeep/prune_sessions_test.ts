@@ -1,7 +1,7 @@
 /** `--older-than` durations of prune. */
 import { strictEqual, throws } from "node:assert/strict";
 import { parseDuration } from "../../../../src/base/duration.ts";
-import { DEFAULT_PRUNE_AGE_MS } from "../../../../src/core/upkeep/prune.ts";
+import { DEFAULT_PRUNE_AGE_MS } from "../../../../src/core/upkeep/prune_sessions.ts";
 
 Deno.test("--older-than takes s, m, h, d and w units (plain numbers are seconds)", () => {
   strictEqual(parseDuration("0s"), 0);

@@ -7,7 +7,7 @@ import {
   MAX_LINE_BYTES,
   PREVIEW_CHARS,
   recordLine,
-} from "../../../../src/core/hook/record.ts";
+} from "../../../../src/core/hook/hook_record.ts";
 
 const context = { at: new Date("2026-01-02T03:04:05.000Z"), runId: "run-1", agent: "claude" };
 const bytes = (s: string) => new TextEncoder().encode(s).length;
