@@ -31,6 +31,14 @@ export interface Io {
 }
 
 /**
+ * Writes `lisa: warning: <message>` on stderr: something went wrong that does not fail the
+ * command (the one form every warning of lisa takes, so people and scripts can spot them).
+ */
+export function warn(io: Pick<Io, "err">, message: string): void {
+  io.err(`lisa: warning: ${message}\n`);
+}
+
+/**
  * Exit code of a command whose stdout reader went away (`monitor --stream-json | head -1`):
  * 128 + SIGPIPE, what a shell reports for a writer killed by a closed pipe.
  */

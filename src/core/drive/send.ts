@@ -10,6 +10,7 @@
  * Sends to one session are serialized by the session's input lock, so parallel sends never
  * merge: each paste is followed by its own Enter before the next paste starts.
  */
+import { warn } from "../../base/io.ts";
 import type { Deps } from "../../base/deps.ts";
 import { LisaError, LockBusyError, SessionNotFoundError, UsageError } from "../../base/errors.ts";
 import { sanitizePasteText } from "./paste_text.ts";
@@ -136,7 +137,7 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
       });
     } catch (error) {
       // The input went through; a busy or unwritable state file only costs the classifier a hint.
-      deps.io.err(`lisa: warning: could not record the input time: ${(error as Error).message}\n`);
+      warn(deps.io, `could not record the input time: ${(error as Error).message}`);
     }
   }
   return {

@@ -4,6 +4,7 @@
  * store, the session is marked ended, and the sweeps close its open turn. `node:sqlite` is
  * loaded only here, lazily, so callers pay nothing until they remove something.
  */
+import { warn } from "../../base/io.ts";
 import type { Deps } from "../../base/deps.ts";
 import { type HistoryModules as Modules, loadHistoryModules as load } from "./modules.ts";
 import type { SessionFiles } from "./ingest.ts";
@@ -71,7 +72,7 @@ export async function recordBeforeRemoval(
       unrecorded: new Set(sessions.map(recordKey)),
       error: failure(error),
     };
-    warn(deps, outcome);
+    warnUnrecorded(deps, outcome);
     return outcome;
   };
   let h;
@@ -109,15 +110,16 @@ export async function recordBeforeRemoval(
     h.close();
   }
   outcome.recorded = outcome.unrecorded.size === 0;
-  if (!outcome.recorded) warn(deps, outcome);
+  if (!outcome.recorded) warnUnrecorded(deps, outcome);
   return outcome;
 }
 
-function warn(deps: Deps, outcome: RecordOutcome): void {
-  deps.io.err(
-    `lisa: warning: history not recorded (${outcome.error?.message}); the hook and event files ` +
+function warnUnrecorded(deps: Deps, outcome: RecordOutcome): void {
+  warn(
+    deps.io,
+    `history not recorded (${outcome.error?.message}); the hook and event files ` +
       `of ${[...outcome.unrecorded].map((k) => k.slice(k.indexOf("/") + 1)).join(", ")} are ` +
-      `kept for the next history read\n`,
+      `kept for the next history read`,
   );
 }
 

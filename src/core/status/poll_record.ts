@@ -6,6 +6,7 @@
  * screen, same answer, no event due) writes nothing, so frequent polling costs no lock and no
  * write; `pollCount` therefore counts recorded polls and is informational only.
  */
+import { warn } from "../../base/io.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { Deps } from "../../base/deps.ts";
 import { LockBusyError } from "../../base/errors.ts";
@@ -197,9 +198,7 @@ export async function recordPoll(
       );
       await appendEvent(loc.paths.events, event, deps.config);
     } catch (error) {
-      deps.io.err(
-        `lisa: warning: could not log the ${effects.event} event: ${(error as Error).message}\n`,
-      );
+      warn(deps.io, `could not log the ${effects.event} event: ${(error as Error).message}`);
     }
   }
   return c;
@@ -219,6 +218,6 @@ async function writeOutput(
     const tail = rows.slice(-STATUS_CAPTURE_LINES);
     writeFileAtomic(loc.paths.output, tail.length > 0 ? tail.join("\n") + "\n" : "");
   } catch (error) {
-    deps.io.err(`lisa: warning: could not write the output file: ${(error as Error).message}\n`);
+    warn(deps.io, `could not write the output file: ${(error as Error).message}`);
   }
 }

@@ -7,6 +7,7 @@
  * it back as a finished turn, `send --wait` ends the turn with it, and history closes the turn
  * with it (marked `recovered`: a late Stop still completes it).
  */
+import { warn } from "../../base/io.ts";
 import type { Deps } from "../../base/deps.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { Agent } from "../../base/types.ts";
@@ -100,9 +101,7 @@ export async function recordSilentTurnEnd(deps: Deps, f: SilentEndFacts): Promis
     });
     return true;
   } catch (error) {
-    deps.io.err(
-      `lisa: warning: could not record the end of the turn: ${(error as Error).message}\n`,
-    );
+    warn(deps.io, `could not record the end of the turn: ${(error as Error).message}`);
     return false;
   }
 }

@@ -1,4 +1,5 @@
 /** `lisa session send`: paste text (bracketed), press keys, press Enter; `--wait` for the turn. */
+import { warn } from "../../../base/io.ts";
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
@@ -33,8 +34,9 @@ export default async function send(
       timeoutSeconds: flags.timeoutSeconds,
     });
     if (result.sent.removedChars > 0) {
-      this.deps.io.err(
-        `lisa: warning: ${result.sent.removedChars} control characters were removed from the text\n`,
+      warn(
+        this.deps.io,
+        `${result.sent.removedChars} control characters were removed from the text`,
       );
     }
     this.exitCode = result.outcome === "completed" ? 0 : 2;
@@ -51,9 +53,7 @@ export default async function send(
   }
   const result = await sendToSession(this.deps, options);
   if (result.removedChars > 0) {
-    this.deps.io.err(
-      `lisa: warning: ${result.removedChars} control characters were removed from the text\n`,
-    );
+    warn(this.deps.io, `${result.removedChars} control characters were removed from the text`);
   }
   if (flags.jsonMin) printJson(this.deps.io, { session: result.session, ok: true });
   else if (flags.json) printJson(this.deps.io, { ...result });

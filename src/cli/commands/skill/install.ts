@@ -1,4 +1,5 @@
 /** `lisa skill install`: lisa's SKILL.md where claude and codex read skills. */
+import { warn } from "../../../base/io.ts";
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf } from "../../verb_spec.ts";
@@ -40,9 +41,10 @@ export default async function install(
   });
   const io = this.deps.io;
   for (const copy of report.otherCopies) {
-    io.err(
-      `lisa: warning: ${copy.agent} also reads ${copy.path} (${copy.state}), a second skill ` +
-        `named lisa; lisa leaves it alone: remove it if it is an older copy\n`,
+    warn(
+      io,
+      `${copy.agent} also reads ${copy.path} (${copy.state}), a second skill ` +
+        `named lisa; lisa leaves it alone: remove it if it is an older copy`,
     );
   }
   if (flags.json) {
