@@ -19,6 +19,11 @@
  * bench's temp dir at the start, from the checkout as it is) and run with the built entry's
  * flags. `--source` times `main.ts` from source instead (as `deno task lisa` runs it).
  *
+ * The resident rows (`lisa mcp …`) time one tool call's round trip over one connection to
+ * `lisa mcp` (of the same lisa, started once, initialized, each call warmed once), interleaved
+ * with the rest, {@link MCP_CALLS_PER_PASS} calls a pass; their budget is in milliseconds
+ * (DESIGN §7), and their ratio to the floor is printed beside the CLI's.
+ *
  * Usage: deno task bench [--runs N] [--only NAME[,NAME]] [--source] [--json]
  */
 import { DENO_PERMISSIONS } from "../src/base/deps.ts";
@@ -26,6 +31,7 @@ import { openHistory } from "../src/core/history/mod.ts";
 import { STATUS_CAPTURE_LINES, statusTmuxCommands } from "../src/core/status/mod.ts";
 import { Tmux } from "../src/tmux/tmux.ts";
 import { build, builtArgv } from "./build.ts";
+import { type Sshd, sshdUnavailable, startSshd } from "../tests/helpers/sshd.ts";
 
 const REPO = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const encoder = new TextEncoder();
@@ -58,6 +64,17 @@ export interface BenchCase {
   argv: string[] | ((ctx: BenchContext) => string[]);
   /** Budget as the largest ratio of the case's median to the floor's (DESIGN §7). */
   target?: number;
+  /** A resident case: the tool call timed over the bench's `lisa mcp` connection. */
+  mcp?: { tool: string; args: (ctx: BenchContext) => Record<string, unknown> };
+  /** Budget of a resident case: the largest median, in milliseconds. */
+  targetMs?: number;
+  /**
+   * The case whose median `target` is a ratio to, instead of the floor's (`list --all-hosts`
+   * against a local list measured in the same run).
+   */
+  relativeTo?: string;
+  /** Why the case cannot run on this machine (it is then skipped, not failed), or null. */
+  skip?: () => Promise<string | null>;
   /** Exit code that counts as success (default 0). */
   expectCode?: number;
   /** Extra environment of the timed runs. */
@@ -327,7 +344,186 @@ export const CASES: BenchCase[] = [
       ]);
     },
   },
+  {
+    // Resident (issue 22): the status case's session, over one `lisa mcp` connection.
+    name: "lisa mcp: status (one connection)",
+    argv: lisaArgv("mcp"),
+    targetMs: 3,
+    mcp: { tool: "status", args: () => ({ session: STATUS_SESSION }) },
+  },
+  {
+    // The same project as the CLI's 20-session list row (its sessions, set up by that case).
+    name: `lisa mcp: list (${LIST_SESSIONS} sessions; one connection)`,
+    argv: lisaArgv("mcp"),
+    targetMs: 15,
+    mcp: { tool: "list", args: () => ({}) },
+  },
 ];
+
+/** Tool calls timed per pass of a resident case (more samples for the same wall time). */
+const MCP_CALLS_PER_PASS = 5;
+
+/** One `lisa mcp` process spoken to in raw JSON-RPC lines (no client library in the timing). */
+class McpConnection {
+  private readonly child: Deno.ChildProcess;
+  private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
+  private readonly pending = new Map<number, (message: Record<string, unknown>) => void>();
+  private nextId = 1;
+  private readonly reading: Promise<void>;
+
+  constructor(ctx: BenchContext) {
+    this.child = new Deno.Command(ctx.lisaCommand[0], {
+      args: [...ctx.lisaCommand.slice(1), "mcp"],
+      cwd: ctx.projectRoot,
+      env: ctx.env,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    this.writer = this.child.stdin.getWriter();
+    const stdout = this.child.stdout;
+    this.reading = (async () => {
+      let rest = "";
+      for await (const chunk of stdout) {
+        rest += decoder.decode(chunk, { stream: true });
+        let nl: number;
+        while ((nl = rest.indexOf("\n")) >= 0) {
+          const message = JSON.parse(rest.slice(0, nl));
+          rest = rest.slice(nl + 1);
+          this.pending.get(message.id)?.(message);
+          this.pending.delete(message.id);
+        }
+      }
+    })();
+  }
+
+  async request(method: string, params: Record<string, unknown>) {
+    const id = this.nextId++;
+    const answer = new Promise<Record<string, unknown>>((r) => this.pending.set(id, r));
+    await this.writer.write(
+      encoder.encode(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n"),
+    );
+    return await answer;
+  }
+
+  async initialize(): Promise<void> {
+    await this.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "bench", version: "1" },
+    });
+    await this.writer.write(
+      encoder.encode(
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n",
+      ),
+    );
+  }
+
+  /** Times one tool call; throws when it failed. */
+  async time(tool: string, args: Record<string, unknown>): Promise<number> {
+    const start = performance.now();
+    const r = await this.request("tools/call", { name: tool, arguments: args });
+    const ms = performance.now() - start;
+    const result = r.result as { isError?: boolean; content?: { text: string }[] } | undefined;
+    if (result === undefined || result.isError) {
+      throw new Error(`${tool}: ${JSON.stringify(r.error ?? result?.content?.[0]?.text)}`);
+    }
+    return ms;
+  }
+
+  async close(): Promise<void> {
+    await this.writer.close().catch(() => {});
+    await this.child.status;
+    await this.reading.catch(() => {});
+  }
+}
+
+/** The local list the hosts case is measured against, and the host's session count. */
+const HOSTS_LOCAL_LIST = "lisa session list --json (6 sessions, a project of its own)";
+const HOST_SESSIONS = 6;
+
+/** Spawns `n` plain command sessions in `project` (through `--host` when given). */
+async function spawnPlain(ctx: BenchContext, n: number, prefix: string, extra: string[]) {
+  for (let i = 0; i < n; i++) {
+    const r = await ctx.lisa([
+      "session",
+      "spawn",
+      "--session",
+      `${prefix}-${i}`,
+      "--command",
+      "sleep 900",
+      ...extra,
+      "--json",
+    ]);
+    if (r.code !== 0) throw new Error(`spawn failed: ${r.stdout}${r.stderr}`);
+  }
+}
+
+/**
+ * issue 24: `list --all-hosts` with one other host of 6 sessions (a real sshd on 127.0.0.1 and
+ * the same built lisa with its own runtime dir, `tests/helpers/sshd.ts`) against a local list of
+ * 6 sessions, in the same run. The warm-up run opens the shared SSH connection (it persists 60 s,
+ * longer than a pass of the bench), so the runs time the connection as it is shared, and the
+ * remote lisa's own start-up.
+ */
+const HOSTS_CASES: BenchCase[] = [
+  {
+    name: HOSTS_LOCAL_LIST,
+    argv: (ctx) => lisaArgv("session", "list", "--json", "--project-root", `${ctx.base}/six`),
+    skip: sshdUnavailable,
+    setup: async (ctx) => {
+      await Deno.mkdir(`${ctx.base}/six`, { recursive: true });
+      await spawnPlain(ctx, HOST_SESSIONS, "lisa-bench-six", ["--project-root", `${ctx.base}/six`]);
+    },
+    teardown: async (ctx) => {
+      await ctx.lisa([
+        "session",
+        "kill-all",
+        "--project-only",
+        "--project-root",
+        `${ctx.base}/six`,
+      ]);
+    },
+  },
+  {
+    name: `lisa session list --all-hosts --json (a host of ${HOST_SESSIONS} sessions)`,
+    argv: (ctx) =>
+      lisaArgv("session", "list", "--all-hosts", "--json", "--project-root", `${ctx.base}/six`),
+    target: 2.5,
+    relativeTo: HOSTS_LOCAL_LIST,
+    skip: sshdUnavailable,
+    setup: async (ctx) => {
+      const world = {
+        base: `${ctx.base}/hosts`,
+        home: `${ctx.base}/hosts/home`,
+        env: ctx.env,
+        runtimeDir: ctx.runtimeDir,
+      };
+      await Deno.mkdir(world.home, { recursive: true });
+      const sshd = await startSshd(world, { lisaArgv: ctx.lisaCommand });
+      if (typeof sshd === "string") throw new Error(sshd);
+      ctx.state.sshd = sshd;
+      Object.assign(ctx.env, sshd.env);
+      await spawnPlain(ctx, HOST_SESSIONS, "lisa-bench-host", ["--host", "box1"]);
+    },
+    teardown: async (ctx) => {
+      const sshd = ctx.state.sshd as Sshd | undefined;
+      if (sshd === undefined) return;
+      await ctx.lisa(["session", "kill-all", "--host", "box1"]);
+      const remote = sshd.remotes.get("box1")!;
+      for (const e of Deno.readDirSync(remote.socketDir)) {
+        await new Deno.Command("tmux", {
+          args: ["-S", `${remote.socketDir}/${e.name}`, "kill-server"],
+          stdout: "null",
+          stderr: "null",
+        }).output();
+      }
+      await sshd.stop();
+    },
+  },
+];
+CASES.push(...HOSTS_CASES);
 
 /** Options of {@link runBench}. */
 export interface BenchOptions {
@@ -483,8 +679,15 @@ export interface BenchResult {
   ratio: number;
   /** The largest ratio allowed (null without a target). */
   target: number | null;
+  /** The largest median allowed, ms (resident cases). */
+  targetMs?: number;
   /** true/false against the target; null without a target. */
   withinTarget: boolean | null;
+  /** With a `relativeTo` case: its name, and this case's median as a ratio to its median. */
+  relativeTo?: string;
+  relativeRatio?: number;
+  /** Why the case did not run on this machine. */
+  skipped?: string;
   error?: string;
 }
 
@@ -496,24 +699,56 @@ export async function runBench(
   options: BenchOptions,
   cases: BenchCase[] = CASES,
 ): Promise<{ results: BenchResult[]; ok: boolean }> {
+  const wanted = new Set(options.only ?? []);
+  // A case measured against another brings that one along.
+  for (const c of cases) if (wanted.has(c.name) && c.relativeTo) wanted.add(c.relativeTo);
   const selected = cases.filter((c, i) =>
-    i === 0 || options.only === undefined || options.only.includes(c.name)
+    i === 0 || options.only === undefined || wanted.has(c.name)
   );
   const ctx = await makeContext(options.source ?? false);
   const argvs = new Map<BenchCase, string[]>();
   const samples = new Map<BenchCase, number[]>();
   const errors = new Map<BenchCase, string>();
+  const skipped = new Map<BenchCase, string>();
   const setUp: BenchCase[] = [];
   const progress = !options.json && Deno.stderr.isTerminal();
+  let connection: McpConnection | null = null;
+  const mcpArgs = new Map<BenchCase, Record<string, unknown>>();
+  /** Times one run of `c` (a process, or `MCP_CALLS_PER_PASS` calls over the connection). */
+  const runCase = async (c: BenchCase): Promise<{ ms: number[]; code: number }> => {
+    if (c.mcp === undefined) {
+      const r = await timeOnce(argvs.get(c)!, ctx, false, c.env?.(ctx));
+      return { ms: [r.ms], code: r.code };
+    }
+    const ms: number[] = [];
+    for (let i = 0; i < MCP_CALLS_PER_PASS; i++) {
+      ms.push(await connection!.time(c.mcp.tool, mcpArgs.get(c)!));
+    }
+    return { ms, code: 0 };
+  };
   try {
     for (const c of selected) {
+      const why = await c.skip?.();
+      if (why) {
+        skipped.set(c, why);
+        continue;
+      }
       try {
         await c.setup?.(ctx);
         setUp.push(c);
         const argv = typeof c.argv === "function" ? c.argv(ctx) : c.argv;
-        const warm = await timeOnce(argv, ctx, true, c.env?.(ctx));
-        if (warm.code !== (c.expectCode ?? 0)) {
-          throw new Error(`exit ${warm.code}: ${warm.stderr.trim().split("\n")[0] ?? ""}`);
+        if (c.mcp !== undefined) {
+          if (connection === null) {
+            connection = new McpConnection(ctx);
+            await connection.initialize();
+          }
+          mcpArgs.set(c, c.mcp.args(ctx));
+          await connection.time(c.mcp.tool, mcpArgs.get(c)!);
+        } else {
+          const warm = await timeOnce(argv, ctx, true, c.env?.(ctx));
+          if (warm.code !== (c.expectCode ?? 0)) {
+            throw new Error(`exit ${warm.code}: ${warm.stderr.trim().split("\n")[0] ?? ""}`);
+          }
         }
         argvs.set(c, argv);
         samples.set(c, []);
@@ -525,26 +760,43 @@ export async function runBench(
     for (let pass = 0; pass < options.runs; pass++) {
       for (let k = 0; k < live.length; k++) {
         const c = live[(pass + k) % live.length];
-        const r = await timeOnce(argvs.get(c)!, ctx, false, c.env?.(ctx));
-        if (r.code !== (c.expectCode ?? 0)) errors.set(c, `exit ${r.code} in run ${pass + 1}`);
-        samples.get(c)!.push(r.ms);
+        try {
+          const r = await runCase(c);
+          if (r.code !== (c.expectCode ?? 0)) errors.set(c, `exit ${r.code} in run ${pass + 1}`);
+          samples.get(c)!.push(...r.ms);
+        } catch (error) {
+          errors.set(c, (error as Error).message);
+        }
       }
       if (progress) err(`\rrun ${pass + 1}/${options.runs}`);
     }
     if (progress) err("\r\x1b[K");
   } finally {
+    await (connection as McpConnection | null)?.close();
     for (const c of setUp.reverse()) await c.teardown?.(ctx).catch(() => {});
     await disposeContext(ctx);
   }
   const floorSamples = samples.get(selected[0]);
   const floorMs = floorSamples && floorSamples.length > 0 ? median(floorSamples) : NaN;
   let ok = Number.isFinite(floorMs);
+  const medianOf = (c: BenchCase | undefined) => {
+    const s = c === undefined ? [] : samples.get(c) ?? [];
+    return s.length > 0 ? median(s) : NaN;
+  };
   const results = selected.map((c): BenchResult => {
     const s = samples.get(c) ?? [];
     const med = s.length > 0 ? median(s) : NaN;
     const diff = med - floorMs;
     const ratio = med / floorMs;
-    const within = c.target === undefined || !Number.isFinite(ratio) ? null : ratio <= c.target;
+    const refMs = c.relativeTo === undefined
+      ? undefined
+      : medianOf(selected.find((r) => r.name === c.relativeTo));
+    const budgeted = refMs === undefined ? ratio : med / refMs;
+    const within = c.targetMs !== undefined
+      ? (Number.isFinite(med) ? med <= c.targetMs : null)
+      : c.target === undefined || !Number.isFinite(budgeted)
+      ? null
+      : budgeted <= c.target;
     const error = errors.get(c);
     if (error !== undefined || within === false) ok = false;
     return {
@@ -557,7 +809,12 @@ export async function runBench(
       diffMs: round(diff),
       ratio: Math.round(ratio * 100) / 100,
       target: c.target ?? null,
+      ...(c.targetMs !== undefined ? { targetMs: c.targetMs } : {}),
       withinTarget: within,
+      ...(c.relativeTo !== undefined
+        ? { relativeTo: c.relativeTo, relativeRatio: Math.round(budgeted * 100) / 100 }
+        : {}),
+      ...(skipped.has(c) ? { skipped: skipped.get(c) } : {}),
       ...(error !== undefined ? { error } : {}),
     };
   });
@@ -566,15 +823,26 @@ export async function runBench(
 
 function renderReport(results: BenchResult[], runs: number, source: boolean): string {
   const headers = ["CASE", "MEDIAN ms", "FLOOR ms", "DIFF ms", "RATIO", "TARGET", "RESULT"];
+  // A resident row's "diff" to the floor means nothing (no process starts): left out.
   const num = (n: number, text: string) => (Number.isFinite(n) ? text : "-");
   const rows = results.map((r) => [
     r.name,
     num(r.medianMs, r.medianMs.toFixed(1)),
     num(r.floorMs, r.floorMs.toFixed(1)),
-    r.name === FLOOR ? "-" : num(r.diffMs, `${r.diffMs >= 0 ? "+" : ""}${r.diffMs.toFixed(1)}`),
+    r.name === FLOOR || r.targetMs !== undefined
+      ? "-"
+      : num(r.diffMs, `${r.diffMs >= 0 ? "+" : ""}${r.diffMs.toFixed(1)}`),
     num(r.ratio, `${r.ratio.toFixed(2)}x`),
-    r.target === null ? "-" : `≤ ${r.target.toFixed(2)}x`,
-    r.error !== undefined
+    r.targetMs !== undefined
+      ? `≤ ${r.targetMs} ms`
+      : r.target === null
+      ? "-"
+      : r.relativeTo === undefined
+      ? `≤ ${r.target.toFixed(2)}x`
+      : `≤ ${r.target.toFixed(2)}x of the local list (${(r.relativeRatio ?? NaN).toFixed(2)}x)`,
+    r.skipped !== undefined
+      ? `skipped: ${r.skipped}`
+      : r.error !== undefined
       ? `error: ${r.error}`
       : r.withinTarget === null
       ? ""

@@ -170,6 +170,27 @@ async function verbDeclarations(dir: string): Promise<RouteLoader[]> {
   return found.sort((a, b) => a.spec.localeCompare(b.spec));
 }
 
+/**
+ * Routes whose bundle keeps every verb's code: `lisa mcp` runs any verb of the table as a tool
+ * (and brings the MCP SDK, which no other bundle carries).
+ */
+export const EVERY_VERB_ROUTES: ReadonlySet<string> = new Set(["mcp"]);
+
+/**
+ * The declarations of `routes` among `declarations`: those whose loaders the whole table's bundle
+ * (`cli.js`: help, typos) fails, as their code comes in bundles of their own (`lisa mcp`'s).
+ * Throws when one of `routes` is declared nowhere.
+ */
+export function declarationsOf(
+  declarations: readonly RouteLoader[],
+  routes: ReadonlySet<string>,
+): RouteLoader[] {
+  const found = declarations.filter((d) => routes.has(d.route));
+  const missing = [...routes].filter((r) => !found.some((d) => d.route === r));
+  if (missing.length > 0) throw new Error(`no loader of "${missing.join(", ")}"`);
+  return found;
+}
+
 /** The file name of a route's bundle, under `verbs/` (`session capture` → `session-capture`). */
 export function routeBundleName(route: string): string {
   return route.replaceAll(" ", "-");
@@ -204,7 +225,8 @@ export async function build(
     const lazyImports = await copySource(copy);
     const routes = await verbDeclarations(copy);
     if (routes.length === 0) throw new Error("src/cli/commands: no verb declarations found");
-    // Every route's bundle is built from a copy in which only that route's verb has a loader.
+    // Every route's bundle is built from a copy in which only that route's verb has a loader
+    // (but those of EVERY_VERB_ROUTES, which keep every verb's).
     const entries: [string, string][] = [
       ["lisa", `${copy}/main.ts`],
       ...Object.entries(PARTS).map(([name, path]): [string, string] => [
@@ -215,12 +237,17 @@ export async function build(
     for (const { route } of routes) {
       const dir = `${work}/routes/${routeBundleName(route)}`;
       await copyTree(copy, dir);
-      for (const other of routes) {
+      for (const other of EVERY_VERB_ROUTES.has(route) ? [] : routes) {
         if (other.route === route) continue;
         const path = `${dir}/${other.spec}`;
         await Deno.writeTextFile(path, withoutLoader(await Deno.readTextFile(path), other.route));
       }
       entries.push([`verbs/${routeBundleName(route)}`, `${dir}/${PARTS.cli.slice(2)}`]);
+    }
+    // The whole table (cli.js) without the routes whose bundles carry code of their own.
+    for (const own of declarationsOf(routes, EVERY_VERB_ROUTES)) {
+      const path = `${copy}/${own.spec}`;
+      await Deno.writeTextFile(path, withoutLoader(await Deno.readTextFile(path), own.route));
     }
     await stampLine(
       `${copy}/main.ts`,

@@ -29,6 +29,10 @@ export interface Config {
   hooks: "on" | "off";
   /** Seconds without progress after which a working agent is `stuck` (issue 13). */
   stallSeconds: number;
+  /** Seconds after spawn during which a quiet session is `just_started` (the grace window). */
+  graceSeconds: number;
+  /** Seconds without CPU, output or input after which an interactive agent is quiet. */
+  quietSeconds: number;
   /** Set inside a lisa session: its name (used as `parentSession` by nested spawns). */
   sessionName: string | undefined;
   /** Set inside a lisa session: the hook sidecar file that `lisa hook` appends to. */
@@ -43,6 +47,18 @@ export interface Config {
   worktreeDir: string;
   /** Time limit of one git step (worktree add and remove, merge, commit) in seconds. */
   gitTimeoutSeconds: number;
+  /** `lisa mcp`: seconds between two progress notifications of a call that prints nothing. */
+  mcpProgressSeconds: number;
+  /** Longest wait of a session's wrapper for tmux to show the command's last output. */
+  doneBarrierSeconds: number;
+  /** The hosts file (`LISA_HOSTS_FILE`; default under `XDG_CONFIG_HOME`, see core/hosts). */
+  hostsFile: string | undefined;
+  /** The ssh program (`LISA_SSH`; default `ssh` on PATH). */
+  sshProgram: string | undefined;
+  /** ssh's ConnectTimeout for another host, in seconds. */
+  hostConnectTimeoutSeconds: number;
+  /** The longest lisa waits for one host's answer (fleet queries, one-shot verbs). */
+  hostTimeoutSeconds: number;
 }
 
 type Kind = "int" | "bool" | "list" | "path" | "enum" | "context";
@@ -57,6 +73,12 @@ interface VarSpec {
   min?: number;
   choices?: string[];
 }
+
+/**
+ * Default of `LISA_DONE_BARRIER_SECONDS`: long enough for a loaded machine's tmux, paid in full
+ * only where tmux never answers (see `core/spawn/startup_script.ts`).
+ */
+export const DEFAULT_DONE_BARRIER_SECONDS = 10;
 
 /** Every variable lisa reads, with its default and meaning (README's env table mirrors this). */
 export const VARIABLES: readonly VarSpec[] = [
@@ -206,6 +228,22 @@ export const VARIABLES: readonly VarSpec[] = [
     description: "Seconds without progress (CPU, output, tool child, hook) before `stuck`",
   },
   {
+    name: "LISA_GRACE_SECONDS",
+    key: "graceSeconds",
+    kind: "int",
+    defaultValue: 8,
+    min: 1,
+    description: "Start-up grace window: a quiet session this young is `just_started`",
+  },
+  {
+    name: "LISA_QUIET_SECONDS",
+    key: "quietSeconds",
+    kind: "int",
+    defaultValue: 3,
+    min: 1,
+    description: "An interactive agent quiet this long (no CPU, output, input) waits for input",
+  },
+  {
     name: "LISA_SESSION_NAME",
     key: "sessionName",
     kind: "context",
@@ -259,6 +297,56 @@ export const VARIABLES: readonly VarSpec[] = [
     min: 1,
     description: "Time limit of each git step (worktree add/remove, merge, commit)",
   },
+  {
+    name: "LISA_MCP_PROGRESS_SECONDS",
+    key: "mcpProgressSeconds",
+    kind: "int",
+    defaultValue: 5,
+    min: 1,
+    description: "lisa mcp: longest gap between progress notifications of a call (progressToken)",
+  },
+  {
+    name: "LISA_DONE_BARRIER_SECONDS",
+    key: "doneBarrierSeconds",
+    kind: "int",
+    defaultValue: DEFAULT_DONE_BARRIER_SECONDS,
+    min: 1,
+    description: "Longest wait of a session's wrapper for tmux to show the command's last output " +
+      "before it writes the done file (spawn time)",
+  },
+  // issue 24
+  {
+    name: "LISA_HOSTS_FILE",
+    key: "hostsFile",
+    kind: "path",
+    defaultValue: "$XDG_CONFIG_HOME/lisa/hosts.json",
+    description: "The hosts `--host` and `--all-hosts` reach (default: XDG_CONFIG_HOME, else " +
+      "~/.config)",
+  },
+  {
+    name: "LISA_SSH",
+    key: "sshProgram",
+    kind: "path",
+    defaultValue: undefined,
+    description: "The ssh program lisa runs to reach a host (default: ssh on PATH)",
+  },
+  {
+    name: "LISA_HOST_CONNECT_TIMEOUT_SECONDS",
+    key: "hostConnectTimeoutSeconds",
+    kind: "int",
+    defaultValue: 5,
+    min: 1,
+    description: "ssh's ConnectTimeout when lisa reaches another host",
+  },
+  {
+    name: "LISA_HOST_TIMEOUT_SECONDS",
+    key: "hostTimeoutSeconds",
+    kind: "int",
+    defaultValue: 30,
+    min: 1,
+    description: "The longest lisa waits for a host's answer (not for watch, monitor, send, " +
+      "smoke, attach)",
+  },
 ];
 
 /** Default of `LISA_WORKTREE_DIR`: under `$XDG_STATE_HOME`, else `$HOME/.local/state`. */
@@ -270,6 +358,21 @@ export function defaultWorktreeDir(env: Env, uid: number): string {
     return `${home.replace(/\/+$/, "")}/.local/state/lisa/worktrees`;
   }
   return `/tmp/lisa-${uid}-worktrees`;
+}
+
+/**
+ * Default of `LISA_HOSTS_FILE`: `${XDG_CONFIG_HOME:-~/.config}/lisa/hosts.json` (an
+ * `XDG_CONFIG_HOME` that is not absolute is ignored, as the XDG spec says); undefined without
+ * either.
+ */
+export function defaultHostsFile(env: Env): string | undefined {
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg !== undefined && xdg.startsWith("/")) return `${xdg.replace(/\/+$/, "")}/lisa/hosts.json`;
+  const home = env.HOME;
+  if (home !== undefined && home.startsWith("/")) {
+    return `${home.replace(/\/+$/, "")}/.config/lisa/hosts.json`;
+  }
+  return undefined;
 }
 
 /** One variable as `doctor` reports it. */
@@ -344,6 +447,8 @@ export function loadConfig(env: Env, uid: number): LoadedConfig {
       ? `/tmp/lisa-${uid}`
       : spec.key === "worktreeDir"
       ? defaultWorktreeDir(env, uid)
+      : spec.key === "hostsFile"
+      ? defaultHostsFile(env)
       : spec.defaultValue;
     const raw = env[spec.name];
     let value: unknown = def;

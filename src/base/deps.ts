@@ -19,6 +19,19 @@ export interface Deps {
   io: Io;
   /** argv that runs this lisa (compiled binary, or `deno run … main.ts`). */
   selfCommand: string[];
+  /**
+   * Told of each session state the call works out (every `status` evaluation: the polls of
+   * `send --wait` and `monitor`, the send guard's), so whoever runs a long call can report how
+   * it goes without reading anything more (`lisa mcp`'s progress). Absent on the command line.
+   */
+  noteState?: (note: StateNote) => void;
+}
+
+/** A session's state as a call just worked it out (see {@link Deps.noteState}). */
+export interface StateNote {
+  session: string;
+  state: string;
+  waitingFor: string | null;
 }
 
 /** Builds Deps from parts; `config` is derived from `env` when absent. */

@@ -53,6 +53,10 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
       "cannot be created",
   },
   {
+    codes: ["socket_path_too_long"],
+    when: "spawn: the tmux socket's path would pass 107 bytes; set a shorter LISA_TMUX_SOCKET_DIR",
+  },
+  {
     codes: ["file_unsafe", "events_file_unsafe"],
     when: "a file in lisa's dirs (state, lock, event log) is a symlink or not a regular file: " +
       "never followed",
@@ -60,8 +64,8 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   { codes: ["file_changed"], when: "a file shrank while lisa read it (an outside edit); retry" },
   {
     codes: ["lock_busy"],
-    when: "a state/event lock, or a session's input lock (another send), stayed held past its " +
-      "timeout",
+    when: "a state/event lock, a session's input lock (a send) or the project's spawn lock (a " +
+      "spawn, prune, cleanup) stayed held past its timeout",
   },
   { codes: ["meta_unreadable"], when: "a session's meta file is corrupt or a symlink" },
   { codes: ["program_not_found"], when: "tmux (or another needed program) is not on PATH" },
@@ -71,8 +75,8 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   },
   {
     codes: ["interrupted"],
-    when: "a signal (SIGINT/SIGTERM/SIGHUP) stopped a merge or worktree spawn, undone; exit 128 " +
-      "+ its number",
+    when: "a signal (SIGINT/SIGTERM/SIGHUP) stopped a merge or worktree spawn, undone, or a " +
+      "send that had begun writing, finished first (`sent`); exit 128 + its number",
   },
   {
     codes: ["spawn_script_error", "spawn_tmux_error", "spawn_meta_error"],
@@ -87,6 +91,11 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "`--cursor-file` cannot be read, or is a symlink / not a regular file",
   },
   { codes: ["internal_error"], when: "a bug: please report it with the command line" },
+  {
+    codes: ["cancelled"],
+    when:
+      "`lisa mcp`: the client cancelled the call (`notifications/cancelled`); no result follows",
+  },
   // issue 11
   {
     codes: ["session_ambiguous"],
@@ -197,6 +206,31 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   {
     codes: ["skill_write_failed"],
     when: "`skill install` could not write (its I/O error); the message says what was written",
+  },
+  // issue 24
+  {
+    codes: ["invalid_host"],
+    when: "`--host` (or `NAME:` before a session) is not a host name, or no host of the hosts " +
+      "file has it; refused before any ssh runs",
+  },
+  {
+    codes: ["hosts_file_invalid"],
+    when: "the hosts file is not valid (the message lists each problem) or others may write " +
+      "it; nothing reached any host",
+  },
+  {
+    codes: ["host_unreachable"],
+    when: "ssh could not reach the host (or the connection broke), or no answer within " +
+      "`LISA_HOST_TIMEOUT_SECONDS`; never run locally instead",
+  },
+  {
+    codes: ["host_lisa_failed"],
+    when: "the host's `lisa` command line could not run there (exit 126/127), or answered " +
+      "with no JSON",
+  },
+  {
+    codes: ["host_version_mismatch"],
+    when: "`hosts check`: the host's lisa speaks an older or newer JSON contract",
   },
 ];
 

@@ -11,7 +11,7 @@ export interface RunOptions {
   /** When true, `env` is the child's whole environment. */
   clearEnv?: boolean;
   cwd?: string;
-  /** Timeout in milliseconds (the runner's default when absent). */
+  /** Timeout in milliseconds (the runner's default when absent; `Infinity`: none). */
   timeoutMs?: number;
   /** Do not throw on a non-zero exit; the caller inspects `code`. */
   allowFailure?: boolean;
@@ -20,6 +20,24 @@ export interface RunOptions {
    * captured) and runs without a timeout: `attach` hands the terminal to a tmux client.
    */
   interactive?: boolean;
+  /**
+   * Keep the child's stdin open (after writing `stdin`, if given) until the child exits: it
+   * sees end of input only when this process dies. A remote lisa run over ssh is ended that
+   * way when the lisa that started it goes away (`core/hosts`).
+   */
+  holdStdin?: boolean;
+  /**
+   * Receives stdout as it arrives (decoded text, in chunks), instead of collecting it: the
+   * result's `stdout` is then "". For output that streams (a remote `watch`).
+   */
+  onStdout?: (text: string) => void;
+  /** Receives stderr as it arrives, like {@link RunOptions.onStdout}. */
+  onStderr?: (text: string) => void;
+  /**
+   * Ends the child (SIGTERM) when aborted; the result then carries its exit status. This, and
+   * `holdStdin`, `onStdout`, `onStderr`, are not for `group` calls.
+   */
+  signal?: AbortSignal;
   /**
    * The child runs in a process group (and session) of its own, so that whatever it starts (a
    * git hook, a filter, the `git reset --hard` under `git worktree add`) ends with it: at the

@@ -83,7 +83,7 @@ export interface SessionMeta {
   worktree?: WorktreeInfo;
   /**
    * tmux's ids of the window (`@N`) and pane (`%N`) spawn created: every tmux call that reads
-   * or writes the session's pane targets exactly that pane (`=NAME:@W.%P`), never whichever
+   * or writes the session's pane targets exactly that pane (`=NAME:.%P`), never whichever
    * one tmux calls active. Absent in metas written before them (and when tmux did not print
    * them); the session's first pane is targeted then.
    */

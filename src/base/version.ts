@@ -4,9 +4,19 @@ import type { Deps } from "./deps.ts";
 /** lisa's version. */
 export const LISA_VERSION = "0.1.0";
 
+/**
+ * The version of lisa's JSON contract (the documents `--json` prints, their fields and error
+ * codes). It goes up when a field changes meaning or goes away, so that a lisa driving another
+ * host's lisa (`--host`) can tell a remote that answers in another contract
+ * (`host_version_mismatch`). Adding a field keeps it.
+ */
+export const JSON_CONTRACT = 1;
+
 /** Version, commit (the checkout's git HEAD when run from source or built), Deno version. */
 export interface VersionInfo {
   version: string;
+  /** {@link JSON_CONTRACT}. */
+  jsonContract: number;
   commit: string | null;
   deno: string;
 }
@@ -59,6 +69,7 @@ export function commitAt(dir: string): string | null {
 export function versionInfo(deps: Deps): VersionInfo {
   return {
     version: LISA_VERSION,
+    jsonContract: JSON_CONTRACT,
     commit: BUILT_COMMIT ?? commitOfCheckout(deps.selfCommand),
     deno: Deno.version.deno,
   };

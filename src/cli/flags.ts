@@ -5,6 +5,7 @@
  * `LisaError` the parser threw, such as `invalid_agent`).
  */
 import { UsageError } from "../base/errors.ts";
+import { checkHostName } from "../base/host_name.ts";
 import {
   type Agent,
   AGENTS,
@@ -23,51 +24,75 @@ import {
 } from "../base/types.ts";
 
 // ---------------------------------------------------------------------------------------------
-// Parsers
+// Parsers. Each carries the JSON Schema of the value it yields (`schema`), so the MCP tools
+// (`src/mcp/tools.ts`) type their arguments from these same declarations; a parser without one
+// yields text.
+
+/** The JSON Schema of a flag's value (the subset the MCP tools use). */
+export interface ValueSchema {
+  type: "integer" | "number" | "string" | "boolean" | "array";
+  minimum?: number;
+  maximum?: number;
+  enum?: readonly string[];
+  items?: ValueSchema;
+}
+
+/** `parse` with the schema of its values attached (see the section's doc). */
+export function typed<F extends (text: string) => unknown>(
+  parse: F,
+  schema: ValueSchema,
+): F & { schema: ValueSchema } {
+  return Object.assign(parse, { schema });
+}
+
+function bounds(min: number, max: number): { minimum: number; maximum?: number } {
+  return max === Number.MAX_SAFE_INTEGER ? { minimum: min } : { minimum: min, maximum: max };
+}
 
 /** A whole number within [min, max]. */
 export function intIn(min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
-  return (text) => {
+  return typed((text: string) => {
     const n = Number(text);
     if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
       throw new UsageError(`expected a whole number from ${min} to ${max}, got "${text}"`);
     }
     return n;
-  };
+  }, { type: "integer", ...bounds(min, max) });
 }
 
 /** A number (fractions allowed) within [min, max]. */
 export function numberIn(min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
-  return (text) => {
+  return typed((text: string) => {
     const n = Number(text);
     if (text.trim() === "" || !Number.isFinite(n) || n < min || n > max) {
       throw new UsageError(`expected a number from ${min} to ${max}, got "${text}"`);
     }
     return n;
-  };
+  }, { type: "number", ...bounds(min, max) });
 }
 
 /** "true" / "false" (also yes/no, 1/0, on/off). */
-export function parseBool(text: string): boolean {
+export const parseBool = typed((text: string): boolean => {
   const v = text.trim().toLowerCase();
   if (["true", "yes", "1", "on"].includes(v)) return true;
   if (["false", "no", "0", "off"].includes(v)) return false;
   throw new UsageError(`expected true or false, got "${text}"`);
-}
+}, { type: "boolean" });
 
 /** One of `choices` (case-insensitive). */
 export function oneOf<T extends string>(choices: readonly T[]): (text: string) => T {
-  return (text) => {
+  return typed((text: string) => {
     const v = text.trim().toLowerCase();
     if ((choices as readonly string[]).includes(v)) return v as T;
     throw new UsageError(`expected one of ${choices.join("|")}, got "${text}"`);
-  };
+  }, { type: "string", enum: choices });
 }
 
-/** A comma-separated list (empty items dropped). */
-export function parseList(text: string): string[] {
-  return text.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
-}
+/** A comma-separated list (empty items dropped); a JSON caller gives an array of strings. */
+export const parseList = typed(
+  (text: string): string[] => text.split(",").map((s) => s.trim()).filter((s) => s.length > 0),
+  { type: "array", items: { type: "string" } },
+);
 
 /** Any text, as given. */
 export function parseText(text: string): string {
@@ -106,13 +131,18 @@ const READ_FROM_SESSION = [
 function each(routes: readonly string[], text: string): Briefs {
   return Object.fromEntries(routes.map((r) => [r, text]));
 }
+/**
+ * Marks a flag that only makes sense on a terminal (output formats, redraws, progress lines):
+ * the MCP tools do not offer it (a tool's result is always the `--json` document).
+ */
+const terminal = <S extends object>(spec: S) => ({ ...spec, terminal: true }) as const;
 
 /**
  * `--session`: the session a verb acts on (required by those verbs, checked in `commands/`);
  * for spawn, the name to give instead of a generated one.
  */
 export const session = text(
-  "the session: its name, alias or a unique prefix of its alias",
+  "the session: its name, alias or a unique prefix of its alias (HOST:NAME: on that host)",
   "name",
   {
     "session spawn": "the name to give (starting with lisa-; letters, digits, . _ -; default: a " +
@@ -136,15 +166,22 @@ export const projectRoot = text(
   "dir",
 );
 /** `--json`. */
-export const json = bool("print JSON", { "session watch": "print one JSON object per line" });
+export const json = terminal(
+  bool("print JSON", { "session watch": "print one JSON object per line" }),
+);
 /** `--json-min`: the compact payload an orchestrator branches on. */
-export const jsonMin = bool("print compact JSON");
+export const jsonMin = terminal(bool("print compact JSON"));
 /** `--stream-json`: one JSON line per event, then the final payload. */
-export const streamJson = bool("print one JSON line per poll, then the final payload");
+export const streamJson = terminal(
+  bool("print one JSON line per poll, then the final payload"),
+);
 /** `--agent` (`auto`, accepted for compatibility, means the verb's default). */
 export const agent = {
   kind: "parsed",
-  parse: (t: string): Agent | undefined => isAuto(t) ? undefined : parseAgent(t),
+  parse: typed(
+    (t: string): Agent | undefined => isAuto(t) ? undefined : parseAgent(t),
+    { type: "string", enum: AGENTS },
+  ),
   brief: "the agent: claude or codex",
   briefs: {
     "session name": "the agent the name is for: claude or codex (default and auto: claude)",
@@ -164,7 +201,10 @@ export const agent = {
 /** `--mode` (aliases `execution`, `non-interactive`; `auto` means the verb's default). */
 export const mode = {
   kind: "parsed",
-  parse: (t: string): Mode | undefined => isAuto(t) ? undefined : parseMode(t),
+  parse: typed(
+    (t: string): Mode | undefined => isAuto(t) ? undefined : parseMode(t),
+    { type: "string", enum: MODES },
+  ),
   brief: "the mode: interactive or exec (aliases execution, non-interactive)",
   briefs: {
     "session name": "the mode the name is for: interactive or exec (aliases execution, " +
@@ -425,8 +465,8 @@ export const allSockets = bool("every project's tmux server in the socket dir");
 /** `--cleanup-all-hashes`. */
 export const cleanupAllHashes = bool("also remove artifacts under every project hash", {
   "session spawn": "after the spawn, remove what earlier sessions of the same name left under " +
-    "other project hashes",
-  "session kill": "also remove the session's files under every other project hash",
+    "other project hashes (never a running one's)",
+  "session kill": "also remove what gone sessions of the name left under other project hashes",
   "session kill-all": "remove the sessions' files under every project hash (the default " +
     "without --project-only)",
 });
@@ -497,40 +537,71 @@ export function needed<T>(value: T | undefined, flag: string): T {
 /** `--wide` of list: full session names beside the aliases. */
 export const wide = bool("show full session names beside the aliases");
 /** `--watch [seconds]` of list: redraw the table until Ctrl-C (default every 2 s). */
-export const watchTable = {
-  kind: "parsed",
-  parse: (text: string) => text.trim() === "" ? 2 : numberIn(0.2, 3600)(text),
-  brief: "redraw the table every N seconds (default 2) until Ctrl-C",
-  placeholder: "seconds",
-  optional: true,
-  inferEmpty: true,
-} as const;
+export const watchTable = terminal(
+  {
+    kind: "parsed",
+    parse: (text: string) => text.trim() === "" ? 2 : numberIn(0.2, 3600)(text),
+    brief: "redraw the table every N seconds (default 2) until Ctrl-C",
+    placeholder: "seconds",
+    optional: true,
+    inferEmpty: true,
+  } as const,
+);
 /** `--read-only` of attach. */
-export const readOnly = bool("attach read-only (keys are not sent to the session)");
+export const readOnly = terminal(bool("attach read-only (keys are not sent to the session)"));
 /** `--older-than` of prune. */
 export const olderThan = text(
   "prune sessions whose end (or last sign of life) is older than this (7d, 12h, 0s; default 7d)",
   "duration",
 );
+/** What `--until` of watch names: a session state, or `terminal` (any terminal state). */
+export type UntilState = SessionStateName | "terminal";
+const UNTIL_STATES: readonly UntilState[] = [...SESSION_STATES, "terminal"];
+
+/**
+ * One state of {@link UNTIL_STATES} or several, comma-separated (each once, in the order
+ * given); a JSON caller gives an array, or the same text.
+ */
+export const parseUntilStates = typed((text: string): UntilState[] => {
+  const one = oneOf(UNTIL_STATES);
+  const states = [...new Set(parseList(text).map(one))];
+  if (states.length === 0) {
+    throw new UsageError(`expected one of ${UNTIL_STATES.join("|")} (or several, comma-separated)`);
+  }
+  return states;
+}, { type: "array", items: { type: "string", enum: UNTIL_STATES } });
+
 /** `--until` of watch. */
 export const until = {
   kind: "parsed",
-  parse: oneOf<SessionStateName | "terminal">([...SESSION_STATES, "terminal"]),
-  brief: "stop when sessions reach this state (waiting_input, terminal, or any state)",
-  placeholder: "state",
+  parse: parseUntilStates,
+  brief: "stop when sessions reach this state, or one of several comma-separated " +
+    "(waiting_input,terminal; terminal: any terminal state)",
+  placeholder: "states",
+  optional: true,
+} as const;
+/** `--sessions` of watch: several sessions (each as --session takes one). */
+export const sessions = {
+  kind: "parsed",
+  parse: parseList,
+  brief: "only these sessions, comma-separated (each a name, alias or alias prefix)",
+  placeholder: "list",
   optional: true,
 } as const;
 /** `--any` of watch. */
 export const anyFlag = bool("with --until: stop when the first session gets there (default)");
 /** `--all` of watch. */
-export const allFlag = bool("with --until: stop when every watched session got there");
+export const allFlag = bool(
+  "with --until: stop when every watched session got there (each to any of the states)",
+);
 // ---------------------------------------------------------------------------------------------
 // issue 12: the flags orchestrators written for the older Go lisa's skill pass.
 
 /** "true"/"false" like {@link parseBool}; a bare flag (empty value) means true. */
-export function parseBoolBare(text: string): boolean {
-  return text.trim() === "" ? true : parseBool(text);
-}
+export const parseBoolBare = typed(
+  (text: string): boolean => text.trim() === "" ? true : parseBool(text),
+  { type: "boolean" },
+);
 const boolValue = (brief: string) =>
   ({
     kind: "parsed",
@@ -554,14 +625,14 @@ export const waitingRequiresTurnComplete = boolValue(
   "stop on waiting_input only once the agent's turn is known complete (hook or transcript)",
 );
 /** `--verbose` (monitor: one progress line per poll on stderr; version: more detail). */
-export const verbose = bool("more detail", {
+export const verbose = terminal(bool("more detail", {
   "version": "also V8's and TypeScript's versions and the platform",
   "session monitor": "a progress line per poll on stderr",
-});
+}));
 /** `--emit-handoff` of monitor. */
-export const emitHandoff = bool(
+export const emitHandoff = terminal(bool(
   "with --stream-json: also a handoff line (reason, nextAction, nextOffset) per poll",
-);
+));
 /** `--handoff-cursor-file` of monitor. */
 export const handoffCursorFile = text(
   "with --emit-handoff: write the last handoff's nextOffset to PATH",
@@ -593,9 +664,9 @@ export const enforce = bool("exit 1 when the command is risky (the default)");
 /** `--advice-only` of guard. */
 export const adviceOnly = bool("report the risk but exit 0");
 /** `--report-min` of smoke. */
-export const reportMin = bool(
+export const reportMin = terminal(bool(
   "compact JSON: ok, errorCode, finalState, missingMarkers (a failure adds error, output)",
-);
+));
 /** `--prompt-style` of smoke. */
 export const promptStyle = {
   kind: "parsed",
@@ -701,3 +772,30 @@ export const sessionPositional = {
     completes: "sessions",
   }],
 } as const;
+
+// issue 24: other hosts.
+/**
+ * `--host` of the session verbs: run the verb with the lisa of a host of the hosts file (over
+ * ssh). A value that is not a host name (`-oProxyCommand=…`) is refused here: `invalid_host`.
+ */
+export const host = {
+  kind: "parsed",
+  parse: checkHostName,
+  brief: "run it on this host of the hosts file (over ssh), like --session HOST:NAME",
+  briefs: {
+    "session spawn": "start the agent on this host of the hosts file (over ssh); --project-root " +
+      "is then a directory there",
+    "session list": "list the sessions of this host of the hosts file (over ssh)",
+    "session attach": "attach to a session on this host of the hosts file (ssh -t)",
+  },
+  placeholder: "name",
+  optional: true,
+} as const;
+/** `--all-hosts` of list, tree and watch: this machine and every host of the hosts file. */
+export const allHosts = bool(
+  "also every host of the hosts file, asked in parallel; each row names its host",
+  {
+    "session watch": "also every host of the hosts file: their watch streams merged into one, " +
+      "each event naming its host",
+  },
+);

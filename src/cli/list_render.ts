@@ -1,7 +1,7 @@
 /**
  * Rendering of `lisa session list`: one JSON document, or the table for people — ALIAS, STATE,
- * NEEDS, AGENT/MODE, AGE, LAST OUTPUT (and PROJECT with `--all-sockets`, SESSION with
- * `--wide`), the sessions that need a person first, colour only on a terminal without
+ * NEEDS, AGENT/MODE, AGE, LAST OUTPUT (and HOST first with `--all-hosts`, PROJECT with
+ * `--all-sockets`, SESSION with `--wide`), the sessions that need a person first, colour only on a terminal without
  * `NO_COLOR`, cut to the terminal's width.
  */
 import type { Io } from "../base/io.ts";
@@ -11,6 +11,8 @@ import type { ListedSession, ListResult } from "../core/inventory/mod.ts";
 /** How the table is drawn. */
 export interface ListView {
   wide?: boolean;
+  /** A HOST column first (`list --all-hosts`): each row's host, `(local)` for this machine. */
+  hosts?: boolean;
   /** Terminal width (null: no limit). */
   columns?: number | null;
   colour?: boolean;
@@ -55,6 +57,7 @@ export function listTable(
 ): { headers: string[]; rows: string[][]; states: string[] } {
   const withProject = result.allSockets;
   const headers = [
+    ...(view.hosts ? ["HOST"] : []),
     "ALIAS",
     "STATE",
     "NEEDS",
@@ -66,6 +69,7 @@ export function listTable(
   ];
   const sorted = [...result.sessions].sort((a, b) => urgency(a) - urgency(b));
   const rows = sorted.map((s) => [
+    ...(view.hosts ? [(s as { host?: string | null }).host ?? "(local)"] : []),
     s.alias ?? s.session,
     stateCell(s),
     s.state === "waiting_input" ? s.waitingFor ?? "input" : "",

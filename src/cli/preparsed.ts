@@ -22,6 +22,9 @@ export async function runPreparsed<S extends Readonly<Record<string, Spec>>>(
 ): Promise<number | null> {
   const flags = preparse(argv, spec);
   if (flags === null) return null;
+  // A call for another host (`--host`, `NAME:` before the session) goes through the command
+  // line, which hands it to that host's lisa.
+  if (flags.host !== undefined || String(flags.session ?? "").includes(":")) return null;
   const deps = realDeps(env);
   const json = wantsJson(argv);
   const context: LisaContext = {

@@ -35,6 +35,7 @@ import { childrenOf, flagsOf } from "./completion_script.ts";
 import { closest } from "../base/suggest.ts";
 import { lastValueWins } from "./last_value.ts";
 import type { Guard, ImplOverrides } from "./verb_spec.ts";
+import { namesHost } from "./names_host.ts";
 
 /** The program's version (kept in step with deno.json). */
 export { LISA_VERSION as VERSION };
@@ -103,11 +104,38 @@ export function parseFailureOf(exc: unknown, route?: string): ParseFailure {
   return { code: "invalid_argument", message };
 }
 
-/** The guard around every verb: errors become exit codes and (with JSON) payloads. */
-function guardFor(helpHint: string): Guard {
-  return (_route, impl) =>
+/** Runs the call on the host it names, with that host's lisa (`remote.ts`). */
+async function onOtherHost(
+  context: LisaContext,
+  route: string,
+  argv: readonly string[],
+  args: readonly unknown[],
+): Promise<number | null> {
+  const { remoteCallOf, runRemote } = await lazyImport<typeof import("./remote.ts")>(
+    new URL("./remote.ts", import.meta.url),
+  );
+  const call = await remoteCallOf(context, route, argv, args.slice(1));
+  if (call === null) return null;
+  const flags = (args[0] ?? {}) as Record<string, unknown>;
+  return await runRemote(context, route, call, flags.watch !== undefined);
+}
+
+/**
+ * The guard around every verb: errors become exit codes and (with JSON) payloads; with
+ * `remote`, a session verb's call that names another host runs there (`argv`: the call's
+ * words, as normalized). Tests that stub the verbs (argv → flags) stub that step too.
+ */
+function guardFor(helpHint: string, argv: readonly string[], remote: boolean): Guard {
+  return (route, impl) =>
     async function (this: LisaContext, ...args: unknown[]) {
       try {
+        if (remote && namesHost(route, args)) {
+          const code = await onOtherHost(this, route, argv, args);
+          if (code !== null) {
+            this.exitCode = code;
+            return;
+          }
+        }
         await impl.apply(this, args as never);
       } catch (error) {
         this.exitCode = reportFailure(this.deps, this.json, error, helpHint);
@@ -156,7 +184,11 @@ export async function main(
     },
   };
   const app = buildApplication<LisaContext>(
-    buildTable({ overrides: options.overrides, guard: guardFor(helpHint), only: routeOf(argv) }),
+    buildTable({
+      overrides: options.overrides,
+      guard: guardFor(helpHint, argv, options.overrides === undefined),
+      only: routeOf(argv),
+    }),
     {
       name: "lisa",
       scanner: { caseStyle: "allow-kebab-for-camel" },

@@ -58,5 +58,10 @@ export interface VerbSpec {
   };
   /** One-letter flag aliases (`{ v: "verbose" }` lets `-v` stand for `--verbose`). */
   aliases?: Readonly<Record<string, string>>;
+  /**
+   * The verb as an MCP tool (`src/mcp/tools.ts`): `false` when it is not one (it needs a
+   * terminal), else arguments the tool requires beyond the CLI's, and a note for its description.
+   */
+  mcp?: false | { require?: readonly string[]; note?: string };
   load: () => Promise<VerbModule>;
 }

@@ -12,6 +12,7 @@ import { versionVerb } from "./commands/version_spec.ts";
 import { doctorVerb } from "./commands/doctor_spec.ts";
 import { cleanupVerb } from "./commands/cleanup_spec.ts";
 import { completionsVerb } from "./commands/completions_spec.ts";
+import { mcpVerb } from "./commands/mcp_spec.ts";
 import { nameVerb } from "./commands/session/name_spec.ts";
 import { spawnVerb } from "./commands/session/spawn_spec.ts";
 import { diffVerb } from "./commands/session/diff_spec.ts";
@@ -42,6 +43,8 @@ import { historyShowVerb } from "./commands/history/show_spec.ts";
 import { historySearchVerb } from "./commands/history/search_spec.ts";
 import { skillInstallVerb } from "./commands/skill/install_spec.ts";
 import { skillShowVerb } from "./commands/skill/show_spec.ts";
+import { hostsListVerb } from "./commands/hosts/list_spec.ts";
+import { hostsCheckVerb } from "./commands/hosts/check_spec.ts";
 import type { VerbSpec } from "./verb_spec.ts";
 
 export type { FlagsOf, Guard, ImplOverrides, VerbImpl, VerbModule, VerbSpec } from "./verb_spec.ts";
@@ -52,6 +55,7 @@ const SPECS: readonly VerbSpec[] = [
   doctorVerb,
   cleanupVerb,
   completionsVerb,
+  mcpVerb,
   nameVerb,
   spawnVerb,
   diffVerb,
@@ -82,6 +86,8 @@ const SPECS: readonly VerbSpec[] = [
   historySearchVerb,
   skillInstallVerb,
   skillShowVerb,
+  hostsListVerb,
+  hostsCheckVerb,
 ];
 
 /** Route → verb spec: the whole command line of lisa. */
@@ -95,4 +101,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   "session": "spawn, drive, watch and end sessions",
   "history": "what every session did: turns, tools, replies (a SQLite store)",
   "skill": "the Agent Skill that teaches claude and codex to drive lisa",
+  "hosts": "other machines lisa reaches over ssh (--host, --all-hosts)",
 };

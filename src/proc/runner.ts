@@ -23,12 +23,15 @@ export class DenoRunner implements Runner {
     if (options.interactive) return await runInteractive(argv, options);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     if (options.group) return await runGroup(argv, options, timeoutMs);
-    const signal = AbortSignal.timeout(timeoutMs);
+    const deadline = timeoutMs === Infinity ? null : AbortSignal.timeout(timeoutMs);
+    const signals = [deadline, options.signal].filter((s): s is AbortSignal => !!s);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const pipedStdin = options.stdin !== undefined || options.holdStdin === true;
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(argv[0], {
         args: argv.slice(1),
-        stdin: options.stdin === undefined ? "null" : "piped",
+        stdin: pipedStdin ? "piped" : "null",
         stdout: "piped",
         stderr: "piped",
         env: options.env,
@@ -41,19 +44,21 @@ export class DenoRunner implements Runner {
       throw error;
     }
     options.onStart?.(child.pid);
-    await feed(child, options.stdin);
+    const release = await feed(child, options.stdin, options.holdStdin === true);
     // The pipes are read apart from the exit: a killed child's stdout can stay open elsewhere
     // (a tmux client hands its stdio to a server, and a stopped server never releases them), so
     // the deadline bounds the wait for the pipes' end too.
-    const stdout = drain(child.stdout);
-    const stderr = drain(child.stderr);
+    const stdout = drain(child.stdout, options.onStdout);
+    const stderr = drain(child.stderr, options.onStderr);
     const status = await child.status;
+    await release();
     const timedOut = new Promise<null>((resolve) => {
-      if (signal.aborted) resolve(null);
-      else signal.addEventListener("abort", () => resolve(null), { once: true });
+      if (deadline === null) return;
+      if (deadline.aborted) resolve(null);
+      else deadline.addEventListener("abort", () => resolve(null), { once: true });
     });
     const pipes = await Promise.race([Promise.all([stdout.text, stderr.text]), timedOut]);
-    if (pipes === null || signal.aborted) {
+    if (pipes === null || deadline?.aborted) {
       stdout.cancel();
       stderr.cancel();
       throw new CommandTimeoutError(argv, timeoutMs);
@@ -69,17 +74,27 @@ export class DenoRunner implements Runner {
   }
 }
 
-/** Writes `stdin` (when given) to the child and closes its stdin. */
-async function feed(child: Deno.ChildProcess, stdin: RunOptions["stdin"]): Promise<void> {
-  if (stdin === undefined) return;
+/**
+ * Writes `stdin` (when given) to the child and closes its stdin; with `hold`, leaves it open and
+ * returns the function that closes it (after the child's exit).
+ */
+async function feed(
+  child: Deno.ChildProcess,
+  stdin: RunOptions["stdin"],
+  hold = false,
+): Promise<() => Promise<void>> {
+  if (stdin === undefined && !hold) return () => Promise.resolve();
   const writer = child.stdin.getWriter();
-  const bytes = typeof stdin === "string" ? encoder.encode(stdin) : stdin;
+  const close = () => writer.close().catch(() => {});
   try {
-    await writer.write(bytes);
-    await writer.close();
+    if (stdin !== undefined) {
+      await writer.write(typeof stdin === "string" ? encoder.encode(stdin) : stdin);
+    }
+    if (!hold) await writer.close();
   } catch {
     // The child may exit without reading its stdin; its exit status tells the rest.
   }
+  return hold ? close : () => Promise.resolve();
 }
 
 /** Calls `progress.report` after `afterMs`, then every `everyMs`; returns the stop function. */
@@ -170,17 +185,34 @@ async function runGroup(
   }
 }
 
-/** Reads a stream to its end as text; `cancel` stops reading (the text then never settles). */
-function drain(stream: ReadableStream<Uint8Array>): { text: Promise<string>; cancel: () => void } {
+/**
+ * Reads a stream to its end as text, or hands each chunk to `each` as it arrives (the text is
+ * then ""); `cancel` stops reading (the text then never settles).
+ */
+function drain(
+  stream: ReadableStream<Uint8Array>,
+  each?: (text: string) => void,
+): { text: Promise<string>; cancel: () => void } {
   const reader = stream.getReader();
   const text = (async () => {
     const chunks: Uint8Array[] = [];
     let size = 0;
+    const streaming = each === undefined ? null : new TextDecoder();
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
+      if (streaming !== null) {
+        const piece = streaming.decode(value, { stream: true });
+        if (piece !== "") each!(piece);
+        continue;
+      }
       chunks.push(value);
       size += value.length;
+    }
+    if (streaming !== null) {
+      const rest = streaming.decode();
+      if (rest !== "") each!(rest);
+      return "";
     }
     const all = new Uint8Array(size);
     let at = 0;

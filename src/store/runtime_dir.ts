@@ -150,9 +150,43 @@ export function cmdScriptPath(
   return joinPath(runtimeDir, `lisa-cmd-${hash}-${session}-${nanos}.sh`);
 }
 
+/**
+ * Longest path a tmux socket may have: a Unix socket's address holds 108 bytes on Linux, 104 on
+ * macOS, the terminating NUL included. tmux cannot create or reach a socket past it ("File name
+ * too long").
+ */
+export const SOCKET_PATH_MAX = Deno.build.os === "linux" ? 107 : 103;
+
+/** Bytes a project's socket name adds to its directory, at most: `/lisa-tmux-{10}-{8}.sock`. */
+export const SOCKET_NAME_MAX = "/lisa-tmux-".length + 10 + 1 + 8 + ".sock".length;
+
+/**
+ * Throws `socket_path_too_long` when tmux could not use the socket `path` (over
+ * {@link SOCKET_PATH_MAX} bytes), saying how to fix it.
+ */
+export function checkSocketPath(path: string): void {
+  const bytes = new TextEncoder().encode(path).length;
+  if (bytes <= SOCKET_PATH_MAX) return;
+  throw new LisaError(
+    "socket_path_too_long",
+    `The tmux socket "${path}" would be ${bytes} bytes long, over the ${SOCKET_PATH_MAX} a ` +
+      "socket's path may have; set LISA_TMUX_SOCKET_DIR to a shorter directory (it defaults to " +
+      "the runtime dir, LISA_RUNTIME_DIR)",
+    { details: { socketPath: path, bytes, maxBytes: SOCKET_PATH_MAX } },
+  );
+}
+
 /** The project's tmux socket: `lisa-tmux-{slug}-{hash}.sock` in the socket dir. */
 export function socketPath(socketDir: string, slug: string, hash: string): string {
   return joinPath(socketDir, `lisa-tmux-${slug}-${hash}.sock`);
+}
+
+/**
+ * The project's spawn lock: held by a spawn from its check that the name is free to the meta
+ * of the session it made, so two spawns of one name never clear each other's files.
+ */
+export function spawnLockPath(runtimeDir: string, hash: string): string {
+  return joinPath(runtimeDir, `.lisa-${hash}-spawn.lock`);
 }
 
 /** The previous tree topology snapshot used by `session tree --delta`. */

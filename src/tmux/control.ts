@@ -13,7 +13,7 @@
  * `Deno.Command` directly (the runner runs to completion); the child is ended by its own pid
  * in {@link ControlChannel.close}.
  */
-import { quoteWord, sessionTarget } from "./tmux.ts";
+import { quoteWord, sessionTarget, TMUX_UTF8 } from "./tmux.ts";
 
 export { quoteWord };
 
@@ -24,9 +24,49 @@ export interface ControlReply {
   output: string;
 }
 
-interface Waiter {
-  resolve: (r: ControlReply) => void;
-  reject: (e: Error) => void;
+/** Client flags of a read-only channel (see the module doc). */
+const CONTROL_FLAGS = "ignore-size,no-output,read-only";
+
+/** Options of {@link ControlChannel.open}. */
+export interface ControlOptions {
+  /** Called when the server's sessions or windows change. */
+  onChange?: () => void;
+  /**
+   * False for a client that may write (paste, send keys): tmux refuses every command but the
+   * listing ones from a read-only client. Default true.
+   */
+  readOnly?: boolean;
+}
+
+/**
+ * What the channel waits for, in the order its lines were written: one block (`run`: one
+ * command per line), or every block of a chain up to the block of its sentinel (`runChain`).
+ */
+type Waiter =
+  | { kind: "one"; resolve: (r: ControlReply) => void; reject: (e: Error) => void }
+  | {
+    kind: "chain";
+    sentinel: string;
+    blocks: ControlReply[];
+    /** True once tmux began a command of the chain (a `%begin` for it arrived). */
+    started: boolean;
+    resolve: (r: ControlReply[]) => void;
+    reject: (e: Error) => void;
+  };
+
+/**
+ * The channel closed before a chain's answer was complete. `started` tells whether tmux had
+ * begun one of its commands: when it had not, nothing of the chain ran.
+ */
+export class ChannelClosedError extends Error {
+  constructor(readonly started: boolean) {
+    super("tmux control client closed");
+    this.name = "ChannelClosedError";
+  }
+}
+
+function joinLines(lines: readonly string[]): string {
+  return lines.length > 0 ? lines.join("\n") + "\n" : "";
 }
 
 /** A control-mode client of one tmux server (see the module doc). */
@@ -37,20 +77,36 @@ export class ControlChannel {
   private block: { tag: string; mine: boolean; lines: string[] } | null = null;
   private isClosed = false;
   private readonly encoder = new TextEncoder();
+  private sentinels = 0;
+  /** Makes the sentinels of this channel unguessable by what a pane shows (a capture). */
+  private readonly nonce = Array.from(
+    crypto.getRandomValues(new Uint8Array(6)),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
+
+  private readonly onChange?: () => void;
+
+  /** The client's pid (it is ended by this pid). */
+  readonly pid: number;
 
   private constructor(
     readonly socketPath: string,
     readonly session: string,
-    private readonly onChange?: () => void,
+    options: ControlOptions,
   ) {
+    this.onChange = options.onChange;
+    const flags = options.readOnly === false ? "ignore-size,no-output" : CONTROL_FLAGS;
     this.child = new Deno.Command("tmux", {
       args: [
+        // UTF-8 output whatever the locale: without it, tmux prints `_` for the field
+        // separator of every listing under a non-UTF-8 locale (an MCP client's environment).
+        TMUX_UTF8,
         "-S",
         socketPath,
         "-C",
         "attach-session",
         "-f",
-        "ignore-size,no-output,read-only",
+        flags,
         "-t",
         sessionTarget(session),
       ],
@@ -58,6 +114,7 @@ export class ControlChannel {
       stdout: "piped",
       stderr: "null",
     }).spawn();
+    this.pid = this.child.pid;
     this.writer = this.child.stdin.getWriter();
     this.readLoop().catch(() => this.fail());
     this.child.status.then(() => this.fail()).catch(() => this.fail());
@@ -67,10 +124,10 @@ export class ControlChannel {
   static open(
     socketPath: string,
     session: string,
-    onChange?: () => void,
+    options: ControlOptions = {},
   ): ControlChannel | null {
     try {
-      return new ControlChannel(socketPath, session, onChange);
+      return new ControlChannel(socketPath, session, options);
     } catch {
       return null;
     }
@@ -84,7 +141,9 @@ export class ControlChannel {
   private fail(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    for (const w of this.waiters.splice(0)) w.reject(new Error("tmux control client closed"));
+    for (const w of this.waiters.splice(0)) {
+      w.reject(new ChannelClosedError(w.kind === "chain" && w.started));
+    }
   }
 
   private async readLoop(): Promise<void> {
@@ -107,11 +166,7 @@ export class ControlChannel {
       if (m !== null && m[2] === this.block.tag) {
         const done = this.block;
         this.block = null;
-        if (done.mine) {
-          const w = this.waiters.shift();
-          const output = done.lines.length > 0 ? done.lines.join("\n") + "\n" : "";
-          w?.resolve({ ok: m[1] === "end", output });
-        }
+        if (done.mine) this.answer({ ok: m[1] === "end", output: joinLines(done.lines) });
         return;
       }
       this.block.lines.push(text);
@@ -120,6 +175,8 @@ export class ControlChannel {
     const begin = /^%begin (\d+ \d+) (\d+)$/.exec(text);
     if (begin !== null) {
       this.block = { tag: begin[1], mine: (Number(begin[2]) & 1) === 1, lines: [] };
+      const head = this.waiters[0];
+      if (this.block.mine && head?.kind === "chain") head.started = true;
       return;
     }
     if (text.startsWith("%exit")) this.fail();
@@ -131,27 +188,67 @@ export class ControlChannel {
     }
   }
 
+  /** Gives a block of this client's to the waiter it belongs to. */
+  private answer(reply: ControlReply): void {
+    const head = this.waiters[0];
+    if (head === undefined) return;
+    if (head.kind === "one") {
+      this.waiters.shift();
+      head.resolve(reply);
+    } else if (reply.ok && reply.output === `${head.sentinel}\n`) {
+      this.waiters.shift();
+      head.resolve(head.blocks);
+    } else {
+      head.blocks.push(reply);
+    }
+  }
+
   /**
    * Runs each command (one line each, so a failing one does not stop the others) and returns
    * their replies in order. Throws when the channel is closed or closes meanwhile.
    */
   async run(commands: readonly (readonly string[])[]): Promise<ControlReply[]> {
-    if (this.isClosed) throw new Error("tmux control client closed");
+    if (this.isClosed) throw new ChannelClosedError(false);
     const replies = commands.map(() =>
-      new Promise<ControlReply>((resolve, reject) => this.waiters.push({ resolve, reject }))
+      new Promise<ControlReply>((resolve, reject) =>
+        this.waiters.push({ kind: "one", resolve, reject })
+      )
     );
     // Handled from the start: the client may die while the write is pending, rejecting every
     // waiter before anyone awaits them (an unhandled rejection would end the process).
     const all = Promise.all(replies);
     all.catch(() => {});
     const text = commands.map((c) => c.map(quoteWord).join(" ") + "\n").join("");
+    await this.write(text);
+    return await all;
+  }
+
+  /**
+   * Runs `commands` as one chain, as a one-shot `tmux a ; b ; c` would: tmux stops at the first
+   * that fails. Returns the block of each command tmux ran (commands an `if-shell` queued
+   * included), in order; the last one failed when the chain stopped early. A sentinel line
+   * after the chain marks where its blocks end (their number is not known in advance). Throws
+   * {@link ChannelClosedError} when the channel is closed or closes first.
+   */
+  async runChain(commands: readonly (readonly string[])[]): Promise<ControlReply[]> {
+    if (this.isClosed) throw new ChannelClosedError(false);
+    const sentinel = `__LISA_CONTROL_END__:${this.nonce}:${++this.sentinels}`;
+    const blocks = new Promise<ControlReply[]>((resolve, reject) =>
+      this.waiters.push({ kind: "chain", sentinel, blocks: [], started: false, resolve, reject })
+    );
+    blocks.catch(() => {});
+    const line = commands.map((c) => c.map(quoteWord).join(" ")).join(" ; ");
+    await this.write(`${line}\ndisplay-message -p ${quoteWord(sentinel)}\n`);
+    return await blocks;
+  }
+
+  private async write(text: string): Promise<void> {
     try {
       await this.writer.write(this.encoder.encode(text));
     } catch (error) {
       this.fail();
-      throw error;
+      throw error instanceof ChannelClosedError ? error : new ChannelClosedError(false);
     }
-    return await all;
   }
 
   /** Ends the client (by its pid) and waits for it. */

@@ -192,15 +192,16 @@ export async function listSessions(tmux: Tmux): Promise<SessionRow[]> {
 }
 
 /**
- * The facts of the pane lisa created for a session (`ids` from its meta; the row's first pane
- * without them); a pane that is gone reads as dead with no status.
+ * The facts of the pane lisa created for a session (`ids` from its meta, the pane found by its
+ * id in whichever window of the session it is now; the row's first pane without them); a pane
+ * that is gone reads as dead with no status.
  */
 export function paneRowOf(
   row: SessionRow,
   ids: PaneIds | null | undefined,
 ): Pick<PaneRow, "panePid" | "paneDead" | "paneDeadStatus"> {
   if (!hasPaneIds(ids)) return row;
-  const pane = row.panes.find((p) => p.paneId === ids.paneId && p.windowId === ids.windowId);
+  const pane = row.panes.find((p) => p.paneId === ids.paneId);
   return pane ?? { panePid: 0, paneDead: true, paneDeadStatus: null };
 }
 
@@ -303,7 +304,8 @@ interface WriteSpec {
  * its event loop, which is the only place a pane can die (tmux learns of it from the pty's EOF
  * and SIGCHLD there). So no death can fall between the check and the write. A target that does
  * not resolve leaves `#{pane_dead}` empty and the write branch fails on the same exact target:
- * `absent`, nothing written anywhere.
+ * `absent`, nothing written anywhere. The write branch first ends any mode the pane is in
+ * (`copy-mode -q`): keys meant for the agent must reach the agent.
  */
 async function writeToPane(
   tmux: Tmux,
@@ -312,9 +314,13 @@ async function writeToPane(
   spec: WriteSpec = {},
 ): Promise<PaneWrite> {
   const dead = [...(spec.onDead ?? []), ["display-message", "-p", PANE_DEAD_MARK]];
+  // A pane a person left in copy mode (scrolled back) or another mode would take the keys as
+  // its own commands (Enter copies and leaves it) and the agent would get nothing: `-q` ends
+  // every mode, and does nothing to a pane in none.
+  const live = [["copy-mode", "-q", "-t", target], ...write];
   const commands = [
     ...(spec.before ?? []),
-    ["if-shell", "-F", "-t", target, "#{pane_dead}", commandString(dead), commandString(write)],
+    ["if-shell", "-F", "-t", target, "#{pane_dead}", commandString(dead), commandString(live)],
   ];
   const r = await tmux.run(commands, spec.stdin === undefined ? {} : { stdin: spec.stdin });
   if (r.stdout.split("\n").includes(PANE_DEAD_MARK)) return "dead";

@@ -33,19 +33,21 @@ export function hasPaneIds(ids: PaneIds | null | undefined): ids is Required<Pan
 }
 
 /**
- * tmux target of the pane lisa created for `session`: `=NAME:@W.%P` with the ids recorded at
- * spawn. tmux resolves that form exactly (the session by name, `=`; the window must be that
- * session's, the pane that window's; anything else is "can't find"), so a window a person or
- * the agent opened in the session, which tmux then calls the active one, never takes the agent
- * pane's place. Without ids (a meta written before they were recorded, a session lisa did not
- * spawn) the target is the top-left pane of the session's first window (`^.{top-left}`): the
- * pane `new-session` created unless someone moved or split it with `-b`, and never a window
- * opened later (tmux appends those). Pinned against real tmux by
- * tests/integration/tmux_targets_test.ts.
+ * tmux target of the pane lisa created for `session`: `=NAME:.%P` with the pane id recorded at
+ * spawn. tmux resolves that form exactly (the session by name, `=`; the pane by its id, which
+ * tmux never gives another pane while the server runs, and only while it is in one of that
+ * session's windows; anything else is "can't find"), so a window a person or the agent opened in
+ * the session, which tmux then calls the active one, never takes the agent pane's place, and
+ * the agent's pane stays the agent's when a person moves it to another window of the session
+ * (`break-pane`, tmux's `prefix !`; `=NAME:@W.%P` then named nothing). Without ids (a meta
+ * written before they were recorded, a session lisa did not spawn) the target is the top-left
+ * pane of the session's first window (`^.{top-left}`): the pane `new-session` created unless
+ * someone moved or split it with `-b`, and never a window opened later (tmux appends those).
+ * Pinned against real tmux by tests/integration/tmux_targets_test.ts.
  */
 export function paneTarget(session: string, ids: PaneIds | null | undefined): string {
   return hasPaneIds(ids)
-    ? `${sessionTarget(session)}${ids.windowId}.${ids.paneId}`
+    ? `${sessionTarget(session)}.${ids.paneId}`
     : `${sessionTarget(session)}^.{top-left}`;
 }
 
@@ -120,6 +122,15 @@ export function escapeFormat(text: string): string {
   return text.replaceAll("#", "##");
 }
 
+/**
+ * tmux's `-u`: the client writes UTF-8 whatever the locale says. Without it, a tmux client run
+ * where no `LANG`/`LC_*` names UTF-8 (a command over ssh, cron, a bare service environment)
+ * prints every non-ASCII character, and every control character, as `_`: the field separator
+ * of `-F` formats ({@link FIELD_SEP}) with them, so no row parsed and every session read as
+ * missing, and captures lost the agents' own text (`✳`, `⠐`, prompts).
+ */
+export const TMUX_UTF8 = "-u";
+
 /** A tmux client bound to one socket. */
 export class Tmux {
   constructor(
@@ -131,10 +142,11 @@ export class Tmux {
   /**
    * The full argv for `commands` chained in one invocation. tmux splits commands at any word
    * that ends in `;`, so such words (user text: keys, paths, env values) are escaped with
-   * {@link escapeTrailingSemicolon}; only the separators lisa inserts stay bare.
+   * {@link escapeTrailingSemicolon}; only the separators lisa inserts stay bare. `-u`: see
+   * {@link TMUX_UTF8}.
    */
   argv(commands: readonly (readonly string[])[]): string[] {
-    const out = ["tmux", "-S", this.socketPath];
+    const out = ["tmux", TMUX_UTF8, "-S", this.socketPath];
     commands.forEach((cmd, i) => {
       if (i > 0) out.push(";");
       for (const word of cmd) out.push(escapeTrailingSemicolon(word));

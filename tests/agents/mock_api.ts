@@ -23,9 +23,11 @@ export interface MockOptions {
   /** Shell command the tool call runs. */
   toolCommand?: string;
   /**
-   * claude only: the tool calls of a turn, in order, instead of the one Bash call (e.g. a `Read`
-   * then an `Edit`, whose permission dialogs differ from Bash's). The n-th main request of a turn
-   * gets the n-th call; once all ran, the reply is text. Empty: the single Bash call.
+   * The tool calls of a turn, in order, instead of the one shell call (claude: e.g. a `Read` then
+   * an `Edit`, whose permission dialogs differ from Bash's, or an MCP tool `mcp__lisa__status`;
+   * codex: a function call, of an MCP server's tool when `namespace` is set). The n-th main
+   * request of a turn gets the n-th call; once all ran, the reply is text. Empty: the single
+   * shell call.
    */
   toolCalls?: MockToolCall[];
   /** Text of every reply. */
@@ -192,10 +194,15 @@ export function openaiFailure(fail: MockFailure, resetAt: number): Response {
   return new Response(JSON.stringify({ error }), { status, headers });
 }
 
-/** A tool call the mock makes claude run (name and input as in Anthropic's `tool_use`). */
+/** A tool call the mock makes the agent run (name and input as in Anthropic's `tool_use`). */
 export interface MockToolCall {
   name: string;
   input: Record<string, unknown>;
+  /**
+   * codex: the namespace tool the call's tool is inside (`mcp__<server>`): codex offers an MCP
+   * server's tools to the model as one `{"type":"namespace"}` tool, and the call names both.
+   */
+  namespace?: string;
 }
 
 /** One request the mock saw. */
@@ -296,6 +303,25 @@ function anthropicToolsDone(body: Json): number {
       : [];
     if (message?.role === "user" && parts.some(isPromptPart)) calls = 0;
     if (message?.role === "assistant") calls += parts.filter((p) => p?.type === "tool_use").length;
+  }
+  return calls;
+}
+
+/** How many tool calls codex made since the last prompt of its Responses input. */
+function openaiToolsDone(body: Json): number {
+  const input = Array.isArray(body.input) ? body.input as Json[] : [];
+  let calls = 0;
+  for (const item of input) {
+    if (item?.type === "message" && item?.role === "user") {
+      const parts = Array.isArray(item.content) ? item.content as Json[] : [];
+      if (
+        parts.some((p) =>
+          p?.type === "input_text" && typeof p.text === "string" && !p.text.startsWith("<") &&
+          p.text.trim() !== ""
+        )
+      ) calls = 0;
+    }
+    if (typeof item?.type === "string" && (item.type as string).endsWith("_call")) calls++;
   }
   return calls;
 }
@@ -515,7 +541,11 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
       entry.answer = `fail:${knobs.fail}`;
       return openaiFailure(knobs.fail, Date.now() + knobs.resetInSeconds * 1000);
     }
-    const useTool = main && knobs.toolCall && !openaiToolDone(body);
+    const scripted = main && knobs.toolCall && knobs.toolCalls.length > 0
+      ? knobs.toolCalls[openaiToolsDone(body)]
+      : undefined;
+    const useTool = main && knobs.toolCall &&
+      (knobs.toolCalls.length > 0 ? scripted !== undefined : !openaiToolDone(body));
     entry.answer = useTool ? "tool" : "text";
     const text = main ? knobs.replyText : "Mock title";
     const delay = main ? knobs.delayMs : 0;
@@ -536,7 +566,15 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
       }
       let item: Json;
       if (useTool) {
-        item = codexToolItem(body, `call_mock_${n}`);
+        item = scripted === undefined ? codexToolItem(body, `call_mock_${n}`) : {
+          type: "function_call",
+          id: `fc_call_mock_${n}`,
+          call_id: `call_mock_${n}`,
+          name: scripted.name,
+          ...(scripted.namespace === undefined ? {} : { namespace: scripted.namespace }),
+          arguments: JSON.stringify(scripted.input),
+          status: "completed",
+        };
         push(sse("response.output_item.added", {
           type: "response.output_item.added",
           output_index: 0,

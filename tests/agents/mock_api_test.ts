@@ -207,3 +207,40 @@ Deno.test("the mock answers with the real APIs' errors: 401, 429 with rate-limit
     await mock.close();
   }
 });
+
+Deno.test("codex gets scripted calls of an MCP server's tools by namespace, in order, then text", async () => {
+  const calls = [
+    { name: "spawn", namespace: "mcp__lisa", input: { command: "true" } },
+    { name: "status", namespace: "mcp__lisa", input: { session: "lisa-x" } },
+  ];
+  const mock = await startMockApi({ toolCall: true, toolCalls: calls, replyText: "done" });
+  try {
+    const input: Record<string, unknown>[] = [
+      { type: "message", role: "user", content: [{ type: "input_text", text: "go" }] },
+    ];
+    const seen: unknown[] = [];
+    for (let i = 0; i < 3; i++) {
+      const list = events(
+        await (await fetch(`${mock.url}/v1/responses`, {
+          method: "POST",
+          body: JSON.stringify({ model: "m", stream: true, input }),
+        })).text(),
+      );
+      const item = list.find((e) => e.event === "response.output_item.done")!.data
+        .item as Record<string, unknown>;
+      if (item.type !== "function_call") {
+        seen.push(item.type);
+        break;
+      }
+      seen.push([item.namespace, item.name, JSON.parse(String(item.arguments))]);
+      input.push(item, { type: "function_call_output", call_id: item.call_id, output: "{}" });
+    }
+    deepStrictEqual(seen, [
+      ["mcp__lisa", "spawn", calls[0].input],
+      ["mcp__lisa", "status", calls[1].input],
+      "message",
+    ]);
+  } finally {
+    await mock.close();
+  }
+});

@@ -80,7 +80,9 @@ export async function makeTier(options: TierOptions = {}): Promise<Tier> {
     toolCall: options.toolCall,
     fail: options.fail,
   });
-  const world = await makeWorld({ fakeAgents: false });
+  // The real agents are checked against lisa's own windows: codex loads for seconds at start, and
+  // a test window shorter than that would let text reach its boot screen.
+  const world = await makeWorld({ fakeAgents: false, windows: "product" });
   try {
     const projectRoot = Deno.realPathSync(world.projectRoot);
     const home = world.home;

@@ -49,6 +49,8 @@ Deno.test("the bash script completes commands, flags, choices and live session n
       "completions",
       "doctor",
       "history",
+      "hosts",
+      "mcp",
       "session",
       "skill",
       "version",

@@ -104,3 +104,61 @@ Deno.test("doctor names missing programs, not the runtime dir", async () => {
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+Deno.test("doctor names the hosts file's problems, and checks ssh when it lists hosts (issue 24)", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "lisa-doctor-" });
+  try {
+    const hosts = `${base}/hosts.json`;
+    const run = async (missing: string[] = []) => {
+      const io = new MemoryIo();
+      const deps = fakeDeps({
+        env: { LISA_RUNTIME_DIR: `${base}/run`, LISA_HOSTS_FILE: hosts },
+        runner: tools(missing),
+        io,
+      });
+      const code = await main(["doctor", "--json"], deps);
+      return { code, report: JSON.parse(io.stdout) };
+    };
+    // No file: no hosts, nothing wrong.
+    const none = await run();
+    strictEqual(none.code, 0);
+    deepStrictEqual(none.report.hosts, { path: hosts, exists: false, names: [], problems: [] });
+    Deno.writeTextFileSync(
+      hosts,
+      JSON.stringify({ hosts: [{ name: "b", ssh: "-oProxyCommand=x" }] }),
+    );
+    Deno.chmodSync(hosts, 0o600);
+    const broken = await run();
+    strictEqual(broken.code, 1);
+    ok(broken.report.problems.some((p: string) => p.includes(hosts) && p.includes('"ssh"')));
+    Deno.writeTextFileSync(hosts, JSON.stringify({ hosts: [{ name: "b", ssh: "b" }] }));
+    const good = await run();
+    strictEqual(good.code, 0, JSON.stringify(good.report.problems));
+    deepStrictEqual(good.report.hosts.names, ["b"]);
+    ok(good.report.tools.some((t: { name: string }) => t.name === "ssh"));
+    const noSsh = await run(["ssh"]);
+    strictEqual(noSsh.code, 1);
+    ok(noSsh.report.problems.some((p: string) => p.startsWith("ssh is not found")));
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("doctor says when the tmux socket dir is too long for a socket, and what to do", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "lisa-doctor-" });
+  try {
+    // A socket's path must fit sun_path (107 bytes on Linux, 103 on macOS); every spawn failed
+    // with "File name too long" while doctor said ok.
+    const deep = `${base}/${"d".repeat(100)}`;
+    Deno.mkdirSync(deep, { mode: 0o700 });
+    Deno.chmodSync(deep, 0o700);
+    const io = new MemoryIo();
+    const deps = fakeDeps({ env: { LISA_RUNTIME_DIR: deep }, uid: UID, runner: tools(), io });
+    const code = await main(["doctor", "--json"], deps);
+    strictEqual(code, 1, io.stdout);
+    const problems = JSON.parse(io.stdout).problems as string[];
+    ok(problems.some((p) => p.includes("LISA_TMUX_SOCKET_DIR") && p.includes(deep)), io.stdout);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});

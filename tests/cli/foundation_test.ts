@@ -195,3 +195,24 @@ Deno.test("an unsafe runtime dir is refused with runtime_dir_unsafe", async () =
     await world.dispose();
   }
 });
+
+Deno.test("flags that exclude each other are conflicting_options in every verb (watch --any --all, guard --enforce --advice-only), a flag missing its partner missing_argument", async () => {
+  const world = await makeWorld();
+  try {
+    for (
+      const args of [
+        ["session", "watch", "--until", "terminal", "--any", "--all", "--json"],
+        ["session", "guard", "--enforce", "--advice-only", "--json"],
+      ]
+    ) {
+      const r = await world.lisaInProcess(args);
+      strictEqual(r.code, 1, r.stdout);
+      strictEqual(r.json?.errorCode, "conflicting_options", `${args.join(" ")}: ${r.stdout}`);
+    }
+    // A flag that needs another one is missing_argument, as elsewhere.
+    const r = await world.lisaInProcess(["session", "watch", "--any", "--json"]);
+    strictEqual(r.json?.errorCode, "missing_argument", r.stdout);
+  } finally {
+    await world.dispose();
+  }
+});

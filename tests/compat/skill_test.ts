@@ -108,6 +108,9 @@ Deno.test({
     const world = await makeWorld({
       // guard --shared-tmux reads "the default server": a private one here.
       env: { TMUX_TMPDIR: "", DISABLE_AUTOUPDATER: "1" },
+      // The skill's smoke lines poll nested `--command` levels until completed: a level read
+      // between two of its lisa calls after a short grace window is `stuck` and ends the run.
+      windows: "product",
     });
     const tmp = `${world.base}/scratch`;
     Deno.mkdirSync(tmp);

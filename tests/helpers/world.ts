@@ -1,7 +1,8 @@
 /**
  * A hermetic world for CLI and integration tests: temp runtime dir, private tmux socket dir,
- * a temp HOME and project root, fake agents first on PATH. `dispose()` kills every tmux server
- * on the private socket dir and removes the temp tree. Never touches the default tmux server.
+ * a temp HOME and project root, fake agents first on PATH, lisa's real-time windows short
+ * ({@link TEST_WINDOWS}). `dispose()` kills every tmux server on the private socket dir and
+ * removes the temp tree. Never touches the default tmux server.
  */
 import { MemoryIo } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/run.ts";
@@ -44,12 +45,34 @@ export interface LisaResult {
   json: Record<string, unknown> | undefined;
 }
 
+/**
+ * lisa's real-time windows as every world sets them, short so that a test waits for seconds,
+ * not for the product's windows (their defaults, in `src/base/config.ts`, in the comments).
+ * The quiet window stays 2 s: a fake agent's output pauses (a hook runs node and lisa between
+ * two rows) can pass 1 s on a busy machine, and an agent read as idle in such a pause sends a
+ * waiting test on to its next poll. Coupled: a quiet session is settled once the grace window
+ * ends only when its start-up output is older than the quiet window by then, so grace − quiet
+ * leaves a slow start 1 s. A test of a default's own length passes `windows: "product"`; one
+ * that needs another length sets that variable in `env` (which wins over these).
+ */
+export const TEST_WINDOWS: Readonly<Record<string, string>> = {
+  /** The start-up grace window (8 s). */
+  LISA_GRACE_SECONDS: "3",
+  /** Quiet this long, an interactive agent waits for input (3 s). */
+  LISA_QUIET_SECONDS: "2",
+};
+
 /** Options of {@link makeWorld}. */
 export interface WorldOptions {
   /** Put the fake agents first on PATH (default true). */
   fakeAgents?: boolean;
   /** Extra environment. */
   env?: Record<string, string>;
+  /**
+   * `"test"` (default): {@link TEST_WINDOWS}; `"product"`: lisa's own defaults, for tests
+   * about a window's default length or that need its full margin.
+   */
+  windows?: "test" | "product";
 }
 
 /** A temp world; always `await world.dispose()` in `finally`. */
@@ -60,6 +83,10 @@ export interface World {
   projectRoot: string;
   home: string;
   env: Record<string, string>;
+  /** The grace window lisa uses in this world (`LISA_GRACE_SECONDS`), in seconds. */
+  graceSeconds: number;
+  /** The quiet window lisa uses in this world (`LISA_QUIET_SECONDS`), in seconds. */
+  quietSeconds: number;
   /** Runs this checkout's lisa as a subprocess in the world (`stdin`: fed to it, else null). */
   lisa(
     args: string[],
@@ -117,9 +144,11 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
       `${inherited.XDG_CACHE_HOME ?? `${inherited.HOME}/.cache`}/deno`,
     HOME: home,
     NO_COLOR: "1",
+    ...(options.windows === "product" ? {} : TEST_WINDOWS),
     ...options.env,
   };
   const decoder = new TextDecoder();
+  const windows = loadConfig(env, Deno.uid() ?? 0).config;
 
   const world: World = {
     base,
@@ -128,6 +157,8 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
     projectRoot,
     home,
     env,
+    graceSeconds: windows.graceSeconds,
+    quietSeconds: windows.quietSeconds,
     async lisa(args, opts = {}) {
       const child = new Deno.Command(LISA_ARGV[0], {
         args: [...LISA_ARGV.slice(1), ...args],

@@ -25,6 +25,60 @@ async function run(world: World, argv: string[], env: Record<string, string> = {
   return { code: out.code, stdout, stderr: new TextDecoder().decode(out.stderr) };
 }
 
+/** Runs `lisa mcp` (argv `lisa`), makes `calls` in order, closes stdin; their results. */
+async function runMcp(
+  world: World,
+  lisa: string[],
+  calls: { name: string; arguments: Record<string, unknown> }[],
+) {
+  const lines = [
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t" } },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    ...calls.map((c, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: c })),
+  ];
+  const child = new Deno.Command(lisa[0], {
+    args: [...lisa.slice(1), "mcp"],
+    cwd: world.projectRoot,
+    env: world.env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const answers: Record<string, unknown>[] = [];
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let rest = "";
+  // One request at a time: closing stdin ends the server (and cancels what still runs).
+  for (const line of lines) {
+    await writer.write(new TextEncoder().encode(JSON.stringify(line) + "\n"));
+    if (!("id" in line)) continue;
+    while (!answers.some((a) => a.id === line.id)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("lisa mcp closed its stdout");
+      rest += value;
+      let nl: number;
+      while ((nl = rest.indexOf("\n")) >= 0) {
+        answers.push(JSON.parse(rest.slice(0, nl)));
+        rest = rest.slice(nl + 1);
+      }
+    }
+  }
+  await writer.close();
+  reader.releaseLock();
+  await child.stdout.cancel().catch(() => {});
+  await child.stderr.cancel().catch(() => {});
+  const status = await child.status;
+  // deno-lint-ignore no-explicit-any
+  const results = calls.map((_, i) => (answers.find((a) => a.id === i + 1) as any).result);
+  return { code: status.code, results };
+}
+
 Deno.test("the built lisa runs every part: version, spawn with hooks calling it back, status, list, history, errors", async () => {
   const world = await makeWorld();
   const dist = `${world.base}/dist`;
@@ -120,6 +174,19 @@ Deno.test("the built lisa runs every part: version, spawn with hooks calling it 
     strictEqual(history.code, 0, history.stderr);
     ok(history.stdout.includes(spawned.session), history.stdout);
     ok(builtArgv(dist).includes(`${dist}/lisa.js`));
+
+    // `lisa mcp` runs from its own bundle, which has every verb and the SDK; cli.js has neither.
+    const mcpBundle = Deno.readTextFileSync(`${dist}/verbs/mcp.js`);
+    ok(mcpBundle.includes("notifications/initialized"), "the SDK is in verbs/mcp.js");
+    ok(!cli.includes("notifications/initialized"), "no SDK in cli.js");
+    ok(!capture.includes("notifications/initialized"), "no SDK in a verb's bundle");
+    const served = await runMcp(world, lisa, [
+      { name: "version", arguments: {} },
+      { name: "exists", arguments: { session: spawned.session } },
+    ]);
+    strictEqual(served.code, 0);
+    strictEqual(served.results[0].isError, false, JSON.stringify(served.results));
+    strictEqual(served.results[1].structuredContent.exists, false, JSON.stringify(served.results));
   } finally {
     await endStray();
     await world.dispose();

@@ -125,7 +125,8 @@ function truthLines(gen: Generator): string[] {
 async function step(gen: Generator, n: number): Promise<boolean> {
   Deno.writeTextFileSync(`${gen.go}.${n}`, "");
   ok(
-    await waitFor(() => exists(`${gen.go}.${n}.ack`) || exists(`${gen.truth}.end`), 20_000),
+    // A file check is cheap: look often, so a step costs what the generator takes, not a tick.
+    await waitFor(() => exists(`${gen.go}.${n}.ack`) || exists(`${gen.truth}.end`), 20_000, 10),
     `step ${n} not taken`,
   );
   return !exists(`${gen.truth}.end`);

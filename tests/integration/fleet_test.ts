@@ -3,7 +3,6 @@
  * answer `status` gives, from one tmux invocation per server whatever the number of sessions.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { SESSION_GRACE_SECONDS } from "../../src/core/status/classify.ts";
 import { makeWorld, waitFor, type World } from "../helpers/world.ts";
 import { endStray, readIf, spawn, type Spawned, waitDone, waitPane } from "./lifecycle_helpers.ts";
 import { CountingRunner, status } from "./status_helpers.ts";
@@ -65,7 +64,7 @@ Deno.test("list, list --json and tree --with-state show five sessions' live stat
     await waitDone(world, three);
     await waitFor(() => hookSeen(world, idle, "Stop"), 30_000);
     // Past the grace window of every session, and no status call has been made.
-    await new Promise((r) => setTimeout(r, SESSION_GRACE_SECONDS * 1000 + 500));
+    await new Promise((r) => setTimeout(r, world.graceSeconds * 1000 + 500));
 
     const runner = new CountingRunner();
     const rows = await listJson(world, runner);

@@ -4,9 +4,8 @@
  * With an explicit `--agent` the agent's rules still apply.
  */
 import { ok, strictEqual } from "node:assert/strict";
-import { SESSION_GRACE_SECONDS } from "../../src/core/status/classify.ts";
 import type { SessionMeta } from "../../src/base/types.ts";
-import { makeWorld } from "../helpers/world.ts";
+import { makeWorld, waitFor } from "../helpers/world.ts";
 import { artifact, endStray, readIf, spawn, waitDone, waitPane } from "./lifecycle_helpers.ts";
 import { status, statusUntil } from "./status_helpers.ts";
 
@@ -30,7 +29,7 @@ Deno.test("a --command session without --agent is classified as a command, not b
     const early = await status(world, plain.session);
     ok(!early.classificationReason.startsWith("screen:"), early.classificationReason);
 
-    await new Promise((r) => setTimeout(r, SESSION_GRACE_SECONDS * 1000 + 500));
+    await new Promise((r) => setTimeout(r, world.graceSeconds * 1000 + 500));
     const r = await statusUntil(world, plain.session, (x) => x.signals.inGrace === false);
     strictEqual(r.sessionState, "in_progress", JSON.stringify(r.signals));
     strictEqual(r.classificationReason, "command_running:sleep");
@@ -89,23 +88,25 @@ Deno.test("list, list --json, status --json and tree show a --command session as
   }
 });
 
-Deno.test("the done file comes only once tmux has the command's last output on its screen", async () => {
+Deno.test("the done file comes only once tmux has the command's last output on its screen, even when tmux lags 4 s", async () => {
   const world = await makeWorld();
   let serverPid: number | null = null;
   try {
     const s = await spawn(world, [
       "--command",
-      "while [ ! -e go ]; do sleep 0.1; done; echo the-last-words; exit 3",
+      "while [ ! -e go ]; do sleep 0.1; done; echo the-last-words; : > ended; exit 3",
     ]);
     await waitPane(world, s, "__LISA_SESSION_START__");
     const pid = await world.tmux(s.socketPath, ["display-message", "-p", "#{pid}"]);
     serverPid = Number(pid.stdout.trim());
     ok(serverPid > 0, pid.stdout);
     // A tmux that lags behind the pty (stopped here; on a busy machine, slow): the command prints
-    // and exits, but tmux has not read it yet. The done file must wait for it.
+    // and exits, but tmux has not read it yet. The done file must wait for it, also when the lag
+    // is longer than the 3 s the wrapper once waited at most (a loaded machine's tmux was later).
     Deno.kill(serverPid, "SIGSTOP");
     Deno.writeTextFileSync(`${world.projectRoot}/go`, "");
-    await new Promise((r) => setTimeout(r, 1200));
+    ok(await waitFor(() => readIf(`${world.projectRoot}/ended`) !== undefined, 30_000));
+    await new Promise((r) => setTimeout(r, 4000));
     const early = readIf(artifact(world, s, "done.txt"));
     Deno.kill(serverPid, "SIGCONT");
     serverPid = null;
@@ -122,11 +123,14 @@ Deno.test("the done file comes only once tmux has the command's last output on i
   }
 });
 
-Deno.test("the done-file barrier: Ctrl-S delays it 3 s at most; typed-ahead text never shows the answer", async () => {
+Deno.test("the done-file barrier: Ctrl-S delays it LISA_DONE_BARRIER_SECONDS at most; typed-ahead text never shows the answer", async () => {
   const world = await makeWorld();
   try {
     const wait = "while [ ! -e go-$N ]; do sleep 0.1; done";
-    const held = await spawn(world, ["--command", `${wait.replaceAll("$N", "a")}; exit 0`]);
+    // tmux never answers a query held by XOFF: the wrapper pays the whole bound (2 s here).
+    const held = await spawn(world, ["--command", `${wait.replaceAll("$N", "a")}; exit 0`], {
+      LISA_DONE_BARRIER_SECONDS: "2",
+    });
     const typed = await spawn(world, [
       "--command",
       `${wait.replaceAll("$N", "b")}; echo the-last-line; exit 0`,

@@ -6,6 +6,7 @@
 import { strictEqual } from "node:assert/strict";
 import { pidsCarrying, processTable, type ProcRow } from "../../src/core/kill/terminate.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
+import { hasProcFs } from "../../src/proc/table.ts";
 import { waitFor, type World } from "../helpers/world.ts";
 
 /** What `spawn --json` printed. */
@@ -85,11 +86,16 @@ export async function waitPane(world: World, s: Spawned, needle: string): Promis
   return text;
 }
 
-/** Running processes (zombies excluded) that carry `runId` in their environment. */
+/**
+ * Running processes (zombies excluded) that carry `runId` in their environment. Read from
+ * `/proc` where there is one (lisa's own procfs path): tests poll this every 100 ms, and a `ps`
+ * and a `grep` over every process's environment per look cost a busy 2-core machine dearly.
+ */
 export async function processesOf(runId: string): Promise<ProcRow[]> {
   const runner = new DenoRunner(20_000);
-  const table = (await processTable(runner)).filter((p) => p.state !== "Z");
-  const pids = new Set(await pidsCarrying(runner, "LISA_RUN_ID", runId, table));
+  const procfs = hasProcFs();
+  const table = (await processTable(runner, procfs)).filter((p) => p.state !== "Z");
+  const pids = new Set(await pidsCarrying(runner, "LISA_RUN_ID", runId, table, procfs));
   return table.filter((p) => pids.has(p.pid));
 }
 

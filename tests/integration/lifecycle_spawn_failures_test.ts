@@ -86,7 +86,7 @@ class LostSocketRunner implements Runner {
   constructor(private readonly lostSocket: string) {}
   run(argv: readonly string[], options?: RunOptions) {
     if (argv[0] === "tmux" && argv.includes("new-session")) {
-      return this.real.run(["tmux", "-S", this.lostSocket, ...argv.slice(3)], options);
+      return this.real.run(["tmux", "-u", "-S", this.lostSocket, ...argv.slice(4)], options);
     }
     return this.real.run(argv, options);
   }
@@ -139,6 +139,76 @@ Deno.test("a tmux call that times out is spawn_tmux_error and leaves no startup 
     strictEqual(r.json?.errorCode, "spawn_tmux_error", r.stdout);
     const left = artifactsOf(world, name);
     deepStrictEqual(left.filter((n) => !n.includes("events.jsonl")), [], left.join(", "));
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("a --session name too long for its files is invalid_session_name before anything is made; the longest allowed one lives and dies whole", async () => {
+  const world = await makeWorld();
+  try {
+    // 200 characters passed the name check, then the startup script's file name passed the
+    // file system's 255 bytes: spawn_script_error after the name was taken.
+    const long = `lisa-${"x".repeat(195)}`;
+    const r = await world.lisaInProcess([
+      "session",
+      "spawn",
+      "--session",
+      long,
+      "--command",
+      "sleep 60",
+      "--json",
+    ]);
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "invalid_session_name", r.stdout);
+    ok(String(r.json?.error).includes("180"), r.stdout);
+    deepStrictEqual([...Deno.readDirSync(world.runtimeDir)], []);
+    const longest = `lisa-${"y".repeat(175)}`;
+    const s = await spawn(world, ["--command", "sleep 60", "--session", longest]);
+    const sent = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      longest,
+      "--text",
+      "hi",
+      "--enter",
+      "--json",
+    ]);
+    strictEqual(sent.code, 0, sent.stdout);
+    const killed = await world.lisaInProcess([
+      "session",
+      "kill",
+      "--session",
+      longest,
+      "--json",
+    ]);
+    strictEqual(killed.code, 0, killed.stdout);
+    deepStrictEqual(
+      [...Deno.readDirSync(world.runtimeDir)].map((e) => e.name).filter((n) =>
+        !n.includes("-events.jsonl") && !n.endsWith("-spawn.lock")
+      ),
+      [],
+      s.session,
+    );
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("a socket dir too long for a tmux socket: spawn says so and what to do, before anything is made", async () => {
+  const world = await makeWorld();
+  try {
+    const deep = `${world.base}/${"s".repeat(100)}`;
+    const r = await world.lisaInProcess(
+      ["session", "spawn", "--session", "lisa-deep", "--command", "sleep 60", "--json"],
+      { env: { LISA_TMUX_SOCKET_DIR: deep } },
+    );
+    strictEqual(r.code, 1, r.stdout);
+    strictEqual(r.json?.errorCode, "socket_path_too_long", r.stdout);
+    ok(String(r.json?.error).includes("LISA_TMUX_SOCKET_DIR"), r.stdout);
+    deepStrictEqual([...Deno.readDirSync(world.runtimeDir)], []);
   } finally {
     await world.dispose();
   }

@@ -164,6 +164,34 @@ Deno.test("send to a finished session is session_not_running with its final stat
   }
 });
 
+Deno.test("send after the done file, while the wrapper still holds the pane open, is session_not_running and writes nothing", async () => {
+  const world = await makeWorld();
+  try {
+    // The wrapper adopts the daemon (child subreaper) and stays until it ends: the command has
+    // finished and its done file is there, but tmux shows the pane alive (the same window a
+    // wrapper is in between writing the done file and exiting, held open here).
+    const s = await spawn(world, ["--command", "setsid -f sleep 300; echo finished; exit 0"]);
+    strictEqual(await waitDone(world, s), `${s.runId}:0`);
+    const target = `=${s.session}:`;
+    const pane = async () =>
+      (await world.tmux(s.socketPath, ["display-message", "-p", "-t", target, "#{pane_dead}"]))
+        .stdout.trim();
+    strictEqual(await pane(), "0", "the wrapper should hold the pane open (perl subreaper)");
+    await refused(world, s, ["--text", "typed-after-done", "--enter"], 0);
+    await refused(world, s, ["--keys", "x y z"], 0);
+    await refused(world, s, ["--enter"], 0);
+    await refused(world, s, ["--text", "waited-after-done", "--wait", "--timeout-seconds", "5"], 0);
+    // Nothing reached the pane: its tty echoes whatever is typed, and shows none of it.
+    strictEqual(await pane(), "0");
+    const text = (await world.tmux(s.socketPath, ["capture-pane", "-p", "-t", target])).stdout;
+    ok(text.includes("finished"), text);
+    ok(!/after-done|x ?y ?z/.test(text), text);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
 Deno.test("every printable key word reaches the agent byte for byte through the guarded write", async () => {
   const world = await makeWorld();
   try {

@@ -2,7 +2,7 @@
  * Issue 20 §5: never the wrong pane. tmux calls the last window opened in a session its active
  * one; a window the agent or a person opens in a lisa session (`attach` from a shell inside
  * one did it) must not take the agent pane's place: status, capture, send, list and tree read
- * and write the pane spawn created (`=NAME:@W.%P`, ids kept in the meta), and `attach` never
+ * and write the pane spawn created (`=NAME:.%P`, ids kept in the meta), and `attach` never
  * creates a window in a lisa server.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
@@ -128,13 +128,53 @@ Deno.test("a window opened in a lisa session never takes the agent pane's place"
   }
 });
 
+Deno.test("the agent's pane moved to another window of its session (break-pane, prefix !) is still the agent's", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "idle" });
+    await waitPane(world, s, "> ");
+    const { windowId, paneId } = idsOf(world, s);
+    // A person splits the agent's window and breaks the agent's pane out into a window of its
+    // own (tmux's `prefix !`): same pane, same process, another window id. status and list
+    // said not_found and send session_not_found while the agent ran on.
+    const split = await world.tmux(s.socketPath, ["split-window", "-d", "-t", paneId, "sleep 300"]);
+    strictEqual(split.code, 0, split.stderr);
+    const broken = await world.tmux(s.socketPath, [
+      "break-pane",
+      "-d",
+      "-s",
+      paneId,
+      "-t",
+      `=${s.session}:`,
+    ]);
+    strictEqual(broken.code, 0, broken.stderr);
+    const moved = await world.tmux(s.socketPath, [
+      "display-message",
+      "-p",
+      "-t",
+      paneId,
+      "#{window_id}",
+    ]);
+    ok(moved.stdout.trim() !== windowId, `the pane stayed in ${windowId}`);
+    const status = await lisaJson(world, ["session", "status", "--session", s.session]);
+    ok(
+      ["just_started", "waiting_input", "in_progress"].includes(String(status.sessionState)),
+      JSON.stringify(status),
+    );
+    await agentPaneServes(world, s, paneId, "moved-pane");
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
 Deno.test("status, capture, snapshot and send by alias give tmux the session's own pane, never the alias", async () => {
   const world = await makeWorld();
   try {
     const s = await spawn(world, ["--command", "cat"]);
     await waitPane(world, s, "__LISA_SESSION_START__");
-    const { windowId, paneId } = idsOf(world, s);
-    const pane = `=${s.session}:${windowId}.${paneId}`;
+    const { paneId } = idsOf(world, s);
+    const pane = `=${s.session}:.${paneId}`;
     const alias = String(s.alias);
     const runner = new CountingRunner();
     const since = `@${Math.floor(Date.now() / 1000) - 3600}`;

@@ -138,3 +138,38 @@ Deno.test("two projects' live lisa-job: list, tree and watch show both; kill fro
     await world.dispose();
   }
 });
+
+Deno.test("--cleanup-all-hashes removes what gone sessions of the name left in other projects, never the files of one another project runs", async () => {
+  const world = await makeWorld();
+  try {
+    const p = projects(world);
+    const a = await spawnJob(world, p.a);
+    const metaA = `${world.runtimeDir}/.lisa-${a.projectHash}-session-lisa-job-meta.json`;
+    const other = ["--command", "sleep 120", "--session", "lisa-job", "--project-root", p.b];
+    // Project b's spawn and kill of its own lisa-job took project a's running one's meta,
+    // heartbeat and hooks with them.
+    await spawn(world, [...other, "--cleanup-all-hashes"]);
+    strictEqual(JSON.parse(Deno.readTextFileSync(metaA)).runId, a.runId, "spawn took a's meta");
+    const killed = await world.lisaInProcess([
+      "session",
+      "kill",
+      "--session",
+      "lisa-job",
+      "--project-root",
+      p.b,
+      "--cleanup-all-hashes",
+      "--json",
+    ]);
+    strictEqual(killed.code, 0, killed.stdout);
+    strictEqual(JSON.parse(Deno.readTextFileSync(metaA)).runId, a.runId, "kill took a's meta");
+    // Once a's session is gone, its files are what --cleanup-all-hashes is for.
+    strictEqual((await world.tmux(a.socketPath, ["kill-server"])).code, 0);
+    await spawn(world, [...other, "--cleanup-all-hashes"]);
+    const left = [...Deno.readDirSync(world.runtimeDir)].map((e) => e.name)
+      .filter((n) => n.includes(`-${a.projectHash}-session-`) && !n.includes("-events.jsonl"));
+    deepStrictEqual(left, []);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

@@ -303,3 +303,93 @@ Deno.test("a session whose meta names no agent lisa knows takes text without the
     await world.dispose();
   }
 });
+
+Deno.test("--keys too many for one tmux command is invalid_argument with nothing sent; as many as fit all arrive", async () => {
+  const world = await makeWorld();
+  try {
+    const { s, record } = await recording(world);
+    // The guarded write hands tmux every key in one if-shell command, and tmux 3.3a refuses a
+    // command line over its 16 KiB message ("command too long"): 5 000 keys used to end as
+    // command_failed, 40 000 as internal_error ("Argument list too long" past Linux's 128 KiB
+    // for one argument).
+    for (const n of [5_000, 40_000]) {
+      const keys = Array.from({ length: n }, () => "a").join(" ");
+      const r = await world.lisa([
+        "session",
+        "send",
+        "--session",
+        s.session,
+        "--keys",
+        keys,
+        "--json",
+      ]);
+      strictEqual(r.code, 1, r.stdout + r.stderr);
+      strictEqual(r.json?.errorCode, "invalid_argument", `${n}: ${r.stdout.slice(0, 300)}`);
+    }
+    const fit = Array.from({ length: 3_000 }, (_, i) => "abc"[i % 3]).join(" ");
+    const sent = await world.lisa([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--keys",
+      fit,
+      "--json",
+    ]);
+    strictEqual(sent.code, 0, sent.stdout.slice(0, 300) + sent.stderr);
+    const want = fit.replaceAll(" ", "");
+    strictEqual(await recorded(record, want), want);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("a pane a person left in copy mode (scrolled back) gets the text, its Enter and keys, not copy mode", async () => {
+  const world = await makeWorld();
+  try {
+    const { s, record } = await recording(world);
+    const paneId = String(
+      JSON.parse(
+        Deno.readTextFileSync(
+          `${world.runtimeDir}/.lisa-${s.projectHash}-session-${s.session}-meta.json`,
+        ),
+      )
+        .paneId,
+    );
+    for (const mode of ["copy-mode", "choose-tree"]) {
+      const entered = await world.tmux(s.socketPath, [mode, "-t", paneId]);
+      strictEqual(entered.code, 0, entered.stderr);
+      const before = readIf(record) ?? "";
+      // Copy mode took the Enter (copy-selection-and-cancel) and the keys as its own commands,
+      // and send answered ok: the agent got the text without its Enter, and no `y`.
+      const sent = await world.lisa([
+        "session",
+        "send",
+        "--session",
+        s.session,
+        "--text",
+        `hello-${mode}`,
+        "--enter",
+        "--json",
+      ]);
+      strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+      await world.tmux(s.socketPath, [mode, "-t", paneId]);
+      const keys = await world.lisa([
+        "session",
+        "send",
+        "--session",
+        s.session,
+        "--keys",
+        "y Enter",
+        "--json",
+      ]);
+      strictEqual(keys.code, 0, keys.stdout + keys.stderr);
+      const want = `${before}${START}hello-${mode}${END}\ry\r`;
+      strictEqual(await recorded(record, want), want, mode);
+    }
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

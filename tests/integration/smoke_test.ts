@@ -10,6 +10,14 @@ interface Node {
   children: Node[];
 }
 
+/**
+ * Smoke's levels are scripts of several lisa calls, and a level is polled until `completed`:
+ * past its grace window, a poll that lands between two of those calls (only the shell in the
+ * pane) reads `stuck`, which ends the run. The product's 8 s window outlasts a smoke run; the
+ * tests' short one did not, on a busy machine.
+ */
+const SMOKE_WORLD = { windows: "product" } as const;
+
 async function tmuxSessions(world: World): Promise<string[]> {
   const out: string[] = [];
   for (const e of Deno.readDirSync(world.socketDir)) {
@@ -26,7 +34,7 @@ async function tmuxSessions(world: World): Promise<string[]> {
 
 for (const levels of [1, 2, 3, 4]) {
   Deno.test(`smoke --levels ${levels} passes every marker up to L1 and cleans up`, async () => {
-    const world = await makeWorld();
+    const world = await makeWorld(SMOKE_WORLD);
     try {
       const r = await world.lisaInProcess([
         "session",
@@ -60,7 +68,7 @@ for (const levels of [1, 2, 3, 4]) {
 }
 
 Deno.test("smoke --keep-sessions leaves the chain linked parent to child", async () => {
-  const world = await makeWorld();
+  const world = await makeWorld(SMOKE_WORLD);
   try {
     const r = await world.lisaInProcess([
       "session",
@@ -95,7 +103,7 @@ Deno.test("smoke --keep-sessions leaves the chain linked parent to child", async
 });
 
 Deno.test("smoke runs as a subprocess the way deno task smoke does", async () => {
-  const world = await makeWorld();
+  const world = await makeWorld(SMOKE_WORLD);
   try {
     const r = await world.lisa(["session", "smoke", "--levels", "2", "--json"]);
     strictEqual(r.code, 0, r.stdout + r.stderr);
@@ -107,7 +115,7 @@ Deno.test("smoke runs as a subprocess the way deno task smoke does", async () =>
 });
 
 Deno.test("smoke refuses more than four levels", async () => {
-  const world = await makeWorld();
+  const world = await makeWorld(SMOKE_WORLD);
   try {
     const r = await world.lisaInProcess(["session", "smoke", "--levels", "5", "--json"]);
     strictEqual(r.code, 1);
@@ -119,7 +127,7 @@ Deno.test("smoke refuses more than four levels", async () => {
 });
 
 Deno.test("a failed smoke's --report-min still says why: error and L1's last pane lines", async () => {
-  const world = await makeWorld();
+  const world = await makeWorld(SMOKE_WORLD);
   try {
     // L1 cannot start L2: its lisa is a program that fails.
     const r = await world.lisaInProcess(
@@ -142,7 +150,7 @@ Deno.test("a failed smoke's --report-min still says why: error and L1's last pan
 });
 
 Deno.test("a passing smoke's --report-min stays compact", async () => {
-  const world = await makeWorld();
+  const world = await makeWorld(SMOKE_WORLD);
   try {
     const r = await world.lisaInProcess(
       ["session", "smoke", "--levels", "1", "--report-min", "--json"],

@@ -117,3 +117,27 @@ Deno.test("--prompt with --prompt-file is conflicting_options; a missing prompt 
     await world.dispose();
   }
 });
+
+Deno.test("a prompt holding a NUL byte is refused before anything is made (no program can receive it whole)", async () => {
+  const world = await makeWorld();
+  try {
+    const file = `${world.base}/nul.txt`;
+    Deno.writeFileSync(file, new TextEncoder().encode("abc\0def"));
+    for (const mode of ["exec", "interactive"]) {
+      const got = `${world.base}/prompt-${mode}`;
+      const r = await world.lisaInProcess(
+        ["session", "spawn", "--agent", "claude", "--mode", mode, "--prompt-file", file, "--json"],
+        { env: { FAKE_PROMPT_FILE: got } },
+      );
+      // It used to spawn, and the agent got "abcdef": the byte dropped without a word.
+      strictEqual(r.code, 1, `${mode}: ${r.stdout}`);
+      strictEqual(r.json?.errorCode, "invalid_argument", r.stdout);
+      ok(String(r.json?.error).includes("NUL"), r.stdout);
+      strictEqual(readIf(got), undefined, `${mode}: an agent ran`);
+    }
+    deepStrictEqual([...Deno.readDirSync(world.runtimeDir)], []);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

@@ -53,7 +53,8 @@ Deno.test("status of a finished session also runs one tmux subprocess and no ps"
 });
 
 Deno.test("unchanged polls append no events; a change appends one transition", async () => {
-  const world = await makeWorld();
+  // The product's 8 s window: all five polls fall inside it even on a busy machine.
+  const world = await makeWorld({ windows: "product" });
   try {
     // A shell builtin waiting for a line: quiet, no process of its own (just_started).
     const s = await spawn(world, ["--command", "read -r line; exit 0"]);

@@ -5,7 +5,6 @@
  * (defect 8). Hooks are off, so only the screen and the processes decide.
  */
 import { ok, strictEqual } from "node:assert/strict";
-import { QUIET_SECONDS, SESSION_GRACE_SECONDS } from "../../src/core/status/classify.ts";
 import { makeWorld } from "../helpers/world.ts";
 import { endStray, spawn, waitPane } from "./lifecycle_helpers.ts";
 import { status } from "./status_helpers.ts";
@@ -29,12 +28,12 @@ Deno.test("the first status after a quiet gap says waiting_input, and monitor sa
       await waitPane(world, s, "got: hello");
     }
     // Then a gap longer than the grace and quiet windows with no poll at all.
-    await sleep(SESSION_GRACE_SECONDS * 1000 + (QUIET_SECONDS + 1) * 1000);
+    await sleep(world.graceSeconds * 1000 + (world.quietSeconds + 1) * 1000);
 
     const r = await status(world, a.session);
     strictEqual(r.sessionState, "waiting_input", JSON.stringify(r.signals));
     strictEqual(r.classificationReason, "agent_quiet");
-    ok((r.signals.outputQuietSeconds as number) >= QUIET_SECONDS, JSON.stringify(r.signals));
+    ok((r.signals.outputQuietSeconds as number) >= world.quietSeconds, JSON.stringify(r.signals));
 
     const m = await world.lisaInProcess([
       "session",
@@ -57,12 +56,13 @@ Deno.test("the first status after a quiet gap says waiting_input, and monitor sa
 });
 
 Deno.test("an agent burning CPU right after spawn is in_progress within the grace window", async () => {
-  const world = await makeWorld({ env: NO_HOOKS });
+  // The product's 8 s window: the look right after spawn is inside it even on a busy machine.
+  const world = await makeWorld({ env: NO_HOOKS, windows: "product" });
   try {
     const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "busy" });
     await waitPane(world, s, "fake claude");
     const r = await status(world, s.session);
-    ok((r.signals.sessionAgeSeconds as number) < SESSION_GRACE_SECONDS, JSON.stringify(r));
+    ok((r.signals.sessionAgeSeconds as number) < world.graceSeconds, JSON.stringify(r));
     strictEqual(r.sessionState, "in_progress", JSON.stringify(r.signals));
     strictEqual(r.classificationReason, "agent_cpu_busy");
     strictEqual(r.signals.inGrace, false);
@@ -73,12 +73,12 @@ Deno.test("an agent burning CPU right after spawn is in_progress within the grac
 });
 
 Deno.test("a quiet agent within the grace window is still just_started", async () => {
-  const world = await makeWorld({ env: NO_HOOKS });
+  const world = await makeWorld({ env: NO_HOOKS, windows: "product" });
   try {
     const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: "idle" });
     await waitPane(world, s, "> ");
     const r = await status(world, s.session);
-    ok((r.signals.sessionAgeSeconds as number) < SESSION_GRACE_SECONDS, JSON.stringify(r));
+    ok((r.signals.sessionAgeSeconds as number) < world.graceSeconds, JSON.stringify(r));
     strictEqual(r.sessionState, "just_started", JSON.stringify(r.signals));
     strictEqual(r.classificationReason, "grace_period");
     strictEqual(r.signals.inGrace, true);

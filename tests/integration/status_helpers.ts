@@ -45,7 +45,10 @@ export async function status(
   return r.json as Report;
 }
 
-/** Polls status (about once a second) until `pred` holds; returns the last report. */
+/**
+ * Polls status (every 250 ms: a wait ends soon after its condition holds) until `pred` holds;
+ * returns the last report.
+ */
 export async function statusUntil(
   world: World,
   session: string,
@@ -59,7 +62,7 @@ export async function statusUntil(
       return pred(last);
     },
     timeoutMs,
-    1000,
+    250,
   );
   return last!;
 }

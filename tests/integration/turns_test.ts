@@ -1,53 +1,14 @@
 /**
  * `session send --wait` with the fake agents: the reply of the turn the send started (through
- * the agents' hooks, or the screen for a session without hooks), `permission` for a dialog,
- * `timeout`, and never the reply of a turn that was already running.
+ * the agents' hooks, or the screen for a session without hooks). `permission` for a dialog,
+ * `timeout`, and never the reply of a turn that was already running: turns_outcomes_test.ts;
+ * turn records across the views: turns_records_test.ts.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { makeWorld, waitFor, type World } from "../helpers/world.ts";
+import { makeWorld, waitFor } from "../helpers/world.ts";
 import { withLock } from "../../src/store/lock.ts";
-import { status, statusUntil } from "./status_helpers.ts";
-import { artifact, paneText, readIf, spawn, type Spawned, waitPane } from "./lifecycle_helpers.ts";
-
-type Wait = {
-  turnId: string | null;
-  outcome: string;
-  reply: string;
-  durationMs: number;
-  tools: { tool: string; input: string | null }[];
-  waitingFor?: string;
-  source: string;
-};
-
-async function sendWait(
-  world: World,
-  s: Spawned,
-  text: string,
-  extra: string[] = [],
-): Promise<{ code: number; json: Wait; raw: string }> {
-  const r = await world.lisaInProcess([
-    "session",
-    "send",
-    "--session",
-    s.session,
-    "--text",
-    text,
-    "--wait",
-    "--json",
-    ...extra,
-  ]);
-  ok(r.json !== undefined, `no JSON: ${r.stdout}${r.stderr}`);
-  return { code: r.code, json: r.json as unknown as Wait, raw: r.stdout + r.stderr };
-}
-
-/** Waits until the session's hooks recorded SessionStart (the fake is reading input then). */
-async function hooksReady(world: World, s: Spawned): Promise<void> {
-  const ready = await waitFor(
-    () => (readIf(artifact(world, s, "hooks.jsonl")) ?? "").includes("SessionStart") || undefined,
-    30_000,
-  );
-  ok(ready, `no SessionStart: ${await paneText(world, s)}`);
-}
+import { artifact, paneText, readIf, spawn, waitPane } from "./lifecycle_helpers.ts";
+import { hooksReady, sendWait, type Wait } from "./turns_helpers.ts";
 
 Deno.test("send --wait returns the reply of a hooks-driven claude turn, exit 0", async () => {
   const world = await makeWorld();
@@ -61,66 +22,6 @@ Deno.test("send --wait returns the reply of a hooks-driven claude turn, exit 0",
     strictEqual(r.json.source, "hooks");
     ok(/^[0-9a-f]{16}$/.test(r.json.turnId ?? ""), `turnId ${r.json.turnId}`);
     deepStrictEqual(r.json.tools, []);
-  } finally {
-    await world.dispose();
-  }
-});
-
-Deno.test("send --wait never returns the reply of the turn that was already running", async () => {
-  const world = await makeWorld();
-  try {
-    const s = await spawn(world, ["--agent", "claude"], {
-      FAKE_REPLY_ECHO: "1",
-      FAKE_TURN_SECONDS: "3",
-    });
-    await hooksReady(world, s);
-    const first = await world.lisaInProcess([
-      "session",
-      "send",
-      "--session",
-      s.session,
-      "--text",
-      "first question",
-      "--enter",
-    ]);
-    strictEqual(first.code, 0, first.stderr);
-    await waitPane(world, s, "got: first question");
-    const r = await sendWait(world, s, "second question");
-    strictEqual(r.code, 0, r.raw);
-    strictEqual(r.json.outcome, "completed");
-    strictEqual(r.json.reply, "reply to: second question");
-  } finally {
-    await world.dispose();
-  }
-});
-
-Deno.test("send --wait answers permission for a dialog and types nothing into it", async () => {
-  const world = await makeWorld();
-  try {
-    const s = await spawn(world, ["--agent", "claude"], { FAKE_PERMISSION: "1" });
-    await hooksReady(world, s);
-    const r = await sendWait(world, s, "make a file");
-    strictEqual(r.code, 2, r.raw);
-    strictEqual(r.json.outcome, "permission");
-    strictEqual(r.json.waitingFor, "permission");
-    // The dialog is still waiting: nothing answered it, so no PostToolUse and no reply.
-    const pane = await waitPane(world, s, "Do you want to proceed?");
-    ok(!pane.includes("fake reply"), pane);
-  } finally {
-    await world.dispose();
-  }
-});
-
-Deno.test("send --wait answers timeout when the turn outlasts --timeout-seconds", async () => {
-  const world = await makeWorld();
-  try {
-    const s = await spawn(world, ["--agent", "claude"], { FAKE_TURN_SECONDS: "60" });
-    await hooksReady(world, s);
-    const r = await sendWait(world, s, "take long", ["--timeout-seconds", "2"]);
-    strictEqual(r.code, 2, r.raw);
-    strictEqual(r.json.outcome, "timeout");
-    strictEqual(r.json.reply, "");
-    ok(r.json.turnId !== null, "the turn had started");
   } finally {
     await world.dispose();
   }
@@ -270,117 +171,6 @@ Deno.test("send --wait says when codex's reply was cut to fit its hook line", as
     if (json.reply !== full) {
       ok(full.startsWith(json.reply), "the reply is a prefix of the agent's");
       strictEqual(json.replyCut, true, "a cut reply is flagged");
-    }
-  } finally {
-    await world.dispose();
-  }
-});
-
-Deno.test("send --keys 1 --wait after a permission outcome follows the turn the keys resumed", async () => {
-  const world = await makeWorld();
-  try {
-    const s = await spawn(world, ["--agent", "claude"], {
-      FAKE_PERMISSION: "1",
-      FAKE_REPLY_ECHO: "1",
-      // The dialog (and its hook) stay a moment after the answer: not a new permission.
-      FAKE_ANSWER_SECONDS: "1",
-    });
-    await hooksReady(world, s);
-    const asked = await sendWait(world, s, "make a file");
-    strictEqual(asked.json.outcome, "permission", asked.raw);
-    // The answer types no prompt: the turn it resumes ends with the tool run and the reply.
-    const r = await world.lisaInProcess([
-      "session",
-      "send",
-      "--session",
-      s.session,
-      "--keys",
-      "1",
-      "--wait",
-      "--timeout-seconds",
-      "60",
-      "--json",
-    ]);
-    const json = r.json as unknown as Wait;
-    strictEqual(r.code, 0, r.stdout + r.stderr);
-    strictEqual(json.outcome, "completed", r.stdout);
-    strictEqual(json.reply, "reply to: make a file");
-    strictEqual(json.turnId, asked.json.turnId, "the same turn, under the same id");
-    deepStrictEqual(json.tools.map((t) => t.tool), ["Bash"]);
-    const turns = await world.lisaInProcess(["session", "turns", "--session", s.session, "--json"]);
-    const list = (turns.json as { turns: { turnId: string; outcome: string }[] }).turns;
-    deepStrictEqual(list.map((t) => [t.turnId, t.outcome]), [[json.turnId, "completed"]]);
-  } finally {
-    await world.dispose();
-  }
-});
-
-type Listed = { turnId: string; outcome: string; reply: string | null; recovered: boolean };
-
-/** `session turns --json` and `history show --json` of `s`: the turns each lists. */
-async function bothViews(world: World, s: Spawned): Promise<Listed[][]> {
-  const turns = await world.lisaInProcess(["session", "turns", "--session", s.session, "--json"]);
-  const shown = await world.lisaInProcess(["history", "show", s.session, "--json"]);
-  strictEqual(turns.code, 0, turns.stdout + turns.stderr);
-  strictEqual(shown.code, 0, shown.stdout + shown.stderr);
-  return [(turns.json as { turns: Listed[] }).turns, (shown.json as { turns: Listed[] }).turns];
-}
-
-Deno.test("a turn that ends without Stop is over in session turns and history once status says waiting_input", async () => {
-  const world = await makeWorld();
-  try {
-    const s = await spawn(world, ["--agent", "claude"], {
-      FAKE_SILENT_END: "1",
-      FAKE_CLAUDE_TITLE: "1",
-      FAKE_REPLY_ECHO: "1",
-    });
-    await hooksReady(world, s);
-    const sent = await world.lisaInProcess([
-      "session",
-      "send",
-      "--session",
-      s.session,
-      "--text",
-      "hi there",
-      "--enter",
-    ]);
-    strictEqual(sent.code, 0, sent.stderr);
-    await waitPane(world, s, "reply to: hi there");
-    const r = await statusUntil(world, s.session, (x) => x.sessionState === "waiting_input");
-    strictEqual(r.waitingFor, "input", JSON.stringify(r));
-    // The same moment: no turn is still running in either view, and they say the same.
-    for (const turns of await bothViews(world, s)) {
-      strictEqual(turns.length, 1, JSON.stringify(turns));
-      strictEqual(turns[0].outcome, "completed", JSON.stringify(turns));
-      ok(turns[0].reply?.includes("reply to: hi there"), JSON.stringify(turns));
-      strictEqual(turns[0].recovered, true);
-    }
-    // And status keeps saying so.
-    const again = await status(world, s.session);
-    strictEqual(again.sessionState, "waiting_input", JSON.stringify(again));
-  } finally {
-    await world.dispose();
-  }
-});
-
-Deno.test("a turn interrupted without a hook is interrupted in send --wait, status, session turns and history", async () => {
-  const world = await makeWorld();
-  try {
-    const s = await spawn(world, ["--agent", "claude"], {
-      FAKE_SILENT_END: "interrupt",
-      FAKE_CLAUDE_TITLE: "1",
-    });
-    await hooksReady(world, s);
-    const r = await sendWait(world, s, "cut me short", ["--timeout-seconds", "60"]);
-    strictEqual(r.json.outcome, "interrupted", r.raw);
-    strictEqual(r.json.reply, "");
-    const now = await status(world, s.session);
-    strictEqual(now.sessionState, "waiting_input", JSON.stringify(now));
-    for (const turns of await bothViews(world, s)) {
-      deepStrictEqual(
-        turns.map((t) => [t.turnId, t.outcome, t.reply]),
-        [[r.json.turnId, "interrupted", null]],
-      );
     }
   } finally {
     await world.dispose();

@@ -203,3 +203,37 @@ Deno.test("prune keeps a worktree whose agent committed in a submodule it cloned
     await world.dispose();
   }
 });
+
+Deno.test("prune keeps a worktree holding a git repository the agent cloned into it (not a submodule), and --force says it discarded it", async () => {
+  const world = await makeGitWorld();
+  try {
+    const other = `${world.base}/other`;
+    Deno.mkdirSync(other);
+    await gitIn(world, other, ["init", "-q", "-b", "main"]);
+    Deno.writeTextFileSync(`${other}/o.txt`, "o\n");
+    await gitIn(world, other, ["add", "o.txt"]);
+    await gitIn(world, other, ["commit", "-qm", "other init"]);
+    // A plain clone: merge's pending commit records it as a gitlink, and the clone's commit
+    // exists only in the worktree. prune --force removed it reporting nothing discarded.
+    const s = await spawnWt(
+      world,
+      `git clone -q ${other} nested && cd nested && echo precious > p.txt && git add p.txt && ` +
+        "git commit -qm 'precious nested'",
+    );
+    await waitCompleted(world, s.session);
+    const m = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+    strictEqual(m.code, 0, m.stdout);
+    const kept = await world.lisaInProcess(["session", "prune", "--json"]);
+    const [row] = kept.json?.worktrees as (PrunedRow & { reasons: { submodules?: string[] }[] })[];
+    strictEqual(row.action, "kept", kept.stdout);
+    deepStrictEqual(row.reasons.map((r) => r.kind), ["submodules"], kept.stdout);
+    deepStrictEqual(row.reasons[0].submodules, ["nested"]);
+    const forced = await world.lisaInProcess(["session", "prune", "--force", "--json"]);
+    const [gone] = forced.json?.worktrees as (PrunedRow & { discarded: boolean })[];
+    strictEqual(gone.action, "removed", forced.stdout);
+    strictEqual(gone.discarded, true, forced.stdout);
+    ok(forced.stderr.includes("DISCARDED") && forced.stderr.includes("nested"), forced.stderr);
+  } finally {
+    await world.dispose();
+  }
+});

@@ -2,14 +2,18 @@
  * The layering of `src/` (DESIGN §3): imports run one way, from the command line down to the
  * base. A module may import modules of its own folder and of lower layers only:
  *
- *   cli → core → agents → tmux | proc | store → base
+ *   cli | mcp → core → agents → tmux | proc | store → base
  *
+ * `cli` and `mcp` are the interfaces, on one rank, and may use each other: the MCP server
+ * serves the command table's verbs (their flags, implementations and error reporting), and the
+ * table's `mcp` verb starts the server.
  * `agents` (per-agent knowledge) reads hook files through `store` and process facts through
  * `proc`; `tmux`, `proc` and `store` do not import each other; `base` imports nothing of lisa.
  *
  * Inside `core`, each folder is a domain with a face (`mod.ts`): a file outside the domain
- * (another domain, `cli/`, `main.ts`, `scripts/`) imports the face only, and the domains import
- * each other without a cycle, so they can be ranked (`docs/development.md` shows the ranking).
+ * (another domain, `cli/`, `mcp/`, `main.ts`, `scripts/`) imports the face only, and the domains
+ * import each other without a cycle, so they can be ranked (`docs/development.md` shows the
+ * ranking).
  * Every import counts: static, dynamic, `typeof import(…)` and `lazyImport(new URL(…))`
  * (`scripts/module_graph.ts` reads them).
  */
@@ -38,7 +42,10 @@ const RANK: Record<string, number> = {
   agents: 2,
   core: 3,
   cli: 4,
+  mcp: 4,
 };
+/** Folders of one rank that may import each other. */
+const PEERS = new Set(["cli", "mcp"]);
 
 /** The top folder of `src/` a repo-relative path is in. */
 function layerOf(path: string): string {
@@ -50,7 +57,7 @@ export function violations(): string[] {
   return edgesOf(readTree(ROOT, ["src"])).filter((e) => {
     const from = layerOf(e.from);
     const to = layerOf(e.to);
-    return !(to === from || RANK[to] < RANK[from]);
+    return !(to === from || RANK[to] < RANK[from] || (PEERS.has(from) && PEERS.has(to)));
   }).map((e) => `${e.from} → ${e.to}`);
 }
 
@@ -60,7 +67,7 @@ Deno.test("every folder of src/ has a layer", () => {
   }
 });
 
-Deno.test("imports run one way: cli → core → agents → tmux/proc/store → base", () => {
+Deno.test("imports run one way: cli/mcp → core → agents → tmux/proc/store → base", () => {
   deepStrictEqual(violations(), []);
 });
 

@@ -16,6 +16,7 @@ export const completionsVerb = {
     "was typed); history show's from history. The scripts ask lisa for them with " +
     "`lisa completions sessions|history [prefix]`.",
   flags: completionsFlags,
+  mcp: false,
   positional: {
     kind: "tuple",
     parameters: [{

@@ -27,6 +27,20 @@ export default async function doctor(
       report.runtimeDir.ok ? "ok" : report.runtimeDir.error
     }\n`,
   );
+  const hosts = report.hosts;
+  if (hosts.path !== null) {
+    io.out(
+      `hosts file ${hosts.path}: ${
+        hosts.problems.length > 0
+          ? "not usable (see below)"
+          : !hosts.exists
+          ? "none (no other hosts)"
+          : hosts.names.length === 0
+          ? "no hosts"
+          : hosts.names.join(", ")
+      }\n`,
+    );
+  }
   if (report.build !== null) {
     const b = report.build;
     io.out(

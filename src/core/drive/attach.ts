@@ -1,6 +1,6 @@
 /**
  * `lisa session attach`: a person's terminal onto a live session, on the session's own tmux
- * server (`tmux -S <socket> attach-session -t =NAME:@W.%P`, the agent's own pane, which the
+ * server (`tmux -S <socket> attach-session -t =NAME:.%P`, the agent's own pane, which the
  * client then shows; `-r` with read-only).
  *
  * From a plain terminal the tmux client takes over the terminal until the person detaches
@@ -27,11 +27,9 @@ import type { Deps } from "../../base/deps.ts";
 import { LisaError, SessionNotFoundError } from "../../base/errors.ts";
 import { locateSession } from "../session/mod.ts";
 import { paneDead } from "../../tmux/sessions.ts";
-import { paneTarget, Tmux } from "../../tmux/tmux.ts";
-import { parseDoneFile } from "../status/mod.ts";
-import { readTextIfExists } from "../../store/atomic.ts";
+import { paneTarget, Tmux, TMUX_UTF8 } from "../../tmux/tmux.ts";
 import { SOCKET_RE } from "../../store/runtime_dir.ts";
-import { sessionNotRunning } from "./not_running.ts";
+import { commandFinished, sessionNotRunning } from "./not_running.ts";
 
 /** Options of {@link attachSession}. */
 export interface AttachOptions {
@@ -55,7 +53,8 @@ export interface AttachResult {
 
 /** The argv of the tmux client that attaches to the pane `target` on `socketPath`. */
 export function attachArgv(socketPath: string, target: string, readOnly: boolean): string[] {
-  return ["tmux", "-S", socketPath, "attach-session", ...(readOnly ? ["-r"] : []), "-t", target];
+  const mode = readOnly ? ["-r"] : [];
+  return ["tmux", TMUX_UTF8, "-S", socketPath, "attach-session", ...mode, "-t", target];
 }
 
 /** The socket of the tmux the caller runs inside (`$TMUX` is `socket,pid,session`), or null. */
@@ -87,11 +86,7 @@ export async function attachSession(
   const target = paneTarget(loc.session, loc.meta);
   const dead = await paneDead(tmux, target);
   if (dead === null) throw new SessionNotFoundError(loc.session);
-  let done = null;
-  try {
-    done = parseDoneFile(readTextIfExists(loc.paths.done));
-  } catch { /* unreadable: tmux decides */ }
-  if (dead || (done !== null && (loc.meta === undefined || done.runId === loc.meta.runId))) {
+  if (dead || commandFinished(loc)) {
     throw await sessionNotRunning(deps, loc, "there is nothing to attach to");
   }
   const readOnly = options.readOnly === true;

@@ -9,6 +9,25 @@ import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { SessionLocation } from "../session/mod.ts";
+import { readTextIfExists } from "../../store/atomic.ts";
+import { parseDoneFile } from "../status/mod.ts";
+
+/**
+ * True when the done file of the session at `loc` says its command has ended: it holds this
+ * spawn's run id (any run id for a session without meta). The wrapper writes it before it exits,
+ * and a subreaper wrapper stays on after it while adopted daemons run, so tmux may still show
+ * the pane alive; the command takes no more input all the same. One file read. An unreadable
+ * file says nothing (tmux's own `#{pane_dead}` check still guards every write).
+ */
+export function commandFinished(loc: SessionLocation): boolean {
+  let done = null;
+  try {
+    done = parseDoneFile(readTextIfExists(loc.paths.done));
+  } catch {
+    return false;
+  }
+  return done !== null && (loc.meta === undefined || done.runId === loc.meta.runId);
+}
 
 /** The final state of a session whose pane is dead, as `status` says it. */
 export interface FinalState {

@@ -12,7 +12,14 @@
  */
 import { warn } from "../../base/io.ts";
 import type { Deps } from "../../base/deps.ts";
-import { LisaError, LockBusyError, SessionNotFoundError, UsageError } from "../../base/errors.ts";
+import {
+  InterruptedError,
+  LisaError,
+  LockBusyError,
+  SessionNotFoundError,
+  UsageError,
+} from "../../base/errors.ts";
+import { interruption, openSection, SIGNAL_NUMBERS } from "../../proc/interrupt.ts";
 import { sanitizePasteText } from "./paste_text.ts";
 import {
   type AgentStateAtSend,
@@ -25,8 +32,8 @@ import { withLock } from "../../store/lock.ts";
 import { updateState } from "../../store/session_store.ts";
 import { isValidKey, suggestKey } from "../../tmux/keys.ts";
 import { type PaneWrite, pasteText, sendKeys } from "../../tmux/sessions.ts";
-import { paneTarget, Tmux } from "../../tmux/tmux.ts";
-import { sessionNotRunning } from "./not_running.ts";
+import { commandString, paneTarget, Tmux } from "../../tmux/tmux.ts";
+import { commandFinished, sessionNotRunning } from "./not_running.ts";
 
 /** Delay between a paste and its Enter, per agent (ms). */
 export const ENTER_DELAY_MS: Readonly<Record<string, number>> = { claude: 150, codex: 150 };
@@ -84,7 +91,18 @@ export function splitKeys(keys: string): string[] {
   return keys.split(/\s+/).filter((k) => k.length > 0);
 }
 
-/** Throws `invalid_key` for the first word of `keys` that is not a tmux key name. */
+/**
+ * Most bytes the keys of one send may take as tmux reads them (quoted). The guarded write
+ * (`sendKeys`) hands tmux every key inside one command, and a tmux 3.3a client sends its whole
+ * command line in one message of at most 16 KiB ("command too long"); the rest of the write
+ * (its target twice, the dead branch) takes well under 1 KiB. Some 3 000 one-letter keys fit.
+ */
+export const MAX_KEYS_BYTES = 12 * 1024;
+
+/**
+ * Throws `invalid_key` for the first word of `keys` that is not a tmux key name, and
+ * `invalid_argument` for more keys than one send takes ({@link MAX_KEYS_BYTES}).
+ */
 export function checkKeys(keys: readonly string[]): void {
   for (const key of keys) {
     if (isValidKey(key)) continue;
@@ -97,16 +115,28 @@ export function checkKeys(keys: readonly string[]): void {
       { key, suggestion },
     );
   }
+  const bytes = new TextEncoder().encode(commandString([keys])).length;
+  if (bytes > MAX_KEYS_BYTES) {
+    throw new UsageError(
+      `--keys names ${keys.length} keys (${bytes} bytes as tmux reads them); one send takes at ` +
+        `most ${MAX_KEYS_BYTES}: split them over several sends, or send text with --text. ` +
+        "Nothing was sent",
+      "invalid_argument",
+      { keys: keys.length, bytes, maxBytes: MAX_KEYS_BYTES },
+    );
+  }
 }
 
 /**
  * Sends text and/or keys to `session`. Throws `missing_argument` when there is nothing to send,
- * the input errors of {@link readTextInput}, `invalid_key` for an unknown key name,
+ * the input errors of {@link readTextInput}, `invalid_key` for an unknown key name
+ * (`invalid_argument` for too many keys, see {@link checkKeys}),
  * `invalid_session_name`, `session_not_found` (exit 1) when the session is absent,
  * `session_not_running` (exit 1, with the final state) when its command has ended, and
  * `lock_busy` when another send to the session holds its input lock past
- * {@link SEND_LOCK_TIMEOUT_MS}, and for text, `agent_waiting_permission` / `agent_not_ready`
- * (see `send_guard.ts`). Only `session_not_found`, `session_not_running` (a pane that ended
+ * {@link SEND_LOCK_TIMEOUT_MS}, for text, `agent_waiting_permission` / `agent_not_ready`
+ * (see `send_guard.ts`), and `interrupted` (exit 128 + n) for SIGINT/SIGTERM/SIGHUP once the
+ * writes began, after finishing them (`sent` in the details). Only `session_not_found`, `session_not_running` (a pane that ended
  * between the paste and its Enter) or a tmux failure can leave a send half-done; every other
  * error comes before the first tmux call, and a dead pane is never written to.
  */
@@ -121,6 +151,16 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     readyTimeoutMs: (options.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS) * 1000,
   });
   const written = await deliver(deps, loc, { text, keys, enter }, options.lockTimeoutMs);
+  if (written.stopped !== null && !written.dead) {
+    throw new InterruptedError(
+      written.stopped,
+      SIGNAL_NUMBERS[written.stopped] ?? 15,
+      written.sentSome
+        ? `sending to session "${loc.session}"; the send was finished first (sent: true)`
+        : `sending to session "${loc.session}"; nothing was sent`,
+      { session: loc.session, sent: written.sentSome },
+    );
+  }
   if (written.dead) {
     // Only a pane that ended between two writes of this send got part of it.
     throw await sessionNotRunning(
@@ -185,21 +225,22 @@ async function inputOf(
 
 /**
  * Writes the text, the keys and Enter into the session's own pane under its input lock; whether
- * the pane turned out dead (nothing more is then written) and whether some of it went in.
+ * the pane turned out dead (nothing more is then written), whether some of it went in, and the
+ * signal that came while it wrote (held until the writes were done), if any.
  */
 async function deliver(
   deps: Deps,
   loc: SessionLocation,
   input: { text: string; keys: string[]; enter: boolean },
   lockTimeoutMs: number | undefined,
-): Promise<{ dead: boolean; sentSome: boolean }> {
+): Promise<{ dead: boolean; sentSome: boolean; stopped: Deno.Signal | null }> {
   const { text, keys, enter } = input;
   const tmux = new Tmux(deps.runner, loc.socketPath);
   // The agent's own pane, exactly: never a window someone opened in the session since.
   const target = paneTarget(loc.session, loc.meta);
   // Each write is refused by tmux itself when the pane is dead (`pasteText`): then nothing
   // more is written, and the refusal is built once the input lock is released.
-  const state = { dead: false, sentSome: false };
+  const state = { dead: false, sentSome: false, stopped: null as Deno.Signal | null };
   const delivered = async (write: Promise<PaneWrite>) => {
     const result = await write;
     if (result === "absent") throw new SessionNotFoundError(loc.session);
@@ -208,7 +249,18 @@ async function deliver(
     return !state.dead;
   };
   const writeAll = async () => {
+    // The done file comes before tmux sees the pane dead (the wrapper writes it, then exits, or
+    // stays for adopted daemons): the command has ended, so nothing is written. Checked here,
+    // under the input lock and after any wait for a starting agent, right before the first write.
+    if (commandFinished(loc)) {
+      state.dead = true;
+      return;
+    }
+    // A signal (an orchestrator's time limit, Ctrl-C) once the writes began is held until they
+    // are all done: a paste left without its Enter would be submitted with the next send's text.
+    const closeSection = openSection();
     try {
+      if (interruption() !== null) return;
       if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return;
       if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return;
       if (enter) {
@@ -225,6 +277,9 @@ async function deliver(
         } catch { /* already gone */ }
       }
       throw error;
+    } finally {
+      state.stopped = interruption();
+      closeSection();
     }
   };
   // The one lock lisa holds across tmux calls (state-file locks never are, DESIGN §4.4): it exists

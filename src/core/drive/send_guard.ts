@@ -77,9 +77,9 @@ export async function guardTextSend(
   if (
     options.force || meta === undefined || meta.commandOnly || meta.agent === undefined
   ) return null;
-  const { sessionStatus, SESSION_GRACE_SECONDS } = await lazyImport<
-    typeof import("./status_check.ts")
-  >(new URL("./status_check.ts", import.meta.url));
+  const { sessionStatus } = await lazyImport<typeof import("./status_check.ts")>(
+    new URL("./status_check.ts", import.meta.url),
+  );
   const { rulesFor } = await lazyImport<typeof import("../../agents/rules/index.ts")>(
     new URL("../../agents/rules/index.ts", import.meta.url),
   );
@@ -90,7 +90,7 @@ export async function guardTextSend(
     seen = (await sessionStatus(deps, { session: loc.session, projectRoot: meta.projectRoot }))
       .report;
     const waited = deps.now().getTime() - started;
-    if (acceptsInput(seen, idleRules, SESSION_GRACE_SECONDS)) break;
+    if (acceptsInput(seen, idleRules, deps.config.graceSeconds)) break;
     if (waited >= options.readyTimeoutMs) {
       throw new LisaError(
         "agent_not_ready",

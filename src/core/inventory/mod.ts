@@ -5,11 +5,12 @@
  *
  * Files outside this folder import this file only (see tests/unit/layering_test.ts). Only the
  * listing (`list.ts`, which every poll of the fleet runs) and small pure helpers load with the
- * face; `tree`, `watch`, `exists`, picking a session and the stale reports load on their first
- * call.
+ * face; `tree`, `watch`, `exists`, picking a session, the stale reports and the fleet views of
+ * `--all-hosts` load on their first call.
  */
 import { lazyImport } from "../../base/lazy.ts";
 
+export type { FleetListResult, FleetTreeResult, HostListedSession } from "./all_hosts.ts";
 export { listDelta } from "./cursor_delta.ts";
 export {
   gatherSessions,
@@ -22,13 +23,16 @@ export type { AskSession } from "./pick.ts";
 export type { CleanupPlan, CleanupPlanOptions, LiveSession } from "./stale_files.ts";
 export { flattenTree, renderTreeLines, type TreeNode } from "./tree_graph.ts";
 export type { WatchEvent } from "./watch.ts";
+export type { FleetWatchEvent } from "./watch_hosts.ts";
 
+type AllHosts = typeof import("./all_hosts.ts");
 type Exists = typeof import("./exists.ts");
 type Pick = typeof import("./pick.ts");
 type Stale = typeof import("./stale.ts");
 type StaleFiles = typeof import("./stale_files.ts");
 type Tree = typeof import("./tree.ts");
 type Watch = typeof import("./watch.ts");
+type WatchHosts = typeof import("./watch_hosts.ts");
 
 /** `lisa session exists` (`exists.ts`). */
 export async function sessionExists(...args: Parameters<Exists["sessionExists"]>) {
@@ -64,4 +68,22 @@ export async function runTree(...args: Parameters<Tree["runTree"]>) {
 export async function watchSessions(...args: Parameters<Watch["watchSessions"]>) {
   const m = await lazyImport<Watch>(new URL("./watch.ts", import.meta.url));
   return await m.watchSessions(...args);
+}
+
+/** `lisa session list --all-hosts` (`all_hosts.ts`). */
+export async function listAllHosts(...args: Parameters<AllHosts["listAllHosts"]>) {
+  const m = await lazyImport<AllHosts>(new URL("./all_hosts.ts", import.meta.url));
+  return await m.listAllHosts(...args);
+}
+
+/** `lisa session tree --all-hosts` (`all_hosts.ts`). */
+export async function treeAllHosts(...args: Parameters<AllHosts["treeAllHosts"]>) {
+  const m = await lazyImport<AllHosts>(new URL("./all_hosts.ts", import.meta.url));
+  return await m.treeAllHosts(...args);
+}
+
+/** `lisa session watch --all-hosts` (`watch_hosts.ts`). */
+export async function watchAllHosts(...args: Parameters<WatchHosts["watchAllHosts"]>) {
+  const m = await lazyImport<WatchHosts>(new URL("./watch_hosts.ts", import.meta.url));
+  return await m.watchAllHosts(...args);
 }

@@ -51,6 +51,11 @@ export interface GoneSession {
   files: string[];
   /** The hook files among `files`: they stay when history cannot take them first. */
   hookFiles: string[];
+  /**
+   * Each of `files` with its identity when listed (`fileIdentity`: inode, mtime): a file
+   * replaced since is another session's.
+   */
+  identities: Record<string, string>;
 }
 
 /** What cleanup would remove and keep, and what it saw (see the module doc). */
@@ -83,6 +88,8 @@ interface FileEntry {
   path: string;
   name: string;
   mtimeMs: number;
+  /** Inode and mtime when listed (`fileIdentity`): a file replaced since is another. */
+  identity: string;
 }
 
 function listDir(dir: string): FileEntry[] {
@@ -103,6 +110,7 @@ function listDir(dir: string): FileEntry[] {
         path,
         name: e.name,
         mtimeMs: info.mtime?.getTime() ?? 0,
+        identity: `${info.ino ?? ""}:${info.mtime?.getTime() ?? ""}`,
       });
     } catch { /* removed meanwhile */ }
   }
@@ -267,13 +275,20 @@ function sessionVerdicts(
       out.kept.push(...g.files.map((f) => f.path));
       continue;
     }
-    const gone: GoneSession = { hash: g.hash, session: g.session, files: [], hookFiles: [] };
+    const gone: GoneSession = {
+      hash: g.hash,
+      session: g.session,
+      files: [],
+      hookFiles: [],
+      identities: {},
+    };
     for (const f of g.files) {
       if (/-events\.jsonl(\.lock)?$/.test(f.name) && now - f.mtimeMs < retentionMs) {
         out.kept.push(f.path);
         continue;
       }
       gone.files.push(f.path);
+      gone.identities[f.path] = f.identity;
       if (/-hooks\.jsonl(\.lock)?$/.test(f.name)) gone.hookFiles.push(f.path);
     }
     out.gone.push(gone);

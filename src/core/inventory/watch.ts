@@ -28,9 +28,12 @@ export interface WatchOptions {
   allSockets?: boolean;
   /** Only these sessions (resolved: server and full name); all of the scope when absent. */
   sessions?: { session: string; socketPath: string }[];
-  /** `waiting_input`, `terminal`, or any session state. */
-  until?: string;
-  /** `all`: every watched session must get there; `any` (default): the first one. */
+  /**
+   * The states that meet the condition: `waiting_input`, `terminal`, any session state, or
+   * several of them (a session meets it in any one).
+   */
+  until?: string | readonly string[];
+  /** `all`: every watched session must get to one of them; `any` (default): the first one. */
   quantifier?: "any" | "all";
   timeoutSeconds?: number;
   /** Stop early (a closed stdout, a signal); checked between rounds. */
@@ -66,9 +69,13 @@ export interface WatchOutcome {
   last: WatchEvent;
 }
 
-/** True when `state` satisfies `until` (`terminal` = any terminal state). Pure. */
-export function meets(state: SessionStateName | null, until: string): boolean {
+/**
+ * True when `state` satisfies `until`, or one of the states `until` lists (`terminal` = any
+ * terminal state). Pure.
+ */
+export function meets(state: SessionStateName | null, until: string | readonly string[]): boolean {
   if (state === null) return false;
+  if (typeof until !== "string") return until.some((u) => meets(state, u));
   if (until === "terminal") return TERMINAL_STATES.includes(state);
   return state === until;
 }
@@ -229,7 +236,7 @@ async function keepChannels(
   for (const [socket, list] of bySocket) {
     if (channels.has(socket)) continue;
     const target = list.find((r) => r.alive) ?? list[0];
-    const channel = ControlChannel.open(socket, target.session, onChange);
+    const channel = ControlChannel.open(socket, target.session, { onChange });
     if (channel !== null) channels.set(socket, channel);
   }
 }

@@ -24,6 +24,7 @@ import { LisaError } from "../../base/errors.ts";
 import {
   appendLifecycle,
   locateSession,
+  removeLeftUnderOtherHashes,
   removeSessionArtifacts,
   resolveProject,
   scanMetaFiles,
@@ -347,11 +348,17 @@ async function recordAndRemove(
   const recording = await recordBeforeRemoval(deps, [{ ...target, runId }], "killed");
   const keep = !recording.recorded;
   const allHashes = options.cleanupAllHashes ?? deps.config.cleanupAllHashes;
-  const removed = removeSessionArtifacts(
-    target.runtimeDir,
-    target.session,
-    allHashes ? { keepHooks: keep } : { hash: target.hash, keepHooks: keep },
-  );
+  const removed = removeSessionArtifacts(target.runtimeDir, target.session, {
+    hash: target.hash,
+    keepHooks: keep,
+  });
+  // Other projects' files of the name: only what their gone sessions left, and never a hook log
+  // (history has not read those sessions here; its next read takes them).
+  if (allHashes) {
+    removed.push(
+      ...await removeLeftUnderOtherHashes(deps, target.runtimeDir, target.session, target.hash),
+    );
+  }
   const alias = target.meta?.alias ?? target.alias;
   // A name nobody knew (a typo) gets no event log: nothing would ever read or prune it.
   if (done.found || removed.length > 0 || ended.signalled > 0 || pathExists(paths.events)) {

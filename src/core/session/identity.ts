@@ -86,6 +86,30 @@ export function isValidSessionName(name: string): boolean {
   return name.length <= 200 && NAME_RE.test(name);
 }
 
+/**
+ * Longest name a new session may take. Its files' names must fit the file system's 255 bytes:
+ * the longest, the startup script while it is written (`lisa-cmd-{hash}-{name}-{19 digits}.sh`
+ * plus an atomic write's `.tmp-{pid}-{random}`), adds up to 68 bytes to the name.
+ */
+export const MAX_SPAWN_NAME_LENGTH = 180;
+
+/**
+ * Returns `name` as a new session's name, or throws `invalid_session_name`: the rules of
+ * {@link validateSessionName}, and at most {@link MAX_SPAWN_NAME_LENGTH} characters.
+ */
+export function validateNewSessionName(name: string): string {
+  validateSessionName(name);
+  if (name.length > MAX_SPAWN_NAME_LENGTH) {
+    throw new UsageError(
+      `Session name "${name}" has ${name.length} characters; a new session's name may have at ` +
+        `most ${MAX_SPAWN_NAME_LENGTH} (the names of its files must fit the file system's limit)`,
+      "invalid_session_name",
+      { maxLength: MAX_SPAWN_NAME_LENGTH },
+    );
+  }
+  return name;
+}
+
 /** Returns `name` or throws `invalid_session_name` (exit 1) with the rule it broke. */
 export function validateSessionName(name: string): string {
   if (!name.startsWith("lisa-")) {

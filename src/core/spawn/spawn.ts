@@ -5,11 +5,13 @@
  *
  * Order (fail-fast, seed 000): validate → plan → reset stale artifacts of the name (the event
  * log stays) → write the startup script (0600) → one tmux call (server options + new-session +
- * has-session) → write meta. With `--worktree` the worktree is checked with the validation
- * (`worktree/worktree_plan.ts`: nothing is created for a bad request), created once the name is known to
- * be free, and removed again (with its branch) when any later step fails. When meta cannot be written the new session is killed and its
- * artifacts removed. Every failure after validation appends a `spawn_*_error` lifecycle event,
- * removes the startup script (it holds the caller's environment) and exits 1.
+ * has-session) → write meta. From the check that the name is free to the meta, a spawn holds
+ * the project's spawn lock, so parallel spawns of one name never clear each other's files. With
+ * `--worktree` the worktree is checked with the validation (`worktree/worktree_plan.ts`: nothing
+ * is created for a bad request), created once the name is known to be free, and removed again
+ * (with its branch) when any later step fails. When meta cannot be written the new session is
+ * killed and its artifacts removed. Every failure after validation appends a `spawn_*_error`
+ * lifecycle event, removes the startup script (it holds the caller's environment) and exits 1.
  *
  * tmux's exit status alone is not trusted: 3.3a prints `error creating <socket> (…)` and exits
  * 0 when its server cannot start, so anything on stderr makes spawn check that the session is
@@ -31,10 +33,12 @@ import {
   appendLifecycle,
   knownAliases,
   pickAlias,
+  removeLeftUnderOtherHashes,
   removeSessionArtifacts,
   resolveProject,
   sessionName,
-  validateSessionName,
+  validateNewSessionName,
+  withSpawnLock,
 } from "../session/mod.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { WorktreePlan } from "../worktree/mod.ts";
@@ -46,6 +50,7 @@ import { buildStartupScript } from "./startup_script.ts";
 import { pathExists, writeFileAtomic } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
+import { checkSocketPath } from "../../store/runtime_dir.ts";
 import { hasSession, isDuplicateSession, killSession, parseNewPane } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
@@ -91,7 +96,8 @@ export interface SpawnOptions {
   dryRun?: boolean;
   /**
    * After the spawn, remove what earlier sessions of the same name left under other project
-   * hashes (the older Go lisa's `--cleanup-all-hashes`; a moved project gets a new hash).
+   * hashes (the older Go lisa's `--cleanup-all-hashes`; a moved project gets a new hash), never
+   * the files of one another project still runs.
    */
   cleanupAllHashes?: boolean;
   /** Run the agent in a new git worktree on a new branch (`--worktree`). */
@@ -180,8 +186,10 @@ function resultOf(plan: SpawnPlan, dryRun: boolean): SpawnResult {
 /**
  * Spawns a session (or, with `dryRun`, only plans it and creates nothing). Throws
  * `invalid_agent`, `invalid_mode`, `invalid_session_name`, `missing_argument`, the prompt input
- * errors of {@link readTextInput}, `prompt_too_large` (an interactive prompt over one argv
- * word), `session_already_exists`, `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`.
+ * errors of {@link readTextInput} (and `invalid_argument` for a prompt holding a NUL byte),
+ * `prompt_too_large` (an interactive prompt over one argv word), `session_already_exists`,
+ * `socket_path_too_long`, `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`,
+ * `lock_busy`.
  */
 export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<SpawnResult> {
   const agent = parseAgent(options.agent);
@@ -192,7 +200,20 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     valueFlag: "--prompt",
     fileFlag: "--prompt-file",
   });
+  const nul = prompt?.indexOf("\0") ?? -1;
+  if (nul >= 0) {
+    // Neither an argument nor the shell that pipes a long one to stdin can carry it: the
+    // agent would get the prompt without it, silently.
+    throw new UsageError(
+      `The prompt holds a NUL byte (character ${nul + 1}), which no program can receive in ` +
+        "its arguments; remove it (e.g. tr -d '\\000' < FILE) and spawn again",
+      "invalid_argument",
+      { at: nul },
+    );
+  }
   const project = resolveProject(deps, options.projectRoot);
+  // tmux would fail on it after the name and the files were taken ("File name too long").
+  checkSocketPath(project.socketPath);
   if (!options.worktree && (options.branch !== undefined || options.base !== undefined)) {
     throw new UsageError(
       `${options.branch !== undefined ? "--branch" : "--base"} needs --worktree`,
@@ -210,7 +231,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
   if (options.worktree) {
     // The name comes first: the worktree's directory and default branch derive from it.
     session = session !== undefined
-      ? validateSessionName(session)
+      ? validateNewSessionName(session)
       : sessionName({ projectRoot: project.root, agent, mode, tag: options.tag, now: deps.now() });
     const { planWorktree } = await worktreeSteps();
     worktree = await planWorktree(deps, {
@@ -245,7 +266,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
   }
   await launch(deps, plan, worktree);
   if (options.cleanupAllHashes) {
-    removeSessionArtifacts(project.runtimeDir, plan.session, { exceptHash: project.hash });
+    await removeLeftUnderOtherHashes(deps, project.runtimeDir, plan.session, project.hash);
   }
   return resultOf(plan, false);
 }
@@ -266,7 +287,21 @@ async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Pro
   }
 }
 
-/** {@link launch} within the spawn's section (a worktree spawn's). */
+/**
+ * Runs `fn` under the project's spawn lock (`session/spawn_lock.ts`): a spawn's check that its
+ * name is free and the files it then clears and writes are one step for the other spawns of the
+ * project, so the loser of two spawns of one name never removes the winner's startup script (its
+ * session would die before its command ran) or meta.
+ */
+function underSpawnLock<T>(plan: SpawnPlan, fn: () => Promise<T>): Promise<T> {
+  return withSpawnLock(
+    plan.project.runtimeDir,
+    plan.project.hash,
+    `session "${plan.session}" was not created`,
+    fn,
+  );
+}
+
 /** A launch under way: the plan, its tmux server, and how to undo what it made so far. */
 interface Launch {
   deps: Deps;
@@ -278,6 +313,7 @@ interface Launch {
   undoWorktree: () => Promise<void>;
 }
 
+/** {@link launch} within the spawn's section (a worktree spawn's). */
 async function launchIn(
   deps: Deps,
   plan: SpawnPlan,
@@ -285,53 +321,85 @@ async function launchIn(
   create: WorktreeSteps | undefined,
   section: { check(): void } | undefined,
 ): Promise<void> {
-  const l = await prepareLaunch(deps, plan, worktree, create);
-  const created = await createTmuxSession(l, section);
-  await finishLaunch(l, created, worktree, create);
+  const { session, project } = plan;
+  const l: Launch = {
+    deps,
+    plan,
+    tmux: new Tmux(deps.runner, project.socketPath),
+    files: { runtimeDir: project.runtimeDir, hash: project.hash, session },
+    keepHooks: false,
+    undoWorktree: async () => {},
+  };
+  if (worktree === undefined || create === undefined) {
+    await underSpawnLock(plan, async () => {
+      await claimName(l);
+      await createSession(l, section);
+    });
+    return await started(deps, plan);
+  }
+  // A worktree's checkout may take minutes: the lock is not held across it, so the name is
+  // claimed again once the worktree stands (a spawn of the name that won meanwhile made its
+  // own worktree first, so this one's creation failed, or it runs now: this one undoes its own).
+  await underSpawnLock(plan, () => claimName(l));
+  await create.createWorktree(deps, project.runtimeDir, worktree, {
+    session,
+    ...(plan.meta.alias ? { alias: plan.meta.alias } : {}),
+    projectRoot: project.root,
+    projectHash: project.hash,
+    socketPath: project.socketPath,
+    createdAt: plan.createdAt,
+  });
+  l.undoWorktree = () => create.discardWorktree(deps, project.runtimeDir, worktree);
+  await underSpawnLock(plan, async () => {
+    try {
+      await claimName(l);
+    } catch (error) {
+      await l.undoWorktree().catch(() => {});
+      throw error;
+    }
+    await createSession(l, section);
+  });
+  try {
+    create.confirmWorktree(worktree);
+  } catch {
+    // The record stays marked `session`: once this lisa is gone, prune judges the worktree by
+    // its rule like any other (it never takes a running session's).
+  }
+  await started(deps, plan);
 }
 
 /**
- * Before tmux: refuses a name tmux has, clears what an earlier session of the name left (history
- * records it first) and makes the worktree.
+ * The name must be free (`session_already_exists`); files of an earlier session of it go, and
+ * history records them first. A hook log it cannot take stays (`keepHooks`); the new run appends
+ * to it (lines carry their run id). Called under the spawn lock.
  */
-async function prepareLaunch(
-  deps: Deps,
-  plan: SpawnPlan,
-  worktree: WorktreePlan | undefined,
-  create: WorktreeSteps | undefined,
-): Promise<Launch> {
-  const { session, project, paths } = plan;
-  const tmux = new Tmux(deps.runner, project.socketPath);
+async function claimName(l: Launch): Promise<void> {
+  const { deps, plan: { session, project, paths }, tmux } = l;
   if (await hasSession(tmux, session)) {
     throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
       details: { session, socketPath: project.socketPath },
     });
   }
-  const files = { runtimeDir: project.runtimeDir, hash: project.hash, session };
-  // Files of an earlier session of the same name go: history records them first. A hook log it
-  // cannot take stays; the new run appends to it (lines carry their run id).
-  let keepHooks = false;
   if (pathExists(paths.meta) || pathExists(paths.hooks)) {
-    keepHooks = !(await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup")).recorded;
+    l.keepHooks = !(await recordBeforeRemoval(deps, [{ ...l.files, runId: null }], "cleanup"))
+      .recorded;
   }
-  if (worktree !== undefined && create !== undefined) {
-    await create.createWorktree(deps, project.runtimeDir, worktree, {
-      session,
-      ...(plan.meta.alias ? { alias: plan.meta.alias } : {}),
-      projectRoot: project.root,
-      projectHash: project.hash,
-      socketPath: project.socketPath,
-      createdAt: plan.createdAt,
-    });
-  }
-  const undoWorktree = async () => {
-    if (worktree !== undefined && create !== undefined) {
-      await create.discardWorktree(deps, project.runtimeDir, worktree);
-    }
-  };
-  removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash, keepHooks });
+}
+
+/**
+ * The session of the launch from a free name on (called under the spawn lock): the earlier
+ * run's files cleared, the startup script, the tmux session, its meta. Each failure removes what
+ * it made (with the worktree made for it) and throws its `spawn_*` error.
+ */
+async function createSession(l: Launch, section: { check(): void } | undefined): Promise<void> {
+  const { deps, plan: { session, project } } = l;
+  removeSessionArtifacts(project.runtimeDir, session, {
+    hash: project.hash,
+    keepHooks: l.keepHooks,
+  });
   pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
-  return { deps, plan, tmux, files, keepHooks, undoWorktree };
+  const created = await createTmuxSession(l, section);
+  await writeSessionMeta(l, created);
 }
 
 /** Undoes a launch that failed (history first), logs why, and throws `reason`. */
@@ -438,17 +506,11 @@ async function checkCreated(l: Launch, created: RunResult): Promise<RunResult> {
   );
 }
 
-/** The session runs: its meta, the worktree's confirmation, the lifecycle event, the sweeps. */
-async function finishLaunch(
-  l: Launch,
-  created: RunResult,
-  worktree: WorktreePlan | undefined,
-  create: WorktreeSteps | undefined,
-): Promise<void> {
-  const { deps, plan, tmux } = l;
-  const { session, paths, runId } = plan;
+/** The meta of the session tmux made (`created`: its pane); the launch fails without it. */
+async function writeSessionMeta(l: Launch, created: RunResult): Promise<void> {
+  const { plan: { session, paths }, tmux } = l;
   try {
-    writeMeta(paths, { ...plan.meta, ...parseNewPane(created.stdout) });
+    writeMeta(paths, { ...l.plan.meta, ...parseNewPane(created.stdout) });
   } catch (error) {
     try {
       await killSession(tmux, session);
@@ -460,14 +522,12 @@ async function finishLaunch(
       error,
     );
   }
-  try {
-    if (worktree !== undefined) create?.confirmWorktree(worktree);
-  } catch {
-    // The record stays marked `session`: once this lisa is gone, prune judges the worktree by
-    // its rule like any other (it never takes a running session's).
-  }
-  await appendLifecycle(deps, paths.events, session, {
-    runId,
+}
+
+/** What follows a spawn that made its session (outside the spawn lock): its event, the sweeps. */
+async function started(deps: Deps, plan: SpawnPlan): Promise<void> {
+  await appendLifecycle(deps, plan.paths.events, plan.session, {
+    runId: plan.runId,
     state: "just_started",
     status: "active",
     reason: "spawn_success",

@@ -10,7 +10,7 @@ import { hookExtras } from "../../agents/hooks.ts";
 import type { Deps } from "../../base/deps.ts";
 import type { Agent, Mode, SessionMeta, WorktreeInfo } from "../../base/types.ts";
 import { withoutGitContext } from "../../base/git_context.ts";
-import { newRunId, type Project, sessionName, validateSessionName } from "../session/mod.ts";
+import { newRunId, type Project, sessionName, validateNewSessionName } from "../session/mod.ts";
 import { type NestedDetection, resolveNestedPolicy } from "./nested.ts";
 import type { SpawnOptions } from "./spawn.ts";
 import {
@@ -124,7 +124,7 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
   const { agent, mode, prompt, project } = input;
   const now = deps.now();
   const session = input.session !== undefined
-    ? validateSessionName(input.session)
+    ? validateNewSessionName(input.session)
     : sessionName({ projectRoot: project.root, agent, mode, tag: input.tag, now });
   const runId = newRunId(now);
   const paths = sessionPaths(project.runtimeDir, project.hash, session);
@@ -226,6 +226,7 @@ function launchOf(
     command: run,
     // Only Linux has child subreapers (prctl); elsewhere kill reports that it cannot see them.
     subreaper: Deno.build.os === "linux",
+    barrierSeconds: deps.config.doneBarrierSeconds,
   };
   const scriptPath = cmdScriptPath(project.runtimeDir, project.hash, session, scriptNanos(now));
   const tmuxCommands = [

@@ -16,7 +16,7 @@
  *    death by signal n as 128+n. SIGINT is caught by the script (not ignored, so the child
  *    still gets the default action) so Ctrl-C in the pane ends the command, not the wrapper.
  * 5. Waits until tmux has parsed all the command printed (it answers a cursor-position query
- *    only after that; {@link BARRIER_LINES}), then writes `{runId}:{exit}` to the done file
+ *    only after that; {@link barrierLines}), then writes `{runId}:{exit}` to the done file
  *    through a temp file and `mv` (0600 by umask),
  *    stops the heartbeat, prints `__LISA_SESSION_DONE__:{runId}:{exit}`, exits with the status.
  *
@@ -49,6 +49,7 @@
  * heartbeat file holds `subreaper` while the wrapper is one, which tells `kill` so after the
  * pane has exited.
  */
+import { DEFAULT_DONE_BARRIER_SECONDS } from "../../base/config.ts";
 import { feedStdin, isShellName, shellJoin, shellQuote } from "../../base/shell_quote.ts";
 
 /** Variables tmux sets for the pane itself; the caller's values would be wrong there. */
@@ -127,6 +128,11 @@ export interface StartupScriptInput {
   redactCallerEnv?: boolean;
   /** Make the wrapper a child subreaper through perl (Linux only; see the module doc). */
   subreaper?: boolean;
+  /**
+   * Longest wait for tmux to answer the done-file barrier, in whole seconds (default
+   * `LISA_DONE_BARRIER_SECONDS`'s; see {@link barrierLines}).
+   */
+  barrierSeconds?: number;
 }
 
 /** The command line the script runs for `command`. */
@@ -212,27 +218,35 @@ const LINGER_LINES = [
  *   until what was read ends like an answer (`ESC[row;col`), eight reads at most;
  * - a query held by Ctrl-S (XOFF) would block its write forever, and an unfinished escape
  *   sequence swallows it unanswered: the barrier runs apart (a process substitution), the
- *   wrapper waits 3 s at most for it to end, then ends it (`$!` is its pid from bash 4.4; an
- *   older bash leaves it alone, and that only where the barrier is blocked).
+ *   wrapper waits `seconds` at most for it to end, then ends it (`$!` is its pid from bash 4.4;
+ *   an older bash leaves it alone, and that only where the barrier is blocked; its own reads
+ *   give up after `seconds` too).
+ * The bound is paid only where tmux never answers (Ctrl-S, a swallowed query): a live tmux
+ * answers within milliseconds, a loaded machine's within seconds (once more than the 2–3 s this
+ * bound used to be, and the done file then came before the last lines). Hence a generous
+ * default, set per spawn by `LISA_DONE_BARRIER_SECONDS`.
  * Plain bash 3.2 syntax (fd 9, no `{fd}`, integer timeouts).
  */
-const BARRIER_LINES = [
-  "__lisa_barrier() {",
-  "  local a n=0",
-  "  IFS= read -rs -d R -t 2 -p $'\\033[6n' a || return 0",
-  "  while :; do",
-  "    case $a in *$'\\033['*';'*) return 0 ;; esac",
-  '    n=$((n + 1)); [ "$n" -ge 8 ] && return 0',
-  "    IFS= read -rs -d R -t 2 a || return 0",
-  "  done",
-  "}",
-  "if [ -t 0 ] && [ -t 1 ] && exec 9< <(__lisa_barrier </dev/tty 2>/dev/tty); then",
-  "  __lisa_bp=$!",
-  "  IFS= read -r -t 3 -u 9 _",
-  '  [ $? -gt 128 ] && [ "$__lisa_bp" != "$__lisa_hb" ] && kill -9 "$__lisa_bp" 2>/dev/null',
-  "  exec 9<&-",
-  "fi",
-];
+function barrierLines(seconds: number): string[] {
+  const t = Math.max(1, Math.round(seconds));
+  return [
+    "__lisa_barrier() {",
+    "  local a n=0",
+    `  IFS= read -rs -d R -t ${t} -p $'\\033[6n' a || return 0`,
+    "  while :; do",
+    "    case $a in *$'\\033['*';'*) return 0 ;; esac",
+    '    n=$((n + 1)); [ "$n" -ge 8 ] && return 0',
+    `    IFS= read -rs -d R -t ${t} a || return 0`,
+    "  done",
+    "}",
+    "if [ -t 0 ] && [ -t 1 ] && exec 9< <(__lisa_barrier </dev/tty 2>/dev/tty); then",
+    "  __lisa_bp=$!",
+    `  IFS= read -r -t ${t} -u 9 _`,
+    '  [ $? -gt 128 ] && [ "$__lisa_bp" != "$__lisa_hb" ] && kill -9 "$__lisa_bp" 2>/dev/null',
+    "  exec 9<&-",
+    "fi",
+  ];
+}
 
 /** Builds the startup script text (see the module doc). */
 export function buildStartupScript(input: StartupScriptInput): string {
@@ -275,7 +289,7 @@ export function buildStartupScript(input: StartupScriptInput): string {
     "else",
     "__lisa_exit=1",
     "fi",
-    ...BARRIER_LINES,
+    ...barrierLines(input.barrierSeconds ?? DEFAULT_DONE_BARRIER_SECONDS),
     `__lisa_done=${shellQuote(input.doneFile)}`,
     `printf '%s:%s\\n' ${runId} "$__lisa_exit" > "$__lisa_done.tmp.$$" && ` +
     `mv -f -- "$__lisa_done.tmp.$$" "$__lisa_done"`,

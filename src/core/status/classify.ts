@@ -22,14 +22,16 @@
  *    failed turn's hook (a usage/rate limit, a credential, a failing API) →
  *    `waiting_input`/`quota|auth|error` unless the agent visibly works again; and a silent
  *    turn end (the hook says running, the idle prompt shows, no CPU, output or child for
- *    {@link QUIET_SECONDS}) → `waiting_input`/`input` (`hook_running_but_idle:<rule>`).
+ *    the quiet window, `LISA_QUIET_SECONDS`, default {@link QUIET_SECONDS}) →
+ *    `waiting_input`/`input` (`hook_running_but_idle:<rule>`).
  * 5. agent alive: input sent moments ago → `in_progress`; an idle title (interactive) →
  *    `waiting_input`; a busy child (any non-agent descendant that is not a zombie or a listed
  *    idle helper; `sleep` and `cat` count: defect 4), recent CPU over the agent's threshold, or a
  *    changing screen → `in_progress`; otherwise interactive → `waiting_input` and exec →
  *    `in_progress` (`agent_alive_quiet`: exec agents that print nothing are usually waiting on
- *    their API). While the session is younger than {@link SESSION_GRACE_SECONDS}, the quiet
- *    answers (idle title, quiet agent) are `just_started` instead.
+ *    their API). While the session is younger than its grace window (`LISA_GRACE_SECONDS`,
+ *    default {@link SESSION_GRACE_SECONDS}), the quiet answers (idle title, quiet agent) are
+ *    `just_started` instead.
  * 6. no agent: a non-shell process in the pane (the wrapper's heartbeat excluded), busy shells
  *    or a changing screen → `in_progress`; then, inside the grace window, → `just_started`;
  *    otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the wrapper lives,
@@ -61,9 +63,15 @@ import {
 } from "../../agents/rules/index.ts";
 import type { HookSignal } from "../../agents/hooks.ts";
 
-/** Seconds after spawn during which a quiet session is `just_started`. */
+/**
+ * Seconds after spawn during which a quiet session is `just_started`: the default of
+ * `LISA_GRACE_SECONDS` (`Signals.graceSeconds`).
+ */
 export const SESSION_GRACE_SECONDS = 8;
-/** An interactive agent quiet (no CPU, unchanged screen) this long is waiting for input. */
+/**
+ * An interactive agent quiet (no CPU, unchanged screen) this long is waiting for input: the
+ * default of `LISA_QUIET_SECONDS` (`Signals.quietSeconds`).
+ */
 export const QUIET_SECONDS = 3;
 /**
  * Output within this many seconds of spawn is the session's start-up drawing (banner, UI), not
@@ -180,6 +188,10 @@ export interface Signals {
   lastBusyAgeSeconds?: number | null;
   /** `LISA_STALL_SECONDS`: no progress this long makes a working answer `stuck`. */
   stallSeconds?: number;
+  /** `LISA_GRACE_SECONDS`: the start-up grace window (default {@link SESSION_GRACE_SECONDS}). */
+  graceSeconds?: number;
+  /** `LISA_QUIET_SECONDS`: the quiet window (default {@link QUIET_SECONDS}). */
+  quietSeconds?: number;
   /** Read failures (e.g. "proc", "meta", "state"); any makes an undecided answer degraded. */
   failures: string[];
 }
@@ -256,12 +268,17 @@ export function paneStatusOf(s: Pick<Signals, "sessionExists" | "pane">): string
   return "dead";
 }
 
+/** The session's grace window in seconds: `LISA_GRACE_SECONDS`, else the default. */
+function graceOf(s: Signals): number {
+  return s.graceSeconds ?? SESSION_GRACE_SECONDS;
+}
+
 /** Hook health of a session (see {@link HooksHealth}). Pure. */
 export function hooksHealth(s: Signals): HooksHealth {
   if (s.hooks?.active) return "active";
   if (s.hooksInjected !== true) return "off";
   const agent = s.agent?.agent ?? s.expectedAgent;
-  const pastGrace = s.sessionAgeSeconds !== null && s.sessionAgeSeconds >= SESSION_GRACE_SECONDS;
+  const pastGrace = s.sessionAgeSeconds !== null && s.sessionAgeSeconds >= graceOf(s);
   // claude sends SessionStart as it boots; codex only notifies when a turn ends.
   if (agent === "claude" && pastGrace && s.agent !== null) return "silent";
   return "pending";
@@ -440,6 +457,8 @@ interface Evidence {
   busyChild: string | undefined;
   cpuBusy: boolean;
   quiet: number | null;
+  /** `LISA_QUIET_SECONDS`: how long an interactive agent must be quiet to wait for input. */
+  quietWindow: number;
   /** The screen changes (not only with the session's start-up drawing). */
   changing: boolean;
   inputRecent: boolean;
@@ -449,7 +468,7 @@ interface Evidence {
 }
 
 function evidenceOf(s: Signals): Evidence {
-  const inGrace = s.sessionAgeSeconds !== null && s.sessionAgeSeconds < SESSION_GRACE_SECONDS;
+  const inGrace = s.sessionAgeSeconds !== null && s.sessionAgeSeconds < graceOf(s);
   const agentKind = s.agent?.agent ?? s.expectedAgent;
   const rules = agentKind ? rulesFor(agentKind) : null;
   const screenRules = rules
@@ -467,6 +486,7 @@ function evidenceOf(s: Signals): Evidence {
   const quiet = s.screen.quietSeconds;
   const startupOutput = inGrace && quiet !== null &&
     (s.sessionAgeSeconds ?? 0) - quiet < STARTUP_OUTPUT_SECONDS;
+  const quietWindow = s.quietSeconds ?? QUIET_SECONDS;
   return {
     s,
     inGrace,
@@ -478,8 +498,9 @@ function evidenceOf(s: Signals): Evidence {
     busyChild: agent?.busyChildren[0],
     cpuBusy,
     quiet,
-    changing: quiet !== null && quiet < QUIET_SECONDS && !startupOutput,
-    inputRecent: s.lastInputAgeSeconds !== null && s.lastInputAgeSeconds < QUIET_SECONDS,
+    quietWindow,
+    changing: quiet !== null && quiet < quietWindow && !startupOutput,
+    inputRecent: s.lastInputAgeSeconds !== null && s.lastInputAgeSeconds < quietWindow,
     hooks: s.hooks?.active ? s.hooks : null,
     progress: progressOf(
       s,
@@ -574,7 +595,7 @@ function hookTurnRunning(e: Evidence): Answer | null {
     e.hooks.lastEventAgeSeconds < HOOK_RUNNING_FRESH_SECONDS;
   const silentEnd = e.s.mode !== "exec" && e.idle !== undefined && !e.working &&
     e.busyChild === undefined && !e.cpuBusy && !e.inputRecent && e.quiet !== null &&
-    e.quiet >= QUIET_SECONDS && !e.inGrace;
+    e.quiet >= e.quietWindow && !e.inGrace;
   if (silentEnd) {
     return answer("waiting_input", `hook_running_but_idle:${e.idle!.name}`, "input");
   }

@@ -204,7 +204,8 @@ export function paneOf(
   let pane: { probe: PaneProbe; paneId: string } | undefined;
   if (hasPaneIds(ids)) {
     const listed = reading.panes.get(ids.paneId);
-    if (listed?.session === session && listed.windowId === ids.windowId) pane = listed;
+    // In whichever window of the session it is now (a person may have moved it).
+    if (listed?.session === session) pane = listed;
   } else {
     const probe = reading.sessions.get(session);
     const listed = [...reading.panes.values()].find((p) => p.probe === probe);

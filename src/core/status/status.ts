@@ -458,6 +458,8 @@ function signalsOf(
       ? null
       : Math.max(0, (nowMs - progress.lastBusyAtMs) / 1000),
     stallSeconds: deps.config.stallSeconds,
+    graceSeconds: deps.config.graceSeconds,
+    quietSeconds: deps.config.quietSeconds,
     failures,
   };
 }
@@ -627,5 +629,8 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
     await deps.sleep(CPU_SECOND_SAMPLE_MS);
     resample(deps, ev);
   }
-  return await finishEvaluation(deps, ev);
+  const outcome = await finishEvaluation(deps, ev);
+  const { session, sessionState: state, waitingFor } = outcome.report;
+  deps.noteState?.({ session, state, waitingFor });
+  return outcome;
 }

@@ -2,14 +2,16 @@
  * `lisa cleanup`: removes what lisa left behind and can prove stale, as planned by
  * `inventory/stale_files.ts` (which says what counts as stale). Cleanup never kills anything: it
  * only deletes files. History takes a gone session's hook and event files before they go; a hook
- * file it could not take stays for the next ingestion. `--dry-run` reports the same plan and
- * changes nothing.
+ * file it could not take stays for the next ingestion. A gone session's files are removed under
+ * the project's spawn lock, and only those not replaced since they were listed: a spawn of the
+ * name meanwhile keeps its own. `--dry-run` reports the same plan and changes nothing.
  */
 import type { Deps } from "../../base/deps.ts";
 import type { Runner } from "../../base/runner.ts";
 import { fileIdentity } from "../../store/atomic.ts";
 import { probeSocket } from "../../tmux/sessions.ts";
 import { recordBeforeRemoval, recordKey } from "../history/mod.ts";
+import { withSpawnLock } from "../session/mod.ts";
 import {
   type CleanupPlan,
   type CleanupPlanOptions,
@@ -62,6 +64,55 @@ export async function removeStaleSocket(
   }
 }
 
+/**
+ * Removes the files of the plan's gone sessions (history takes what their hook and event files
+ * say first), each session's under the project's spawn lock: no spawn of the name begins between
+ * the look and the removal, and a file replaced since it was listed (a spawn of the name wrote
+ * it while history waited for its database, say) is that session's and stays.
+ */
+async function removeGoneSessions(
+  deps: Deps,
+  plan: CleanupPlan,
+  report: CleanupReport,
+  remove: (path: string, kind: keyof CleanupPaths) => void,
+): Promise<void> {
+  const going = plan.goneSessions;
+  const unrecorded = report.dryRun || going.length === 0
+    ? new Set<string>()
+    : (await recordBeforeRemoval(
+      deps,
+      going.map((g) => ({ runtimeDir: plan.runtimeDir, hash: g.hash, session: g.session })),
+      "cleanup",
+    )).unrecorded;
+  for (const g of going) {
+    // A hook file history could not take stays for the next ingestion.
+    const keepHooks = unrecorded.has(recordKey(g));
+    const sweep = () => {
+      for (const path of g.files) {
+        const replaced = !report.dryRun && fileIdentity(path) !== g.identities[path];
+        if ((keepHooks && g.hookFiles.includes(path)) || replaced) {
+          report.kept.artifacts.push(path);
+        } else remove(path, "artifacts");
+      }
+      return Promise.resolve();
+    };
+    if (report.dryRun) {
+      await sweep();
+      continue;
+    }
+    try {
+      await withSpawnLock(
+        plan.runtimeDir,
+        g.hash,
+        `the files of session "${g.session}" were not removed`,
+        sweep,
+      );
+    } catch (error) {
+      for (const path of g.files) report.errors.push({ path, error: (error as Error).message });
+    }
+  }
+}
+
 /** Carries out `plan` (or, with `dryRun`, only reports it). Removal failures go to `errors`. */
 async function applyPlan(deps: Deps, plan: CleanupPlan, dryRun: boolean): Promise<CleanupReport> {
   const report: CleanupReport = {
@@ -90,21 +141,7 @@ async function applyPlan(deps: Deps, plan: CleanupPlan, dryRun: boolean): Promis
     if (fileIdentity(path) === identity) remove(path, "sockets");
     else report.kept.sockets.push(path);
   }
-  // History keeps what the hook and event files of gone sessions say before they go.
-  const going = plan.goneSessions;
-  const unrecorded = dryRun || going.length === 0 ? new Set<string>() : (await recordBeforeRemoval(
-    deps,
-    going.map((g) => ({ runtimeDir: plan.runtimeDir, hash: g.hash, session: g.session })),
-    "cleanup",
-  )).unrecorded;
-  for (const g of going) {
-    // A hook file history could not take stays for the next ingestion.
-    const keepHooks = unrecorded.has(recordKey(g));
-    for (const path of g.files) {
-      if (keepHooks && g.hookFiles.includes(path)) report.kept.artifacts.push(path);
-      else remove(path, "artifacts");
-    }
-  }
+  await removeGoneSessions(deps, plan, report, remove);
   plan.staleScripts.forEach((path) => remove(path, "scripts"));
   report.kept.scripts.push(...plan.keptScripts);
   plan.staleTemps.forEach((path) => remove(path, "artifacts"));

@@ -5,7 +5,8 @@ import { type ConfigEntry, loadConfig } from "../../base/config.ts";
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { BUILT_COMMIT, commitAt } from "../../base/version.ts";
-import { ensureRuntimeDir } from "../../store/runtime_dir.ts";
+import { ensureRuntimeDir, SOCKET_NAME_MAX, SOCKET_PATH_MAX } from "../../store/runtime_dir.ts";
+import { readHostsFile } from "../hosts/mod.ts";
 
 /** One external program. */
 export interface ToolCheck {
@@ -34,6 +35,11 @@ export interface DoctorReport {
   /** Running built: the build against its checkout (null from source or compiled). */
   build: BuildCheck | null;
   variables: ConfigEntry[];
+  /**
+   * The hosts file (`--host`, `--all-hosts`): where it is, whether it exists, its hosts' names,
+   * and its problems (each also in `problems`). With hosts, ssh is among `tools`.
+   */
+  hosts: { path: string | null; exists: boolean; names: string[]; problems: string[] };
   /** What is wrong, one sentence each ([] when `ok`). */
   problems: string[];
 }
@@ -86,14 +92,18 @@ export function checkBuild(
 }
 
 /**
- * Checks tmux, claude, codex, the runtime dir and every variable, and a built lisa against its
+ * Checks tmux, claude, codex, the runtime dir, the length of the tmux sockets' paths, every
+ * variable and the hosts file (with ssh when it lists hosts), and a built lisa against its
  * checkout; `problems` says what is wrong. Never throws.
  */
 export async function runDoctor(deps: Deps): Promise<DoctorReport> {
+  const hostsFile = readHostsFile(deps);
+  const ssh = deps.config.sshProgram ?? "ssh";
   const tools = await Promise.all([
     checkTool(deps, "tmux", ["-V"]),
     checkTool(deps, "claude", ["--version"]),
     checkTool(deps, "codex", ["--version"]),
+    ...(hostsFile.hosts.length > 0 ? [checkTool(deps, ssh, ["-V"])] : []),
   ]);
   const { entries } = loadConfig(deps.env, deps.uid);
   let runtimeDir: DoctorReport["runtimeDir"];
@@ -109,6 +119,26 @@ export async function runDoctor(deps: Deps): Promise<DoctorReport> {
   else if (tmux.version === null) problems.push(`tmux does not run: ${tmux.error}`);
   if (!claude.found && !codex.found) problems.push("neither claude nor codex is on PATH");
   if (!runtimeDir.ok) problems.push(runtimeDir.error ?? `runtime dir ${runtimeDir.path} is unsafe`);
+  const socketDir = deps.config.tmuxSocketDir ?? deps.config.runtimeDir;
+  const socketBytes = new TextEncoder().encode(socketDir).length + SOCKET_NAME_MAX;
+  if (socketBytes > SOCKET_PATH_MAX) {
+    problems.push(
+      `a project's tmux socket in ${socketDir} takes up to ${socketBytes} bytes, over the ` +
+        `${SOCKET_PATH_MAX} a socket's path may have: set LISA_TMUX_SOCKET_DIR to a shorter ` +
+        "directory",
+    );
+  }
+  problems.push(...hostsFile.problems);
+  const sshTool = tools[3];
+  if (sshTool !== undefined && !sshTool.found) {
+    problems.push(`${ssh} is not found, and the hosts file ${hostsFile.path} lists hosts`);
+  }
+  const hosts = {
+    path: hostsFile.path,
+    exists: hostsFile.exists,
+    names: hostsFile.hosts.map((h) => h.name),
+    problems: hostsFile.problems,
+  };
   const build = checkBuild(deps.selfCommand, BUILT_COMMIT);
   if (build?.stale) {
     problems.push(
@@ -116,5 +146,13 @@ export async function runDoctor(deps: Deps): Promise<DoctorReport> {
         `is at ${build.checkoutCommit}: run "deno task install" there`,
     );
   }
-  return { ok: problems.length === 0, tools, runtimeDir, build, variables: entries, problems };
+  return {
+    ok: problems.length === 0,
+    tools,
+    runtimeDir,
+    build,
+    variables: entries,
+    hosts,
+    problems,
+  };
 }

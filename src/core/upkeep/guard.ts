@@ -7,7 +7,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { ProgramNotFoundError } from "../../base/errors.ts";
-import { formatOf, isNoServer, parseFormat } from "../../tmux/tmux.ts";
+import { formatOf, isNoServer, parseFormat, TMUX_UTF8 } from "../../tmux/tmux.ts";
 import type { Runner } from "../../base/runner.ts";
 
 /** Risk of a planned command for the default tmux server and the user's other sessions. */
@@ -84,7 +84,7 @@ export async function readDefaultServer(
   };
   let result;
   try {
-    result = await runner.run(["tmux", "list-sessions", "-F", formatOf(FIELDS)], {
+    result = await runner.run(["tmux", TMUX_UTF8, "list-sessions", "-F", formatOf(FIELDS)], {
       env: { ...env },
       clearEnv: true,
       allowFailure: true,

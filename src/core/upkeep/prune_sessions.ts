@@ -25,10 +25,11 @@ import {
   removeSessionArtifacts,
   resolveProject,
   tryReadMeta,
+  withSpawnLock,
 } from "../session/mod.ts";
 import { recordBeforeRemoval } from "../history/mod.ts";
 import { pruneOldEvents } from "../../store/events.ts";
-import { SESSION_ARTIFACT_RE } from "../../store/runtime_dir.ts";
+import { SESSION_ARTIFACT_RE, sessionPaths } from "../../store/runtime_dir.ts";
 import {
   killSession,
   listSessions,
@@ -268,12 +269,15 @@ async function judge(
   return { prune, files: s, row, meta };
 }
 
-/** Prunes one session: closes its dead tmux session, records it in history, removes its files. */
+/**
+ * Prunes one session: closes its dead tmux session, records it in history, removes its files.
+ * Null when a spawn of the name made them another session's meanwhile: they stay.
+ */
 async function pruneOne(
   deps: Deps,
   runtimeDir: string,
   v: Extract<Verdict, { prune: PrunedSession }>,
-): Promise<PrunedSession> {
+): Promise<PrunedSession | null> {
   const pruned = { ...v.prune };
   const { hash, session } = v.files;
   if (v.row !== undefined && v.meta?.socketPath) {
@@ -292,9 +296,23 @@ async function pruneOne(
     [{ runtimeDir, hash, session, runId: v.meta?.runId ?? null }],
     "pruned",
   );
-  pruned.files = removeSessionArtifacts(runtimeDir, session, { hash, keepHooks: !recorded })
-    .sort();
-  return pruned;
+  // A spawn of the name since it was judged (history may have waited seconds for its
+  // database) made the files another session's: they stay. Looked at under the spawn lock,
+  // so no spawn can begin between the look and the removal. A hook log history could not
+  // take stays for its next read.
+  const respawned = await withSpawnLock(
+    runtimeDir,
+    hash,
+    `session "${session}" was not pruned`,
+    () => {
+      const now = tryReadMeta(sessionPaths(runtimeDir, hash, session).meta);
+      if ((now?.runId ?? null) !== (v.meta?.runId ?? null)) return Promise.resolve(true);
+      pruned.files = removeSessionArtifacts(runtimeDir, session, { hash, keepHooks: !recorded })
+        .sort();
+      return Promise.resolve(false);
+    },
+  );
+  return respawned ? null : pruned;
 }
 
 /** Prunes (see the module doc). Throws only the project errors and a bad duration's. */
@@ -324,7 +342,11 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
     const v = await judge(deps, s, seen.metas.get(key), seen, { nowMs, olderThanMs });
     if ("kept" in v) result.kept.push(v.kept);
     else if (dryRun) result.pruned.push({ ...v.prune, files: [...s.paths.values()].sort() });
-    else result.pruned.push(await pruneOne(deps, runtimeDir, v));
+    else {
+      const pruned = await pruneOne(deps, runtimeDir, v);
+      if (pruned !== null) result.pruned.push(pruned);
+      else result.kept.push({ session: s.session, alias: v.prune.alias, reason: "live" });
+    }
   }
   result.events = dryRun
     ? oldEventLogs(runtimeDir, deps.config.eventRetentionDays, nowMs, scope)

@@ -15,7 +15,7 @@ import { LisaError } from "../../base/errors.ts";
 import { killSessionTree } from "../kill/mod.ts";
 import { monitorSession } from "../monitor/mod.ts";
 import { removeStaleSocket } from "./cleanup.ts";
-import { type Project, resolveProject } from "../session/mod.ts";
+import { type Project, removeSpawnLock, resolveProject } from "../session/mod.ts";
 import { shellJoin, shellQuote } from "../../base/shell_quote.ts";
 import { spawnSession } from "../spawn/mod.ts";
 import { removeIfExists } from "../../store/atomic.ts";
@@ -264,8 +264,9 @@ async function runLevels(
 
 /**
  * Kills L1 with its descendants, then any level left without a parent link; then removes what
- * kill keeps for post-mortems (the smoke sessions' event logs) and the project's socket when no
- * server answers on it any more (tmux leaves it behind when its last session ends).
+ * kill keeps for post-mortems (the smoke sessions' event logs), the project's socket when no
+ * server answers on it any more (tmux leaves it behind when its last session ends) and its
+ * spawn lock file when no spawn holds it.
  */
 async function cleanupSmoke(
   deps: Deps,
@@ -295,5 +296,6 @@ async function cleanupSmoke(
     }
   }
   await removeStaleSocket(deps.runner, project.socketPath, deps.config.cmdTimeoutSeconds * 1000);
+  await removeSpawnLock(project.runtimeDir, project.hash);
   return { killed, errors };
 }

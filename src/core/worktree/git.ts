@@ -72,11 +72,23 @@ export function isGitLockError(stderr: string): boolean {
     .test(stderr);
 }
 
-/** The first line of git's stderr (or the exit status), for error messages. */
+/** git's error line (with the files it lists after it), else its first line or the exit status. */
 export function gitMessage(result: RunResult): string {
-  const lines = result.stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const fatal = lines.find((l) => /^(fatal|error):/.test(l));
-  return (fatal ?? lines[0] ?? `exit ${result.code}`).replace(/^(fatal|error):\s*/, "");
+  const raw = result.stderr.split("\n").filter((l) => l.trim() !== "");
+  const lines = raw.map((l) => l.trim());
+  const at = lines.findIndex((l) => /^(fatal|error):/.test(l));
+  let message = (lines[at] ?? lines[0] ?? `exit ${result.code}`).replace(/^(fatal|error):\s*/, "");
+  // "… the following files would be overwritten by merge:" names them on the tab-indented
+  // lines after it: they belong to the message.
+  if (message.endsWith(":")) {
+    const files: string[] = [];
+    for (const line of raw.slice(Math.max(at, 0) + 1)) {
+      if (!line.startsWith("\t")) break;
+      files.push(line.trim());
+    }
+    if (files.length > 0) message = `${message} ${files.join(", ")}`;
+  }
+  return message;
 }
 
 /** git's subcommand in `args` (past `-c name=value` options), for messages. */

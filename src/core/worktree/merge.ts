@@ -4,7 +4,9 @@
  * 1. Refused while the agent is working (`in_progress` or `just_started`) unless `force`.
  * 2. Under lisa's lock of the repository: the main checkout must be on a branch (not the
  *    session's), with no merge in progress and nothing staged; its uncommitted or untracked
- *    files must not be among those the merge changes (`merge_dirty_checkout`, listing them).
+ *    files, and those status hides (`merge_hidden.ts`: ignored files, edits under
+ *    assume-unchanged or skip-worktree), must not be among those the merge changes
+ *    (`merge_dirty_checkout`, listing them).
  * 3. What is pending in the worktree (changed and untracked files) is committed on the
  *    session's branch, with a message naming the session (`merge_refused` when the agent moved
  *    its worktree off that branch, or left unresolved conflicts in it; `merge_failed`, with the
@@ -32,6 +34,7 @@ import { branchCommits, worktreePresent } from "./describe.ts";
 import { findWorktree, type FoundWorktree } from "./find.ts";
 import { git, gitMessage, splitZ } from "./git.ts";
 import { applyMerge, changesOf, conflictError } from "./merge_apply.ts";
+import { hiddenChanges } from "./merge_hidden.ts";
 import { journalPath, STATUS_ARGS, statusPaths, withRepo } from "./merge_journal.ts";
 import { commitWorktree } from "./merge_pending.ts";
 import { type MergedMark, readRecord, writeRecord } from "../../store/worktree_record.ts";
@@ -380,12 +383,17 @@ async function mergeTree(
   );
   const files = [...changes.inHead, ...changes.added].sort();
   const before = (await git(deps, main, STATUS_ARGS)).stdout;
-  const overlap = statusPaths(before).filter((p) => touches(files, p));
+  const shown = statusPaths(before).filter((p) => touches(files, p));
+  // What status hides (ignored files, assume-unchanged and skip-worktree edits) is a
+  // person's too: git's merge would overwrite it, or refuse and leave lisa to undo over it.
+  const hidden = (await hiddenChanges(deps, main, head, changes))
+    .filter((h) => !shown.some((p) => touches([h], p)));
+  const overlap = [...shown, ...hidden].sort();
   if (overlap.length > 0) {
     throw new LisaError(
       "merge_dirty_checkout",
-      `The main checkout ${main} has uncommitted or untracked changes in files the merge ` +
-        `would change: ${overlap.join(", ")}; commit or stash them first`,
+      `The main checkout ${main} has uncommitted, untracked or ignored changes in files the ` +
+        `merge would change: ${overlap.join(", ")}; commit, move or stash them first`,
       { details: { main, files: overlap, pendingCommit } },
     );
   }

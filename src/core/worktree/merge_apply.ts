@@ -103,13 +103,27 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
       } catch { /* undone without ending that git, should this lisa be killed */ }
     },
   };
-  const undo = async (): Promise<boolean> => {
-    const undone = await undoMerge(deps, journal).catch(() => null);
+  // `whole`: git ended by itself (it refused, or a hook did), so each file of the merge is
+  // whole, as HEAD has it or as the merge makes it, unless someone changed it since the checks
+  // (git's refusal to overwrite such a file is why it failed): that file is left as it is.
+  // A git ended by a signal or its time limit may have left a file half written: then every
+  // file of the merge is put back.
+  // The files the undo left as someone changed them meanwhile (`whole` undo only).
+  let kept: string[] = [];
+  const undo = async (whole = false): Promise<boolean> => {
+    const undone = await undoMerge(deps, journal, whole).catch(() => null);
     // One that could not be undone stays, for the next lisa to try again.
     if (undone?.settled) removeJournal(jpath);
+    if (undone !== null && !undone.restored && undone.restoredButLeft) kept = undone.left;
     return undone?.restored ?? false;
   };
-  const as = (restored: boolean) => `${main} is ${restored ? "as it was" : "NOT as it was"}`;
+  const as = (restored: boolean) =>
+    restored
+      ? `${main} is as it was`
+      : kept.length > 0
+      ? `${main} is as it was but for ${kept.join(", ")}, which someone changed meanwhile ` +
+        "(kept as they made it)"
+      : `${main} is NOT as it was`;
   const notMerged = (what: string, r: RunResult, restored: boolean) =>
     new LisaError(
       "merge_failed",
@@ -117,7 +131,15 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
         as(restored)
       }`,
       {
-        details: { main, branch, into, pendingCommit, restored, stderr: r.stderr.trim() },
+        details: {
+          main,
+          branch,
+          into,
+          pendingCommit,
+          restored,
+          ...(kept.length > 0 ? { kept } : {}),
+          stderr: r.stderr.trim(),
+        },
       },
     );
   const branchRef = `refs/heads/${branch}`;
@@ -137,7 +159,8 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
           cleanup: true,
         })).stdout,
       );
-      const restored = await undo();
+      // Conflict markers are git's writing, not a person's: those files are put back.
+      const restored = await undo(unresolved.length === 0);
       if (unresolved.length > 0) {
         throw conflictError(branch, into, main, unresolved, restored, pendingCommit);
       }
@@ -146,7 +169,9 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
     if (step.squash) {
       // A hook may refuse the commit: the squashed changes must not stay staged.
       const committed = await git(deps, main, ["commit", "-q", "-m", step.message], options);
-      if (!committed.success) throw notMerged("commit the squash of", committed, await undo());
+      if (!committed.success) {
+        throw notMerged("commit the squash of", committed, await undo(true));
+      }
     }
     const commit = (await git(deps, main, ["rev-parse", "--verify", "--quiet", "HEAD"])).stdout
       .trim();

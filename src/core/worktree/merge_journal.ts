@@ -150,10 +150,15 @@ export interface UndoResult {
   left: string[];
   /** True when nothing more can be done (the journal can go). */
   settled: boolean;
+  /**
+   * True when everything of the merge is as it was but the files in `left`: the undo did its
+   * part, and only what someone changed meanwhile differs.
+   */
+  restoredButLeft?: boolean;
 }
 
 /** Blob ids by path in tree `tree`, for the paths of `wanted`. */
-async function blobsOf(
+export async function blobsOf(
   deps: Deps,
   main: string,
   tree: string,
@@ -172,7 +177,11 @@ async function blobsOf(
 }
 
 /** The blob id each existing file of `paths` would have (git's filters applied), by path. */
-async function hashes(deps: Deps, main: string, paths: string[]): Promise<Map<string, string>> {
+export async function hashes(
+  deps: Deps,
+  main: string,
+  paths: string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const files = paths.filter((p) => {
     try {
@@ -301,7 +310,13 @@ export async function undoMerge(
   const shown = statusPaths(status.stdout).filter((p) =>
     ours.has(p) || dirs.some((d) => p.startsWith(d)) || ours.has(p.replace(/\/$/, ""))
   );
-  return { restored: left.length === 0 && shown.length === 0, left, settled: true };
+  const others = shown.filter((p) => !keep.has(p.replace(/\/$/, "")));
+  return {
+    restored: left.length === 0 && shown.length === 0,
+    left,
+    settled: true,
+    restoredButLeft: others.length === 0,
+  };
 }
 
 /**

@@ -4,7 +4,8 @@
  * A worktree is removed only when
  * - its session is finished (tmux has no live pane of it: gone, or its pane dead), and
  * - nothing would be lost: no uncommitted or untracked files in the worktree, no submodule
- *   cloned into it (its repository lives in the worktree's git dir), and no commit of
+ *   cloned into it (its repository lives in the worktree's git dir) nor other repository
+ *   cloned into it and added as a gitlink, and no commit of
  *   its branch, or of its worktree's HEAD (an agent may have left the branch), that no other
  *   branch (local or remote-tracking) has — unless `merge --squash` recorded that very tip as
  *   merged and the squash's result is still on a branch (see {@link squashStillMerged}).
@@ -23,7 +24,7 @@ import { LisaError } from "../../base/errors.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { resolveProject } from "../session/mod.ts";
 import { type BranchCommit, pendingChanges, worktreePresent } from "./describe.ts";
-import { git, gitMessage } from "./git.ts";
+import { git, gitMessage, splitZ } from "./git.ts";
 import { clearUnstarted, spawnerAlive } from "./leftover.ts";
 import { selfIdentity, withRepo } from "./merge_journal.ts";
 import {
@@ -178,20 +179,32 @@ interface Verdict {
 }
 
 /**
- * The submodules initialized in the worktree at `path`: git keeps their repositories in the
- * worktree's own git dir (`modules/`), which goes with it, commits made there and all.
+ * The repositories of their own inside the worktree at `path`, which go with it, commits made
+ * there and all: the submodules initialized in it (git keeps their repositories in the
+ * worktree's own git dir, `modules/`), and the git repositories cloned into it that its index
+ * holds as gitlinks (`git add` of a plain clone, as merge's pending commit does: its `.git` is
+ * a directory of its own, not a submodule's pointer).
  */
 async function submoduleClones(deps: Deps, path: string): Promise<string[]> {
   const gitDir = await git(deps, path, ["rev-parse", "--absolute-git-dir"], {
     allowFailure: true,
   });
   if (!gitDir.success) return [];
+  const out = new Set<string>();
   try {
-    return [...Deno.readDirSync(`${gitDir.stdout.trim()}/modules`)]
-      .filter((e) => e.isDirectory).map((e) => e.name).sort();
-  } catch {
-    return [];
+    for (const e of Deno.readDirSync(`${gitDir.stdout.trim()}/modules`)) {
+      if (e.isDirectory) out.add(e.name);
+    }
+  } catch { /* no submodule initialized */ }
+  const staged = await git(deps, path, ["ls-files", "-s", "-z"], { allowFailure: true });
+  for (const entry of splitZ(staged.stdout)) {
+    if (!entry.startsWith("160000 ")) continue;
+    const link = entry.slice(entry.indexOf("\t") + 1);
+    try {
+      if (Deno.lstatSync(`${path}/${link}/.git`).isDirectory) out.add(link);
+    } catch { /* not checked out, or a submodule's pointer file */ }
   }
+  return [...out].sort();
 }
 
 /**
@@ -229,7 +242,7 @@ async function judge(deps: Deps, record: WorktreeRecord, repoThere: boolean): Pr
     if (submodules.length > 0) {
       reasons.push({
         kind: "submodules",
-        detail: `the worktree ${info.path} has its own clones of submodules (${
+        detail: `the worktree ${info.path} has its own clones of submodules or repositories (${
           submodules.join(", ")
         }): a commit made in one exists nowhere else`,
         submodules,

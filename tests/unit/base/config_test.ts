@@ -28,6 +28,8 @@ Deno.test("loadConfig gives the seed defaults for an empty environment", () => {
       runtimeDir: config.runtimeDir,
       hooks: config.hooks,
       stallSeconds: config.stallSeconds,
+      graceSeconds: config.graceSeconds,
+      quietSeconds: config.quietSeconds,
     },
     {
       cmdTimeoutSeconds: 20,
@@ -47,6 +49,8 @@ Deno.test("loadConfig gives the seed defaults for an empty environment", () => {
       runtimeDir: "/tmp/lisa-1234",
       hooks: "on",
       stallSeconds: 300,
+      graceSeconds: 8,
+      quietSeconds: 3,
     },
   );
   strictEqual(entries.length, VARIABLES.length);

@@ -39,6 +39,75 @@ Deno.test("run: a child that ends in time gives its exit code, stdout and stderr
   strictEqual(r.stderr, "err\n");
 });
 
+Deno.test("run: onStdout/onStderr get the output as it comes, before the child ends", async () => {
+  const seen: string[] = [];
+  let resolveFirst: () => void = () => {};
+  const first = new Promise<void>((r) => resolveFirst = r);
+  const runner = new DenoRunner(20_000);
+  const gate = await Deno.makeTempFile();
+  Deno.writeTextFileSync(gate, "hold");
+  try {
+    const done = runner.run(
+      [
+        "bash",
+        "-c",
+        `echo one; echo warn >&2; while [ -s ${gate} ]; do sleep 0.05; done; echo two`,
+      ],
+      {
+        onStdout: (t) => {
+          seen.push(`out:${t}`);
+          resolveFirst();
+        },
+        onStderr: (t) => seen.push(`err:${t}`),
+      },
+    );
+    await first;
+    // "one" arrived while the child still waits on the gate.
+    ok(seen.includes("out:one\n"), seen.join("|"));
+    Deno.writeTextFileSync(gate, "");
+    const r = await done;
+    strictEqual(r.stdout, "");
+    strictEqual(seen.filter((s) => s.startsWith("out:")).join(""), "out:one\nout:two\n");
+    ok(seen.includes("err:warn\n"), seen.join("|"));
+  } finally {
+    await Deno.remove(gate);
+  }
+});
+
+Deno.test("run: holdStdin keeps the child's stdin open until it ends; without it stdin is closed", async () => {
+  const runner = new DenoRunner(20_000);
+  // `read -t` times out (exit >128) while stdin stays open with nothing in it.
+  const held = await runner.run(["bash", "-c", "read -t 0.3 line; echo $?"], { holdStdin: true });
+  ok(Number(held.stdout.trim()) > 128, held.stdout);
+  const closed = await runner.run(["bash", "-c", "read -t 5 line; echo $?"], { stdin: "" });
+  strictEqual(closed.stdout.trim(), "1");
+  const both = await runner.run([
+    "bash",
+    "-c",
+    'read line; echo "[$line]"; read -t 0.3 more; echo $?',
+  ], {
+    stdin: "given\n",
+    holdStdin: true,
+  });
+  ok(both.stdout.startsWith("[given]\n") && Number(both.stdout.split("\n")[1]) > 128, both.stdout);
+});
+
+Deno.test("run: an aborted signal ends the child and gives its status; Infinity means no deadline", async () => {
+  const runner = new DenoRunner(100);
+  const stop = new AbortController();
+  const running = runner.run(["sleep", "30"], {
+    signal: stop.signal,
+    timeoutMs: Infinity,
+    allowFailure: true,
+  });
+  stop.abort();
+  const r = await running;
+  ok(!r.success);
+  // Past the runner's default deadline (100 ms) without a timeout: Infinity held.
+  const slow = await runner.run(["sleep", "0.3"], { timeoutMs: Infinity });
+  strictEqual(slow.code, 0);
+});
+
 /** True while `pid` is a live (not zombie) process. */
 function alive(pid: number): boolean {
   try {

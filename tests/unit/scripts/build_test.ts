@@ -1,6 +1,8 @@
 /** The build's rewrite of lazy imports (scripts/build.ts): what the bundler can follow. */
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import {
+  declarationsOf,
+  EVERY_VERB_ROUTES,
   inlineLazyImports,
   parseBuildArgs,
   routeBundleName,
@@ -81,6 +83,20 @@ Deno.test("another route's bundle fails this verb's loader, naming it", () => {
       'load: () => Promise.reject(new Error("lisa build: session kill-all is not in this bundle")),',
     ),
   );
+});
+
+Deno.test("the whole table's bundle can do without a route's code (mcp has a bundle of its own)", () => {
+  const version = routeLoaderOf(
+    "src/cli/commands/version_spec.ts",
+    KILL_ALL_COPY.replace('"session kill-all"', '"version"').replace(
+      "./kill_all.ts",
+      "./version.ts",
+    ),
+  );
+  const killAll = routeLoaderOf("src/cli/commands/session/kill_all_spec.ts", KILL_ALL_COPY);
+  deepStrictEqual(declarationsOf([version, killAll], new Set(["version"])), [version]);
+  ok(EVERY_VERB_ROUTES.has("mcp"));
+  throws(() => declarationsOf([version, killAll], new Set(["nope"])), /no loader of "nope"/);
 });
 
 Deno.test("the built entry picks a route's bundle only for an exact route, two words first", () => {

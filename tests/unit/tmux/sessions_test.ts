@@ -71,7 +71,7 @@ Deno.test("new-session is chained after the server options, with -e env and -- b
     ],
   ]);
   const argv = new Tmux(new ScriptedRunner([]), "/s.sock").argv(cmds);
-  deepStrictEqual(argv.slice(0, 3), ["tmux", "-S", "/s.sock"]);
+  deepStrictEqual(argv.slice(0, 4), ["tmux", "-u", "-S", "/s.sock"]);
   strictEqual(argv.filter((a) => a === ";").length, 3);
 });
 
@@ -90,7 +90,7 @@ Deno.test("text is pasted in one call: has-session, load-buffer, then tmux check
   strictEqual(options?.stdin, "a\nb 'c'");
   const buffer = argv[argv.indexOf("load-buffer") + 2];
   ok(/^lisa-[0-9a-f]{12}$/.test(buffer));
-  deepStrictEqual(argv.slice(3), [
+  deepStrictEqual(argv.slice(4), [
     "has-session",
     "-t",
     target,
@@ -107,7 +107,8 @@ Deno.test("text is pasted in one call: has-session, load-buffer, then tmux check
     target,
     "#{pane_dead}",
     `'delete-buffer' '-b' '${buffer}' ; 'display-message' '-p' '__LISA_PANE_DEAD__'`,
-    `'paste-buffer' '-p' '-d' '-b' '${buffer}' '-t' '${target}'`,
+    // Any mode (copy mode: a person scrolled back) ends first, so the paste reaches the agent.
+    `'copy-mode' '-q' '-t' '${target}' ; 'paste-buffer' '-p' '-d' '-b' '${buffer}' '-t' '${target}'`,
   ]);
 });
 
@@ -115,14 +116,14 @@ Deno.test("keys go through the same check; a dead pane's mark is `dead`", async 
   const runner = new ScriptedRunner([ok0(), ok0("__LISA_PANE_DEAD__\n")]);
   const tmux = new Tmux(runner, "/s.sock");
   strictEqual(await sendKeys(tmux, "=lisa-a:@1.%2", ["C-c", "'", "-t"]), "sent");
-  deepStrictEqual(runner.calls[0].argv.slice(3), [
+  deepStrictEqual(runner.calls[0].argv.slice(4), [
     "if-shell",
     "-F",
     "-t",
     "=lisa-a:@1.%2",
     "#{pane_dead}",
     "'display-message' '-p' '__LISA_PANE_DEAD__'",
-    `'send-keys' '-t' '=lisa-a:@1.%2' '--' 'C-c' "'" '-t'`,
+    `'copy-mode' '-q' '-t' '=lisa-a:@1.%2' ; 'send-keys' '-t' '=lisa-a:@1.%2' '--' 'C-c' "'" '-t'`,
   ]);
   strictEqual(await sendKeys(tmux, "=lisa-a:@1.%2", ["Enter"]), "dead");
 });
@@ -169,8 +170,10 @@ Deno.test("list-panes rows give each session's first pane, and its own pane by i
     paneDeadStatus: 0,
   });
   strictEqual(paneRowOf(rows[0], { windowId: "@4", paneId: "%9" }).paneDead, false);
-  // A pane that is gone (or listed in another window) reads as dead.
-  strictEqual(paneRowOf(rows[0], { windowId: "@0", paneId: "%9" }).paneDead, true);
+  // A pane moved to another window of the session is still its pane (tmux never reuses an id).
+  strictEqual(paneRowOf(rows[0], { windowId: "@0", paneId: "%9" }).panePid, 200);
+  // A pane that is gone reads as dead.
+  strictEqual(paneRowOf(rows[0], { windowId: "@0", paneId: "%7" }).paneDead, true);
   strictEqual(paneRowOf(rows[0], undefined).panePid, 123);
   deepStrictEqual(
     await listSessions(new Tmux(new ScriptedRunner([fail("no server running")]), "/s.sock")),
@@ -178,10 +181,10 @@ Deno.test("list-panes rows give each session's first pane, and its own pane by i
   );
 });
 
-Deno.test("every target lisa passes is =NAME: or its pane =NAME:@W.%P (exact for every kind)", async () => {
+Deno.test("every target lisa passes is =NAME: or its pane =NAME:.%P (exact for every kind)", async () => {
   const ids = { windowId: "@3", paneId: "%8" };
   strictEqual(sessionTarget("lisa-w-1"), "=lisa-w-1:");
-  strictEqual(paneTarget("lisa-w-1", ids), "=lisa-w-1:@3.%8");
+  strictEqual(paneTarget("lisa-w-1", ids), "=lisa-w-1:.%8");
   strictEqual(paneTarget("lisa-w-1", undefined), "=lisa-w-1:^.{top-left}");
   // Damaged ids are no ids: they would target no pane (or, unanchored, another one).
   strictEqual(paneTarget("lisa-w-1", { windowId: "3", paneId: "%8" }), "=lisa-w-1:^.{top-left}");
@@ -216,7 +219,7 @@ Deno.test("every target lisa passes is =NAME: or its pane =NAME:@W.%P (exact for
     }
   }
   strictEqual(targets, 11);
-  deepStrictEqual(runner.calls[1].argv.slice(3, 7), ["list-panes", "-s", "-t", "=lisa-w-1:"]);
+  deepStrictEqual(runner.calls[1].argv.slice(4, 8), ["list-panes", "-s", "-t", "=lisa-w-1:"]);
 });
 
 Deno.test("a dead pane's pid is never offered as a live process: it may belong to anyone now", async () => {

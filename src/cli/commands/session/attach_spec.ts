@@ -9,6 +9,7 @@ export const attachFlags = {
   projectRoot: F.projectRoot,
   readOnly: F.readOnly,
   json: F.json,
+  host: F.host,
 };
 
 /** `lisa session attach`. */
@@ -19,6 +20,7 @@ export const attachVerb = {
     "alias, given as an argument or with --session; left out, the one running session of the " +
     "project (several: asked on a terminal). Detach with the tmux prefix then d.",
   flags: attachFlags,
+  mcp: false,
   positional: {
     kind: "tuple",
     parameters: [{

@@ -19,6 +19,7 @@ export const captureFlags = {
   markersJson: F.markersJson,
   stripBanner: F.stripBanner,
   verbatim: F.verbatim,
+  host: F.host,
 };
 
 /** `lisa session capture`. */

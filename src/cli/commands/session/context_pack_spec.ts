@@ -16,6 +16,7 @@ export const contextPackFlags = {
   strategy: F.strategy,
   json: F.json,
   jsonMin: F.jsonMin,
+  host: F.host,
 };
 
 /** `lisa session context-pack`. */

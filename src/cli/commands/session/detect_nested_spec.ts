@@ -16,6 +16,7 @@ export const detectNestedFlags = {
   projectRoot: F.projectRoot,
   rewrite: F.rewrite,
   why: F.why,
+  host: F.host,
 };
 
 /** `lisa session detect-nested`. */

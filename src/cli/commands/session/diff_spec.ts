@@ -9,6 +9,7 @@ export const diffFlags = {
   projectRoot: F.projectRoot,
   stat: F.stat,
   json: F.json,
+  host: F.host,
 };
 
 /** `lisa session diff`. */

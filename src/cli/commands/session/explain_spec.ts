@@ -14,6 +14,7 @@ export const explainFlags = {
   recent: F.recent,
   agent: F.agent,
   mode: F.mode,
+  host: F.host,
 };
 
 /** `lisa session explain`. */

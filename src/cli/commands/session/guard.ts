@@ -14,13 +14,13 @@ export default async function guard(
   this: LisaContext,
   flags: FlagsOf<typeof guardFlags>,
 ): Promise<void> {
+  if (flags.enforce && flags.adviceOnly) {
+    throw new UsageError("--enforce and --advice-only exclude each other", "conflicting_options");
+  }
   const report = await runGuard(this.deps, {
     sharedTmux: flags.sharedTmux === true,
     command: flags.command,
   });
-  if (flags.enforce && flags.adviceOnly) {
-    throw new UsageError("--enforce and --advice-only exclude each other");
-  }
   const advice = flags.adviceOnly === true;
   this.exitCode = report.safe || advice ? 0 : 1;
   const io = this.deps.io;

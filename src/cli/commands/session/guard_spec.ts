@@ -11,6 +11,7 @@ export const guardFlags = {
   enforce: F.enforce,
   adviceOnly: F.adviceOnly,
   projectRoot: F.projectRoot,
+  host: F.host,
 };
 
 /** `lisa session guard`. */

@@ -14,6 +14,7 @@ export const handoffFlags = {
   cursorFile: F.cursorFile,
   json: F.json,
   jsonMin: F.jsonMin,
+  host: F.host,
 };
 
 /** `lisa session handoff`. */

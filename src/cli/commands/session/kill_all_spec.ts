@@ -9,6 +9,7 @@ export const killAllFlags = {
   cleanupAllHashes: F.cleanupAllHashes,
   projectRoot: F.projectRoot,
   json: F.json,
+  host: F.host,
 };
 
 /** `lisa session kill-all`. */

@@ -9,6 +9,7 @@ export const killFlags = {
   projectRoot: F.projectRoot,
   cleanupAllHashes: F.cleanupAllHashes,
   json: F.json,
+  host: F.host,
 };
 
 /** `lisa session kill`. */

@@ -4,8 +4,60 @@ import { printList } from "../../list_render.ts";
 import { printJson } from "../../output.ts";
 import type { FlagsOf } from "../../verb_spec.ts";
 import type { listFlags } from "./list_spec.ts";
-import { type ListResult, listSessionsOf } from "../../../core/inventory/mod.ts";
+import {
+  type FleetListResult,
+  listAllHosts,
+  type ListResult,
+  listSessionsOf,
+} from "../../../core/inventory/mod.ts";
+import { UsageError } from "../../../base/errors.ts";
+import type { Deps } from "../../../base/deps.ts";
 import { listCompat } from "./list_compat.ts";
+
+/** `--all-hosts` with a flag that reads or keeps this machine's files only: refused. */
+function checkAllHosts(flags: FlagsOf<typeof listFlags>): void {
+  const local = [
+    [flags.stale, "--stale"],
+    [flags.prunePreview, "--prune-preview"],
+    [flags.deltaJson, "--delta-json"],
+    [flags.cursorFile !== undefined, "--cursor-file"],
+  ] as const;
+  for (const [given, name] of local) {
+    if (given) {
+      throw new UsageError(
+        `${name} reads this machine's files only: it does not go with --all-hosts`,
+        "conflicting_options",
+      );
+    }
+  }
+}
+
+/**
+ * The JSON of `list --all-hosts`: the list's own document (`compat`), its rows with `host`,
+ * `sessions` named so that `--session` finds them (`HOST:name` for a host's), and `hosts[]`.
+ */
+function fleetJson(
+  compat: Record<string, unknown>,
+  result: FleetListResult,
+): Record<string, unknown> {
+  const rows = result.sessions;
+  const items = Array.isArray(compat.items)
+    ? compat.items.map((item, i) => ({ host: rows[i]?.host ?? null, ...item }))
+    : compat.items;
+  return {
+    ...compat,
+    sessions: rows.map((s) => s.host === null ? s.session : `${s.host}:${s.session}`),
+    items,
+    hosts: result.hosts,
+  };
+}
+
+/** Each host that did not answer, as one line on stderr (the list still succeeds). */
+function reportHosts(deps: Deps, result: FleetListResult): void {
+  for (const h of result.hosts) {
+    if (!h.ok) deps.io.err(`lisa: host ${h.name}: ${h.errorCode}: ${h.error}\n`);
+  }
+}
 
 /** Prints the sessions (with --watch: redraws them in place until Ctrl-C). */
 export default async function list(
@@ -13,6 +65,8 @@ export default async function list(
   flags: FlagsOf<typeof listFlags>,
 ): Promise<void> {
   const deps = this.deps;
+  const allHosts = flags.allHosts === true;
+  if (allHosts) checkAllHosts(flags);
   const options = {
     projectRoot: flags.projectRoot,
     projectOnly: flags.projectOnly ?? false,
@@ -21,20 +75,30 @@ export default async function list(
   };
   const view = () => ({
     wide: flags.wide ?? false,
+    hosts: allHosts,
     columns: deps.io.columns?.() ?? null,
     colour: !deps.io.noColor,
   });
+  const fetch = async (): Promise<ListResult> => {
+    if (!allHosts) return await listSessionsOf(deps, options);
+    return await listAllHosts(deps, options);
+  };
   const render = async (result: ListResult) => {
+    if (allHosts) reportHosts(deps, result as FleetListResult);
     const compat = await listCompat(deps, result, flags);
     if (compat === null) printList(deps.io, result, flags.json ?? false, deps.now(), view());
-    else if (compat.json) printJson(deps.io, compat.json);
-    else {
+    else if (compat.json) {
+      printJson(
+        deps.io,
+        allHosts ? fleetJson(compat.json, result as FleetListResult) : compat.json,
+      );
+    } else {
       printList(deps.io, result, false, deps.now(), view());
       for (const line of compat.lines) deps.io.out(`${line}\n`);
     }
   };
   if (flags.watch === undefined) {
-    await render(await listSessionsOf(deps, options));
+    await render(await fetch());
     return;
   }
   // --watch: redraw until Ctrl-C, SIGTERM (a terminal multiplexer or a supervisor ending it) or
@@ -50,7 +114,7 @@ export default async function list(
   try {
     if (tty) deps.io.out("\x1b[?25l");
     while (!stop && !deps.io.outClosed) {
-      const result = await listSessionsOf(deps, options);
+      const result = await fetch();
       if (tty) deps.io.out("\x1b[H\x1b[2J");
       await render(result);
       const until = Date.now() + flags.watch * 1000;

@@ -17,6 +17,8 @@ export const listFlags = {
   deltaJson: F.deltaJson,
   cursorFile: F.cursorFile,
   withNextAction: F.withNextAction,
+  host: F.host,
+  allHosts: F.allHosts,
 };
 
 /** `lisa session list`. */

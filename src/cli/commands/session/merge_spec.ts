@@ -11,6 +11,7 @@ export const mergeFlags = {
   message: F.message,
   force: F.force,
   json: F.json,
+  host: F.host,
 };
 
 /** `lisa session merge`. */

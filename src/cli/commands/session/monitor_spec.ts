@@ -25,6 +25,7 @@ export const monitorFlags = {
   verbose: F.verbose,
   emitHandoff: F.emitHandoff,
   handoffCursorFile: F.handoffCursorFile,
+  host: F.host,
 };
 
 /** `lisa session monitor`. */

@@ -10,6 +10,7 @@ export const nameFlags = {
   tag: F.tag,
   projectRoot: F.projectRoot,
   json: F.json,
+  host: F.host,
 };
 
 /** `lisa session name`. */

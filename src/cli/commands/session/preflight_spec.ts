@@ -12,6 +12,7 @@ export const preflightFlags = {
   autoModelCandidates: F.autoModelCandidates,
   fast: F.fast,
   json: F.json,
+  host: F.host,
 };
 
 /** `lisa session preflight`. */

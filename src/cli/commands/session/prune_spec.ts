@@ -11,6 +11,7 @@ export const pruneFlags = {
   projectRoot: F.projectRoot,
   allProjects: F.allProjects,
   json: F.json,
+  host: F.host,
 };
 
 /** `lisa session prune`. */

@@ -17,6 +17,7 @@ export const sendFlags = {
   timeoutSeconds: F.timeoutSeconds,
   force: F.force,
   readyTimeout: F.readyTimeout,
+  host: F.host,
 };
 
 /** `lisa session send`. */

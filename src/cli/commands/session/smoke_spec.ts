@@ -16,6 +16,7 @@ export const smokeFlags = {
   model: F.model,
   pollInterval: F.pollInterval,
   maxPolls: F.maxPolls,
+  host: F.host,
 };
 
 /** `lisa session smoke`. */

@@ -18,6 +18,7 @@ export const snapshotFlags = {
   markersJson: F.markersJson,
   agent: F.agent,
   mode: F.mode,
+  host: F.host,
 };
 
 /** `lisa session snapshot`. */

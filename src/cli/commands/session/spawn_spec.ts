@@ -28,6 +28,7 @@ export const spawnFlags = {
   json: F.json,
   detectNested: F.detectNestedFlag,
   cleanupAllHashes: F.cleanupAllHashes,
+  host: F.host,
 };
 
 /** `lisa session spawn`. */

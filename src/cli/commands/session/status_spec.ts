@@ -12,6 +12,7 @@ export const statusFlags = {
   failNotFound: F.failNotFound,
   agent: F.agent,
   mode: F.mode,
+  host: F.host,
 };
 
 /** `lisa session status`. */

@@ -5,8 +5,10 @@ import type { FlagsOf } from "../../verb_spec.ts";
 import type { treeFlags } from "./tree_spec.ts";
 import {
   flattenTree,
+  type FleetTreeResult,
   renderTreeLines,
   runTree,
+  treeAllHosts,
   type TreeNode,
 } from "../../../core/inventory/mod.ts";
 import { UsageError } from "../../../base/errors.ts";
@@ -18,6 +20,24 @@ import {
   resolveSession,
 } from "../../../core/session/mod.ts";
 
+/** The flags of tree that read or keep this machine's files only (refused with --all-hosts). */
+function checkAllHosts(flags: FlagsOf<typeof treeFlags>): void {
+  const local = [
+    [flags.delta, "--delta"],
+    [flags.deltaJson, "--delta-json"],
+    [flags.cursorFile !== undefined, "--cursor-file"],
+    [flags.session !== undefined, "--session"],
+  ] as const;
+  for (const [given, name] of local) {
+    if (given) {
+      throw new UsageError(
+        `${name} does not go with --all-hosts (use --host for one host's tree)`,
+        "conflicting_options",
+      );
+    }
+  }
+}
+
 /** The state word of a node: its state, else active / exited N / gone; "?" when unknown. */
 function stateLabel(n: Omit<TreeNode, "children">): string {
   if (n.state !== undefined) return n.state;
@@ -28,6 +48,11 @@ function stateLabel(n: Omit<TreeNode, "children">): string {
   return "active";
 }
 
+/** A node's session as a person addresses it: `host:session` on another host. */
+function named(n: { session: string; host?: string | null }): string {
+  return n.host ? `${n.host}:${n.session}` : n.session;
+}
+
 function describe(n: TreeNode, now: Date): string {
   const created = Date.parse(n.createdAt);
   const parts = [...(n.alias ? [n.alias] : []), `${n.agent ?? "-"}/${n.mode ?? "-"}`];
@@ -36,7 +61,7 @@ function describe(n: TreeNode, now: Date): string {
   if (label !== "?") parts.push(label);
   if (n.parentMissing) parts.push(`parent ${n.parentSession} missing`);
   if (n.cycleBroken) parts.push("cycle broken here");
-  return `${n.session} (${parts.join(", ")})`;
+  return `${named(n)} (${parts.join(", ")})`;
 }
 
 /** The node of `session` (of project `hash` when given), depth-first. */
@@ -66,14 +91,28 @@ export default async function tree(
   if (flags.cursorFile !== undefined && !flags.deltaJson) {
     throw new UsageError("--cursor-file needs --delta-json", "cursor_file_requires_delta_json");
   }
-  const result = await runTree(deps, {
-    projectRoot: flags.projectRoot,
-    allHashes: flags.allHashes === true,
-    activeOnly: flags.activeOnly === true,
-    withState: flags.withState === true,
-    delta: flags.delta === true || flags.deltaJson === true,
-    ...(flags.cursorFile ? { deltaPath: resolvePath(deps.cwd, flags.cursorFile) } : {}),
-  });
+  if (flags.allHosts) checkAllHosts(flags);
+  const local = () =>
+    runTree(deps, {
+      projectRoot: flags.projectRoot,
+      allHashes: flags.allHashes === true,
+      activeOnly: flags.activeOnly === true,
+      withState: flags.withState === true,
+      delta: flags.delta === true || flags.deltaJson === true,
+      ...(flags.cursorFile ? { deltaPath: resolvePath(deps.cwd, flags.cursorFile) } : {}),
+    });
+  let fleet: FleetTreeResult | undefined;
+  if (flags.allHosts) {
+    fleet = await treeAllHosts(deps, local, {
+      allHashes: flags.allHashes,
+      activeOnly: flags.activeOnly,
+      withState: flags.withState,
+    });
+    for (const h of fleet.hosts) {
+      if (!h.ok) deps.io.err(`lisa: host ${h.name}: ${h.errorCode}: ${h.error}\n`);
+    }
+  }
+  const result = fleet ?? await local();
   // A full name, an alias or an unambiguous prefix of an alias (session_ambiguous otherwise); a
   // value that matches no session keeps the empty answer.
   const session = flags.session === undefined ? undefined : (await resolveSession(
@@ -93,6 +132,7 @@ export default async function tree(
   }
   if (flags.jsonMin) {
     const slim = (n: TreeNode): Record<string, unknown> => ({
+      ...(fleet ? { host: (n as { host?: string | null }).host ?? null } : {}),
       session: n.session,
       ...(n.state !== undefined ? { state: n.state } : {}),
       children: n.children.map(slim),
@@ -102,6 +142,7 @@ export default async function tree(
       nodeCount: result.nodeCount,
       roots: result.roots.map(slim),
       ...(result.delta ? { delta: result.delta } : {}),
+      ...(fleet ? { hosts: fleet.hosts } : {}),
     });
     return;
   }
@@ -115,7 +156,7 @@ export default async function tree(
   const now = deps.now();
   if (flags.flat) {
     const rows = flattenTree(result.roots).map((r) => [
-      `${"  ".repeat(r.depth)}${r.session}`,
+      `${"  ".repeat(r.depth)}${named(r)}`,
       r.parentSession ?? "-",
       `${r.agent ?? "-"}/${r.mode ?? "-"}`,
       stateLabel(r),

@@ -16,6 +16,8 @@ export const treeFlags = {
   jsonMin: F.jsonMin,
   deltaJson: F.deltaJson,
   cursorFile: F.cursorFile,
+  host: F.host,
+  allHosts: F.allHosts,
 };
 
 /** `lisa session tree`. */

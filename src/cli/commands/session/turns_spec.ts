@@ -4,7 +4,12 @@ import { lazyImport } from "../../../base/lazy.ts";
 import type { VerbSpec } from "../../verb_spec.ts";
 
 /** The flags of `lisa session turns`. */
-export const turnsFlags = { session: F.session, projectRoot: F.projectRoot, json: F.json };
+export const turnsFlags = {
+  session: F.session,
+  projectRoot: F.projectRoot,
+  json: F.json,
+  host: F.host,
+};
 
 /** `lisa session turns`. */
 export const turnsVerb = {

@@ -6,6 +6,7 @@ import type { VerbSpec } from "../../verb_spec.ts";
 /** The flags of `lisa session watch`. */
 export const watchFlags = {
   session: F.session,
+  sessions: F.sessions,
   projectRoot: F.projectRoot,
   allSockets: F.allSockets,
   until: F.until,
@@ -13,6 +14,8 @@ export const watchFlags = {
   all: F.allFlag,
   timeoutSeconds: F.timeoutSeconds,
   json: F.json,
+  host: F.host,
+  allHosts: F.allHosts,
 };
 
 /** `lisa session watch`. */
@@ -21,5 +24,10 @@ export const watchVerb = {
   brief: "one JSON line per state change of any session; with --until, exit 0 when met, " +
     "2 on --timeout-seconds",
   flags: watchFlags,
+  mcp: {
+    require: ["until"],
+    note: "As a tool it returns once until is met (the until_met event) or timeoutSeconds " +
+      "passes (the timeout event, not an error); the events before it are in events",
+  },
   load: () => lazyImport(new URL("./watch.ts", import.meta.url)),
 } satisfies VerbSpec;

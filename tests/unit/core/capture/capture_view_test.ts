@@ -161,7 +161,7 @@ Deno.test("capture-pane argv joins lines, starts in history and reads the sessio
     "-p",
     "-J",
     "-t",
-    "=lisa-x:@3.%7",
+    "=lisa-x:.%7",
     "-S",
     "-250",
   ]);
@@ -207,7 +207,7 @@ Deno.test("the capture's display-message names the session it read; a missing ta
     "display-message",
     "-p",
     "-t",
-    "=lisa-w-1:@0.%0",
+    "=lisa-w-1:.%0",
   ]);
   ok(paneInfoArgs("lisa-w-1", undefined)[5].endsWith("#{session_name}"));
   // What tmux 3.3a prints for a target it cannot find: empty fields, exit 0.

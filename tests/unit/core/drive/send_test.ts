@@ -71,9 +71,9 @@ Deno.test("text then Enter: one paste call, the agent's delay, then Enter as its
       agentState: null,
     });
     strictEqual(t.runner.calls.length, 2);
-    ok(t.runner.calls[0].some((w) => w.startsWith("'paste-buffer'")));
+    ok(t.runner.calls[0].some((w) => w.includes("; 'paste-buffer'")));
     deepStrictEqual(t.runner.calls[1].slice(-1), [
-      "'send-keys' '-t' '=lisa-s:^.{top-left}' '--' 'Enter'",
+      "'copy-mode' '-q' '-t' '=lisa-s:^.{top-left}' ; 'send-keys' '-t' '=lisa-s:^.{top-left}' '--' 'Enter'",
     ]);
     deepStrictEqual(t.slept, [150]);
     strictEqual(readState(t.paths).lastInputAtMs, 1_700_000_000_000);
@@ -88,14 +88,14 @@ Deno.test("keys are tmux key names split on spaces, sent without delay", async (
     await sendToSession(t.deps, { session: "lisa-s", keys: " Escape  C-c " });
     // Guarded by tmux itself (if-shell on #{pane_dead}), at the session's first pane (this
     // meta has no pane ids).
-    deepStrictEqual(t.runner.calls[0].slice(3), [
+    deepStrictEqual(t.runner.calls[0].slice(4), [
       "if-shell",
       "-F",
       "-t",
       "=lisa-s:^.{top-left}",
       "#{pane_dead}",
       "'display-message' '-p' '__LISA_PANE_DEAD__'",
-      "'send-keys' '-t' '=lisa-s:^.{top-left}' '--' 'Escape' 'C-c'",
+      "'copy-mode' '-q' '-t' '=lisa-s:^.{top-left}' ; 'send-keys' '-t' '=lisa-s:^.{top-left}' '--' 'Escape' 'C-c'",
     ]);
     deepStrictEqual(t.slept, []);
     deepStrictEqual(splitKeys("Up Enter"), ["Up", "Enter"]);
@@ -177,7 +177,10 @@ Deno.test("an unknown key name is invalid_key with a suggestion, and nothing rea
     );
     strictEqual(t.runner.calls.length, 0);
     await sendToSession(t.deps, { session: "lisa-s", keys: "y" }).catch(() => {});
-    strictEqual(t.runner.calls[0].at(-1), "'send-keys' '-t' '=lisa-s:^.{top-left}' '--' 'y'");
+    strictEqual(
+      t.runner.calls[0].at(-1),
+      "'copy-mode' '-q' '-t' '=lisa-s:^.{top-left}' ; 'send-keys' '-t' '=lisa-s:^.{top-left}' '--' 'y'",
+    );
   } finally {
     Deno.removeSync(t.base, { recursive: true });
   }

@@ -137,3 +137,11 @@ Deno.test("the heartbeat's sleep carries its name, so a subreaper wrapper does n
   ok(s.includes(`case $name:$arg0 in tmux*|:*|*:${HEARTBEAT_ARGV0}) ;; *) return 0 ;; esac`));
   ok(s.includes('printf %s "$__lisa_reaper" > /r/hb'));
 });
+
+Deno.test("the done-file barrier waits LISA_DONE_BARRIER_SECONDS for tmux (10 by default), every read included", () => {
+  const bounds = (s: string) => [...s.matchAll(/read [^\n]*-t (\d+)/g)].map((m) => Number(m[1]));
+  strictEqual(bounds(buildStartupScript(input())).join(","), "10,10,10");
+  strictEqual(bounds(buildStartupScript(input({ barrierSeconds: 2 }))).join(","), "2,2,2");
+  // Whole seconds only (bash 3.2 takes no fractions): never 0, which would not wait at all.
+  strictEqual(bounds(buildStartupScript(input({ barrierSeconds: 0.2 }))).join(","), "1,1,1");
+});

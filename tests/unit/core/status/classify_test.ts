@@ -5,10 +5,12 @@ import {
   degrade,
   paneStatusOf,
   PERMISSION_RENDER_SECONDS,
+  QUIET_SECONDS,
   SESSION_GRACE_SECONDS,
   type Signals,
 } from "../../../../src/core/status/classify.ts";
 import { SESSION_STATES } from "../../../../src/base/types.ts";
+import { loadConfig } from "../../../../src/base/config.ts";
 
 const FIXTURES = new URL("../../../fixtures/", import.meta.url);
 
@@ -67,6 +69,43 @@ Deno.test("the grace window is counted from spawn, whatever the poll count", () 
   s.sessionAgeSeconds = SESSION_GRACE_SECONDS;
   strictEqual(classify(s).sessionState, "waiting_input");
   strictEqual(classify(s).signals.inGrace, false);
+});
+
+Deno.test("the grace window is LISA_GRACE_SECONDS long when set (graceSeconds)", () => {
+  const s = signalsOf({ name: "", signals: { sessionAgeSeconds: 1.9, graceSeconds: 2 } });
+  strictEqual(classify(s).sessionState, "just_started");
+  s.sessionAgeSeconds = 2;
+  strictEqual(classify(s).sessionState, "waiting_input");
+  strictEqual(classify(s).signals.inGrace, false);
+  // A longer window holds a quiet session back past the default one.
+  s.graceSeconds = SESSION_GRACE_SECONDS + 5;
+  s.sessionAgeSeconds = SESSION_GRACE_SECONDS + 1;
+  strictEqual(classify(s).sessionState, "just_started");
+});
+
+Deno.test("the defaults of LISA_GRACE_SECONDS and LISA_QUIET_SECONDS are the classifier's", () => {
+  const { config } = loadConfig({}, 0);
+  deepStrictEqual([config.graceSeconds, config.quietSeconds], [
+    SESSION_GRACE_SECONDS,
+    QUIET_SECONDS,
+  ]);
+});
+
+Deno.test("an agent is quiet after LISA_QUIET_SECONDS when set (quietSeconds)", () => {
+  // Past the grace window, no CPU, no child: only the screen's age decides.
+  const s = signalsOf({
+    name: "",
+    signals: { sessionAgeSeconds: 60, screen: { quietSeconds: 1.5 }, quietSeconds: 1 },
+  });
+  strictEqual(classify(s).sessionState, "waiting_input");
+  s.quietSeconds = undefined;
+  strictEqual(classify(s).classificationReason, "agent_output_changing");
+  // Input sent moments ago counts as work for the same window.
+  s.quietSeconds = 1;
+  s.lastInputAgeSeconds = 0.5;
+  strictEqual(classify(s).classificationReason, "input_sent_recently");
+  s.lastInputAgeSeconds = 1.2;
+  strictEqual(classify(s).sessionState, "waiting_input");
 });
 
 Deno.test("an unknown session age gives no grace", () => {

@@ -28,7 +28,7 @@ Deno.test("one batch lists every pane and captures each wanted session's own pan
   strictEqual(cmds[0][0], "list-panes");
   ok(cmds[0].includes("-a"));
   deepStrictEqual(cmds.filter((c) => c[0] === "capture-pane").map((c) => c[4]), [
-    "=lisa-a:@0.%0",
+    "=lisa-a:.%0",
     "=lisa-b:^.{top-left}",
   ]);
 });
@@ -89,5 +89,6 @@ Deno.test("paneOf reads a session at its own pane, with a capture of that pane o
   // Ids of a pane that is gone, or of another session's pane, are no pane at all.
   strictEqual(paneOf(reading, "lisa-a", { windowId: "@9", paneId: "%9" }).probe.exists, false);
   strictEqual(paneOf(reading, "lisa-b", { windowId: "@0", paneId: "%0" }).probe.exists, false);
-  strictEqual(paneOf(reading, "lisa-a", { windowId: "@5", paneId: "%0" }).probe.exists, false);
+  // The agent's pane moved to another window of its session (break-pane) is still its pane.
+  strictEqual(paneOf(reading, "lisa-a", { windowId: "@5", paneId: "%0" }).probe.exists, true);
 });

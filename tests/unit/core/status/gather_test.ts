@@ -36,9 +36,9 @@ function inspect(procs: ProcInfo[]) {
 
 Deno.test("status chains the capture and the pane facts in one tmux invocation", () => {
   const cmds = statusTmuxCommands("lisa-a", 260, { windowId: "@1", paneId: "%2" });
-  deepStrictEqual(cmds[0], ["capture-pane", "-p", "-J", "-t", "=lisa-a:@1.%2", "-S", "-260"]);
+  deepStrictEqual(cmds[0], ["capture-pane", "-p", "-J", "-t", "=lisa-a:.%2", "-S", "-260"]);
   strictEqual(cmds[1][0], "display-message");
-  strictEqual(cmds[1][3], "=lisa-a:@1.%2");
+  strictEqual(cmds[1][3], "=lisa-a:.%2");
   strictEqual(cmds.length, 2);
 });
 

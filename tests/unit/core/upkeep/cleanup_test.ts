@@ -16,16 +16,16 @@ class FakeTmux implements Runner {
   constructor(private readonly servers: Record<string, SocketProbe>) {}
   run(argv: readonly string[], _options?: RunOptions): Promise<RunResult> {
     this.calls.push([...argv]);
-    if (argv[0] !== "tmux" || argv[1] !== "-S" || argv[3] !== "list-sessions") {
+    if (argv[0] !== "tmux" || argv[2] !== "-S" || argv[4] !== "list-sessions") {
       return Promise.reject(new Error(`unexpected call: ${argv.join(" ")}`));
     }
-    const probe = this.servers[argv[2]];
+    const probe = this.servers[argv[3]];
     if (probe === undefined || probe.kind === "stale") {
       return Promise.resolve({
         code: 1,
         success: false,
         stdout: "",
-        stderr: `error connecting to ${argv[2]} (Connection refused)\n`,
+        stderr: `error connecting to ${argv[3]} (Connection refused)\n`,
       });
     }
     if (probe.kind === "unknown") {
@@ -144,7 +144,7 @@ Deno.test("cleanup removes only stale sockets, artifacts and old scripts of gone
       strictEqual(exists(path), false, path);
     }
     // Only list-sessions was ever run: never a kill.
-    strictEqual(runner.calls.every((c) => c[3] === "list-sessions"), true);
+    strictEqual(runner.calls.every((c) => c[4] === "list-sessions"), true);
   } finally {
     f.dispose();
   }

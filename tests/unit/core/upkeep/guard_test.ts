@@ -18,7 +18,10 @@ class FakeRunner implements Runner {
   constructor(private readonly answer: RunResult | Error) {}
   run(argv: readonly string[], options?: RunOptions): Promise<RunResult> {
     this.calls.push({ argv: [...argv], options });
-    if (argv[0] !== "tmux" || argv[1] !== "list-sessions" || argv.includes("-S")) {
+    // `-u`: the fields' separator survives any locale (tmux.ts TMUX_UTF8).
+    if (
+      argv[0] !== "tmux" || argv[1] !== "-u" || argv[2] !== "list-sessions" || argv.includes("-S")
+    ) {
       return Promise.reject(new Error(`unexpected call: ${argv.join(" ")}`));
     }
     if (this.answer instanceof Error) return Promise.reject(this.answer);
