@@ -68,129 +68,161 @@ function lineSplitter(each: (line: string) => void): (text: string) => void {
   };
 }
 
+/** One fleet watch under way: where each source stands, and its one end. */
+class FleetWatch {
+  /** Ends every remote watch (their ssh connections) once the watch is over. */
+  readonly stop = new AbortController();
+  outcome: WatchOutcome | null = null;
+  #settle: () => void = () => {};
+  /** Resolves when the watch is over ({@link outcome} is set). */
+  readonly settled = new Promise<void>((resolve) => this.#settle = resolve);
+  // Each source (null: this machine): still streaming, met `--until` (its sessions), or lost.
+  readonly #sources: Map<string | null, "live" | "met" | "lost">;
+  readonly #met = new Map<string | null, NonNullable<WatchEvent["sessions"]>>();
+
+  constructor(
+    readonly deps: Deps,
+    readonly options: WatchAllOptions,
+    readonly emit: (e: FleetWatchEvent) => void,
+  ) {
+    this.#sources = new Map(
+      [null, ...options.hosts.map((h) => h.name)].map((s) => [s, "live" as const]),
+    );
+  }
+
+  /** Now, as events say it. */
+  at(): string {
+    return this.deps.now().toISOString();
+  }
+
+  /** Ends the watch with `last` (the first end wins). */
+  finish(last: WatchEvent, exitCode: number): void {
+    if (this.outcome !== null) return;
+    this.outcome = { exitCode, last };
+    this.emit({ ...last, host: null });
+    this.stop.abort();
+    this.#settle();
+  }
+
+  /** With `--all`: the end once no source streams on and one met `--until`. */
+  #checkAll(): void {
+    const { until, quantifier } = this.options;
+    if (until === undefined || quantifier !== "all" || this.#met.size === 0) return;
+    if ([...this.#sources.values()].every((state) => state !== "live")) {
+      this.finish(
+        { type: "until_met", at: this.at(), sessions: [...this.#met.values()].flat() },
+        0,
+      );
+    }
+  }
+
+  /** A host whose stream broke: reported once, and the others go on. */
+  lost(host: string, errorCode: string, error: string): void {
+    // A stream that ends after its host met --until is done, not lost.
+    if (this.outcome !== null || this.#sources.get(host) !== "live") return;
+    this.#sources.set(host, "lost");
+    this.emit({ type: "host_unreachable", at: this.at(), host, errorCode, error });
+    this.#checkAll();
+  }
+
+  /** An event of a source (null: this machine). */
+  onEvent(host: string | null, e: WatchEvent): void {
+    if (this.outcome !== null) return;
+    if (e.type === "until_met") {
+      const sessions = (e.sessions ?? []).map((s) => ({ host, ...s }));
+      if (this.options.quantifier !== "all") this.finish({ ...e, sessions }, 0);
+      else {
+        this.#met.set(host, sessions);
+        this.#sources.set(host, "met");
+        this.#checkAll();
+      }
+      return;
+    }
+    if (e.type === "timeout" || e.type === "stopped") {
+      if (host !== null) {
+        this.lost(host, "host_unreachable", `Host "${host}": its watch ended (${e.type})`);
+      } else if (e.type === "timeout") this.finish(e, 2);
+      else this.finish(e, this.options.until === undefined ? 0 : WATCH_STOPPED_EXIT);
+      return;
+    }
+    this.emit({ host, ...e });
+  }
+}
+
+/** One host's own `lisa session watch --json`, over ssh, its lines fed to the fleet watch. */
+async function watchHost(w: FleetWatch, host: HostEntry): Promise<void> {
+  const { deps, options } = w;
+  const onLine = (line: string) => {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(line);
+    } catch {
+      deps.io.err(`${host.name}: ${line}\n`);
+      return;
+    }
+    const d = doc as Record<string, unknown>;
+    if (d.ok === false) {
+      w.lost(
+        host.name,
+        typeof d.errorCode === "string" ? d.errorCode : "host_lisa_failed",
+        `Host "${host.name}": ${typeof d.error === "string" ? d.error : "its watch failed"}`,
+      );
+    } else w.onEvent(host.name, d as unknown as WatchEvent);
+  };
+  try {
+    const r = await runOnHost(deps, host, remoteWatchArgs(options), {
+      timeoutMs: Infinity,
+      onStdout: lineSplitter(onLine),
+      onStderr: lineSplitter((line) => deps.io.err(`${host.name}: ${line}\n`)),
+      signal: w.stop.signal,
+    });
+    if (!w.stop.signal.aborted) {
+      w.lost(
+        host.name,
+        "host_unreachable",
+        `Host "${host.name}": its watch ended (exit ${r.code})`,
+      );
+    }
+  } catch (error) {
+    // Ctrl-C reaches the ssh clients too ("Killed by signal 2"): that is the watch stopping,
+    // not a lost host, once this process has seen the signal as well.
+    const message = (error as Error).message;
+    if (/Killed by signal/.test(message)) await deps.sleep(200);
+    if (options.stopped?.() === true || w.stop.signal.aborted) return;
+    const code = error instanceof LisaError ? error.code : "host_unreachable";
+    w.lost(host.name, code, message);
+  }
+}
+
 /** Watches this machine and `options.hosts` as one (see the module doc). */
 export async function watchAllHosts(
   deps: Deps,
   options: WatchAllOptions,
   emit: (e: FleetWatchEvent) => void,
 ): Promise<WatchOutcome> {
-  const at = () => deps.now().toISOString();
-  const stop = new AbortController();
-  let outcome: WatchOutcome | null = null;
-  let settle: () => void = () => {};
-  const settled = new Promise<void>((resolve) => settle = resolve);
-  // Each source (null: this machine): still streaming, met `--until` (its sessions), or lost.
-  const sources = new Map<string | null, "live" | "met" | "lost">(
-    [null, ...options.hosts.map((h) => h.name)].map((s) => [s, "live"]),
-  );
-  const met = new Map<string | null, NonNullable<WatchEvent["sessions"]>>();
-
-  const finish = (last: WatchEvent, exitCode: number) => {
-    if (outcome !== null) return;
-    outcome = { exitCode, last };
-    emit({ ...last, host: null });
-    stop.abort();
-    settle();
-  };
-  const checkAll = () => {
-    if (options.until === undefined || options.quantifier !== "all" || met.size === 0) return;
-    if ([...sources.values()].every((state) => state !== "live")) {
-      finish({ type: "until_met", at: at(), sessions: [...met.values()].flat() }, 0);
-    }
-  };
-  const lost = (host: string, errorCode: string, error: string) => {
-    // A stream that ends after its host met --until is done, not lost.
-    if (outcome !== null || sources.get(host) !== "live") return;
-    sources.set(host, "lost");
-    emit({ type: "host_unreachable", at: at(), host, errorCode, error });
-    checkAll();
-  };
-  const onEvent = (host: string | null, e: WatchEvent) => {
-    if (outcome !== null) return;
-    if (e.type === "until_met") {
-      const sessions = (e.sessions ?? []).map((s) => ({ host, ...s }));
-      if (options.quantifier !== "all") finish({ ...e, sessions }, 0);
-      else {
-        met.set(host, sessions);
-        sources.set(host, "met");
-        checkAll();
-      }
-      return;
-    }
-    if (e.type === "timeout" || e.type === "stopped") {
-      if (host === null) {
-        finish(e, e.type === "timeout" ? 2 : options.until === undefined ? 0 : WATCH_STOPPED_EXIT);
-      } else lost(host, "host_unreachable", `Host "${host}": its watch ended (${e.type})`);
-      return;
-    }
-    emit({ host, ...e });
-  };
-
+  const w = new FleetWatch(deps, options, emit);
   const local = watchSessions(deps, {
     ...options,
     timeoutSeconds: undefined,
-    stopped: () => outcome !== null || options.stopped?.() === true,
-  }, (e) => onEvent(null, e)).then((o) => {
+    stopped: () => w.outcome !== null || options.stopped?.() === true,
+  }, (e) => w.onEvent(null, e)).then((o) => {
     // Returned on its own: its --until was met (handled above), or the reader left.
-    if (outcome === null && o.last.type !== "until_met") finish(o.last, o.exitCode);
+    if (w.outcome === null && o.last.type !== "until_met") w.finish(o.last, o.exitCode);
   });
-
-  const remotes = options.hosts.map(async (host) => {
-    const onLine = (line: string) => {
-      let doc: unknown;
-      try {
-        doc = JSON.parse(line);
-      } catch {
-        deps.io.err(`${host.name}: ${line}\n`);
-        return;
-      }
-      const d = doc as Record<string, unknown>;
-      if (d.ok === false) {
-        lost(
-          host.name,
-          typeof d.errorCode === "string" ? d.errorCode : "host_lisa_failed",
-          `Host "${host.name}": ${typeof d.error === "string" ? d.error : "its watch failed"}`,
-        );
-      } else onEvent(host.name, d as unknown as WatchEvent);
-    };
-    try {
-      const r = await runOnHost(deps, host, remoteWatchArgs(options), {
-        timeoutMs: Infinity,
-        onStdout: lineSplitter(onLine),
-        onStderr: lineSplitter((line) => deps.io.err(`${host.name}: ${line}\n`)),
-        signal: stop.signal,
-      });
-      if (!stop.signal.aborted) {
-        lost(
-          host.name,
-          "host_unreachable",
-          `Host "${host.name}": its watch ended (exit ${r.code})`,
-        );
-      }
-    } catch (error) {
-      // Ctrl-C reaches the ssh clients too ("Killed by signal 2"): that is the watch stopping,
-      // not a lost host, once this process has seen the signal as well.
-      const message = (error as Error).message;
-      if (/Killed by signal/.test(message)) await deps.sleep(200);
-      if (options.stopped?.() === true || stop.signal.aborted) return;
-      const code = error instanceof LisaError ? error.code : "host_unreachable";
-      lost(host.name, code, message);
-    }
-  });
-
+  const remotes = options.hosts.map((host) => watchHost(w, host));
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (options.timeoutSeconds !== undefined) {
     timer = setTimeout(
-      () => finish({ type: "timeout", at: at() }, 2),
+      () => w.finish({ type: "timeout", at: w.at() }, 2),
       options.timeoutSeconds * 1000,
     );
   }
   try {
-    await settled;
+    await w.settled;
   } finally {
     clearTimeout(timer);
-    stop.abort();
+    w.stop.abort();
     await Promise.allSettled([local, ...remotes]);
   }
-  return outcome!;
+  return w.outcome!;
 }
