@@ -143,6 +143,29 @@ function guardFor(helpHint: string, argv: readonly string[], remote: boolean): G
     };
 }
 
+/**
+ * stricli's English texts, but for its parse errors: each is kept in `failures` (the first one
+ * becomes the call's error) instead of printed, an unknown command with the words it could have
+ * been.
+ */
+function parseText(argv: readonly string[], failures: ParseFailure[]) {
+  return {
+    ...text_en,
+    exceptionWhileParsingArguments(exc: unknown) {
+      failures.push(parseFailureOf(exc, routeOf(argv)));
+      return "";
+    },
+    noCommandRegisteredForInput({ input }: { input: string }) {
+      // The words it could have been: the commands of the group typed so far.
+      const hint = input.startsWith("-") ? [] : closest(input, childrenOf(groupOf(argv)));
+      const quoted = hint.map((c) => `"${c}"`);
+      const suffix = quoted.length > 0 ? ` (did you mean ${quoted.join(" or ")}?)` : "";
+      failures.push({ code: "unknown_command", message: `unknown command "${input}"${suffix}` });
+      return "";
+    },
+  };
+}
+
 /** Options of {@link main} for tests. */
 export interface MainOptions {
   /** Verb implementations to use instead of `commands/` (argv → flags tests). */
@@ -168,21 +191,7 @@ export async function main(
   const json = wantsJson(argv);
   const helpHint = helpCommandOf(commandWordsOf(argv));
   const failures: ParseFailure[] = [];
-  const text = {
-    ...text_en,
-    exceptionWhileParsingArguments(exc: unknown) {
-      failures.push(parseFailureOf(exc, routeOf(argv)));
-      return "";
-    },
-    noCommandRegisteredForInput({ input }: { input: string }) {
-      // The words it could have been: the commands of the group typed so far.
-      const hint = input.startsWith("-") ? [] : closest(input, childrenOf(groupOf(argv)));
-      const quoted = hint.map((c) => `"${c}"`);
-      const suffix = quoted.length > 0 ? ` (did you mean ${quoted.join(" or ")}?)` : "";
-      failures.push({ code: "unknown_command", message: `unknown command "${input}"${suffix}` });
-      return "";
-    },
-  };
+  const text = parseText(argv, failures);
   const app = buildApplication<LisaContext>(
     buildTable({
       overrides: options.overrides,

@@ -103,45 +103,7 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
       } catch { /* undone without ending that git, should this lisa be killed */ }
     },
   };
-  // `whole`: git ended by itself (it refused, or a hook did), so each file of the merge is
-  // whole, as HEAD has it or as the merge makes it, unless someone changed it since the checks
-  // (git's refusal to overwrite such a file is why it failed): that file is left as it is.
-  // A git ended by a signal or its time limit may have left a file half written: then every
-  // file of the merge is put back.
-  // The files the undo left as someone changed them meanwhile (`whole` undo only).
-  let kept: string[] = [];
-  const undo = async (whole = false): Promise<boolean> => {
-    const undone = await undoMerge(deps, journal, whole).catch(() => null);
-    // One that could not be undone stays, for the next lisa to try again.
-    if (undone?.settled) removeJournal(jpath);
-    if (undone !== null && !undone.restored && undone.restoredButLeft) kept = undone.left;
-    return undone?.restored ?? false;
-  };
-  const as = (restored: boolean) =>
-    restored
-      ? `${main} is as it was`
-      : kept.length > 0
-      ? `${main} is as it was but for ${kept.join(", ")}, which someone changed meanwhile ` +
-        "(kept as they made it)"
-      : `${main} is NOT as it was`;
-  const notMerged = (what: string, r: RunResult, restored: boolean) =>
-    new LisaError(
-      "merge_failed",
-      `git could not ${what} "${branch}" into "${into}": ${gitMessage(r).replace(/\.$/, "")}; ${
-        as(restored)
-      }`,
-      {
-        details: {
-          main,
-          branch,
-          into,
-          pendingCommit,
-          restored,
-          ...(kept.length > 0 ? { kept } : {}),
-          stderr: r.stderr.trim(),
-        },
-      },
-    );
+  const { undo, as, notMerged } = undoerOf(deps, step, journal, jpath);
   const branchRef = `refs/heads/${branch}`;
   try {
     const merged = await git(
@@ -195,6 +157,61 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
     if (error instanceof LisaError) Object.assign(error.details, { main, restored });
     throw error;
   }
+}
+
+/** How a failed merge is taken back, and how the checkout it leaves is worded. */
+interface Undoer {
+  /** Undoes the merge (see `whole` in {@link undoerOf}); true when the checkout is as it was. */
+  undo(whole?: boolean): Promise<boolean>;
+  /** The checkout after an undo, in words. */
+  as(restored: boolean): string;
+  /** The `merge_failed` error of a git step that failed (`what`: the step, in words). */
+  notMerged(what: string, r: RunResult, restored: boolean): LisaError;
+}
+
+/** The undo of the merge of `step` from its restore point (`journal`, at `jpath`). */
+function undoerOf(deps: Deps, step: MergeStep, journal: MergeJournal, jpath: string): Undoer {
+  const { main, into, branch, pendingCommit } = step;
+  // `whole`: git ended by itself (it refused, or a hook did), so each file of the merge is
+  // whole, as HEAD has it or as the merge makes it, unless someone changed it since the checks
+  // (git's refusal to overwrite such a file is why it failed): that file is left as it is.
+  // A git ended by a signal or its time limit may have left a file half written: then every
+  // file of the merge is put back.
+  // The files the undo left as someone changed them meanwhile (`whole` undo only).
+  let kept: string[] = [];
+  const undo = async (whole = false): Promise<boolean> => {
+    const undone = await undoMerge(deps, journal, whole).catch(() => null);
+    // One that could not be undone stays, for the next lisa to try again.
+    if (undone?.settled) removeJournal(jpath);
+    if (undone !== null && !undone.restored && undone.restoredButLeft) kept = undone.left;
+    return undone?.restored ?? false;
+  };
+  const as = (restored: boolean) =>
+    restored
+      ? `${main} is as it was`
+      : kept.length > 0
+      ? `${main} is as it was but for ${kept.join(", ")}, which someone changed meanwhile ` +
+        "(kept as they made it)"
+      : `${main} is NOT as it was`;
+  const notMerged = (what: string, r: RunResult, restored: boolean) =>
+    new LisaError(
+      "merge_failed",
+      `git could not ${what} "${branch}" into "${into}": ${gitMessage(r).replace(/\.$/, "")}; ${
+        as(restored)
+      }`,
+      {
+        details: {
+          main,
+          branch,
+          into,
+          pendingCommit,
+          restored,
+          ...(kept.length > 0 ? { kept } : {}),
+          stderr: r.stderr.trim(),
+        },
+      },
+    );
+  return { undo, as, notMerged };
 }
 
 /**

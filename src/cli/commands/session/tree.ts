@@ -82,16 +82,14 @@ function countNodes(n: TreeNode): number {
   return 1 + n.children.reduce((sum, c) => sum + countNodes(c), 0);
 }
 
-/** Prints the session tree (nested, flat, or JSON) and, with --delta, the edge changes. */
-export default async function tree(
-  this: LisaContext,
+/** What `runTree` gives (this machine's tree). */
+type Tree = Awaited<ReturnType<typeof runTree>>;
+
+/** The tree the flags ask for: this machine's, or with --all-hosts every host's (`fleet`). */
+async function gatherTree(
+  deps: LisaContext["deps"],
   flags: FlagsOf<typeof treeFlags>,
-): Promise<void> {
-  const deps = this.deps;
-  if (flags.cursorFile !== undefined && !flags.deltaJson) {
-    throw new UsageError("--cursor-file needs --delta-json", "cursor_file_requires_delta_json");
-  }
-  if (flags.allHosts) checkAllHosts(flags);
+): Promise<{ result: Tree; fleet?: FleetTreeResult }> {
   const local = () =>
     runTree(deps, {
       projectRoot: flags.projectRoot,
@@ -101,18 +99,27 @@ export default async function tree(
       delta: flags.delta === true || flags.deltaJson === true,
       ...(flags.cursorFile ? { deltaPath: resolvePath(deps.cwd, flags.cursorFile) } : {}),
     });
-  let fleet: FleetTreeResult | undefined;
-  if (flags.allHosts) {
-    fleet = await treeAllHosts(deps, local, {
-      allHashes: flags.allHashes,
-      activeOnly: flags.activeOnly,
-      withState: flags.withState,
-    });
-    for (const h of fleet.hosts) {
-      if (!h.ok) deps.io.err(`lisa: host ${h.name}: ${h.errorCode}: ${h.error}\n`);
-    }
+  if (!flags.allHosts) return { result: await local() };
+  const fleet = await treeAllHosts(deps, local, {
+    allHashes: flags.allHashes,
+    activeOnly: flags.activeOnly,
+    withState: flags.withState,
+  });
+  for (const h of fleet.hosts) {
+    if (!h.ok) deps.io.err(`lisa: host ${h.name}: ${h.errorCode}: ${h.error}\n`);
   }
-  const result = fleet ?? await local();
+  return { result: fleet, fleet };
+}
+
+/**
+ * With --session, `result` narrowed to that session's subtree; the session's name (undefined
+ * without --session).
+ */
+async function narrowToSession(
+  deps: LisaContext["deps"],
+  flags: FlagsOf<typeof treeFlags>,
+  result: Tree,
+): Promise<string | undefined> {
   // A full name, an alias or an unambiguous prefix of an alias (session_ambiguous otherwise); a
   // value that matches no session keeps the empty answer.
   const session = flags.session === undefined ? undefined : (await resolveSession(
@@ -130,6 +137,21 @@ export default async function tree(
     result.roots = found ? [found] : [];
     result.nodeCount = found ? countNodes(found) : 0;
   }
+  return session;
+}
+
+/** Prints the session tree (nested, flat, or JSON) and, with --delta, the edge changes. */
+export default async function tree(
+  this: LisaContext,
+  flags: FlagsOf<typeof treeFlags>,
+): Promise<void> {
+  const deps = this.deps;
+  if (flags.cursorFile !== undefined && !flags.deltaJson) {
+    throw new UsageError("--cursor-file needs --delta-json", "cursor_file_requires_delta_json");
+  }
+  if (flags.allHosts) checkAllHosts(flags);
+  const { result, fleet } = await gatherTree(deps, flags);
+  const session = await narrowToSession(deps, flags, result);
   if (flags.jsonMin) {
     const slim = (n: TreeNode): Record<string, unknown> => ({
       ...(fleet ? { host: (n as { host?: string | null }).host ?? null } : {}),
@@ -153,8 +175,13 @@ export default async function tree(
     } else printJson(deps.io, { session: session ?? null, ...result });
     return;
   }
+  printTreeText(deps, flags.flat === true, result);
+}
+
+/** The tree for a person: nested or flat (`flat`), its cycles, and the edge changes. */
+function printTreeText(deps: LisaContext["deps"], flat: boolean, result: Tree): void {
   const now = deps.now();
-  if (flags.flat) {
+  if (flat) {
     const rows = flattenTree(result.roots).map((r) => [
       `${"  ".repeat(r.depth)}${named(r)}`,
       r.parentSession ?? "-",
