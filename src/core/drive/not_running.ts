@@ -10,7 +10,7 @@ import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { SessionLocation } from "../session/mod.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
-import { parseDoneFile } from "../status/mod.ts";
+import { parseDoneFile } from "../../store/done_file.ts";
 
 /**
  * True when the done file of the session at `loc` says its command has ended: it holds this

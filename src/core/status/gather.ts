@@ -25,6 +25,9 @@ import { LisaError } from "../../base/errors.ts";
 import type { Agent } from "../../base/types.ts";
 import type { CpuSample } from "../../base/types.ts";
 
+/** The done file: `{runId}:{exitCode}` (`store/done_file.ts`). */
+export { parseDoneFile } from "../../store/done_file.ts";
+
 /** History rows captured by status (also the size of the output file written at the end). */
 export const STATUS_CAPTURE_LINES = 260;
 
@@ -369,15 +372,6 @@ export function sampleCpu(procs: readonly ProcInfo[], atMs: number, reread: bool
     out.push({ pid: p.pid, startTime: p.startTime, ticks: stat.ticks, atMs });
   }
   return out;
-}
-
-/** The done file: `{runId}:{exitCode}`; null when absent or malformed. */
-export function parseDoneFile(
-  text: string | undefined,
-): { runId: string; exitCode: number } | null {
-  if (text === undefined) return null;
-  const m = /^(.*):(\d+)\s*$/.exec(text.trim());
-  return m ? { runId: m[1], exitCode: Number(m[2]) } : null;
 }
 
 /** Seconds since `path` was last modified; null when it does not exist. */

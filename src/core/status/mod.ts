@@ -8,5 +8,5 @@
 export type { CoarseStatus, WaitingFor } from "./classify.ts";
 export { fleetStatuses, paneOf, type SocketReading } from "./fleet.ts";
 export { nextAction } from "./next_action.ts";
-export { parseDoneFile, STATUS_CAPTURE_LINES, statusTmuxCommands } from "./gather.ts";
+export { STATUS_CAPTURE_LINES, statusTmuxCommands } from "./gather.ts";
 export { sessionStatus, type StatusOutcome, type StatusReport } from "./status.ts";
