@@ -16,14 +16,14 @@ import { lazyImport } from "./src/base/lazy.ts";
 
 /** The parts, by the name of their bundle, with their source module. */
 export const PARTS = {
-  hook: "./src/core/hook/run_hook.ts",
+  hook: "./src/core/hook/mod.ts",
   status: "./src/cli/fast_status.ts",
   list: "./src/cli/fast_list.ts",
   cli: "./src/cli/run.ts",
 } as const;
 
 type Parts = {
-  hook: typeof import("./src/core/hook/run_hook.ts");
+  hook: typeof import("./src/core/hook/mod.ts");
   status: typeof import("./src/cli/fast_status.ts");
   list: typeof import("./src/cli/fast_list.ts");
   cli: typeof import("./src/cli/run.ts");

@@ -27,8 +27,8 @@
  * Usage: deno task bench [--runs N] [--only NAME[,NAME]] [--source] [--json]
  */
 import { DENO_PERMISSIONS } from "../src/base/deps.ts";
-import { openHistory } from "../src/core/history/store.ts";
-import { STATUS_CAPTURE_LINES, statusTmuxCommands } from "../src/core/status/gather.ts";
+import { openHistory } from "../src/core/history/mod.ts";
+import { STATUS_CAPTURE_LINES, statusTmuxCommands } from "../src/core/status/mod.ts";
 import { Tmux } from "../src/tmux/tmux.ts";
 import { build, builtArgv } from "./build.ts";
 import { type Sshd, sshdUnavailable, startSshd } from "../tests/helpers/sshd.ts";

@@ -117,74 +117,57 @@ async function copySource(dir: string): Promise<number> {
   return rewritten;
 }
 
-/** One verb of the command table: its route and the module its loader imports (in the copy). */
+/** One verb of the command table: its route, its declaration file and the module it loads. */
 export interface RouteLoader {
   route: string;
+  /** The declaration (`src/cli/commands/…/<verb>_spec.ts`), relative to the copy. */
+  spec: string;
+  /** What its loader imports, relative to the declaration. */
   module: string;
 }
 
-const ROUTE_KEY = /^ {2}"([a-z][a-z-]*(?: [a-z][a-z-]*)?)": \{$/;
-const INLINED_LOADER = /^(\s*load: \(\) => )import\("(\.\/commands\/[^"]+\.ts)"\),$/;
+const ROUTE_LINE = /^\s*route: "([a-z][a-z-]*(?: [a-z][a-z-]*)?)",$/m;
+const INLINED_LOADER = /^(\s*load: \(\) => )import\("(\.\/[^"]+\.ts)"\),$/gm;
 
-/** The routes of the copy's `verbs.ts` (its loaders already plain imports), in table order. */
-export function routeLoaders(verbsText: string): RouteLoader[] {
+/**
+ * The route and loader of the verb declared in `text` (the copy's `spec`, its loader already a
+ * plain import); throws unless it declares exactly one route with one loader.
+ */
+export function routeLoaderOf(spec: string, text: string): RouteLoader {
+  const route = ROUTE_LINE.exec(text)?.[1];
+  const loads = [...text.matchAll(INLINED_LOADER)];
+  if (route === undefined || loads.length !== 1) {
+    throw new Error(`${spec}: a verb declaration needs one route and one loader`);
+  }
+  return { route, spec, module: loads[0][2] };
+}
+
+/**
+ * A verb declaration with its loader replaced by one that fails: the bundle of another verb
+ * carries the whole table (help, flags, suggestions) but only that verb's code.
+ */
+export function withoutLoader(text: string, route: string): string {
+  return text.replace(
+    INLINED_LOADER,
+    (_line, head: string) =>
+      `${head}Promise.reject(new Error("lisa build: ${route} is not in this bundle")),`,
+  );
+}
+
+/** The verb declarations of the copy at `dir` (`src/cli/commands/**` + `_spec.ts`), by path. */
+async function verbDeclarations(dir: string): Promise<RouteLoader[]> {
   const found: RouteLoader[] = [];
-  let route: string | null = null;
-  for (const line of verbsText.split("\n")) {
-    const key = ROUTE_KEY.exec(line);
-    if (key) route = key[1];
-    const load = INLINED_LOADER.exec(line);
-    if (load && route !== null) {
-      found.push({ route, module: load[2] });
-      route = null;
+  const walk = async (rel: string) => {
+    for await (const entry of Deno.readDir(`${dir}/${rel}`)) {
+      const path = `${rel}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (entry.name.endsWith("_spec.ts")) {
+        found.push(routeLoaderOf(path, await Deno.readTextFile(`${dir}/${path}`)));
+      }
     }
-  }
-  return found;
-}
-
-/**
- * The copy's `verbs.ts` with every loader but `route`'s replaced by one that fails: the bundle of
- * one verb carries the whole table (help, flags, suggestions) but only that verb's code.
- */
-export function onlyRoute(verbsText: string, route: string): string {
-  return keepLoaders(verbsText, (r) => r === route, 1, route);
-}
-
-/**
- * The copy's `verbs.ts` with the loaders of `routes` replaced by failing ones: `cli.js` (help,
- * typos) does without `lisa mcp`'s code, which `lisa mcp` loads from its own bundle.
- */
-export function withoutRoutes(verbsText: string, routes: ReadonlySet<string>): string {
-  return keepLoaders(verbsText, (r) => !routes.has(r), -1, [...routes].join(", "));
-}
-
-/** Keeps the loaders of the routes `keep` accepts (exactly `count` of them, unless -1). */
-function keepLoaders(
-  verbsText: string,
-  keep: (route: string) => boolean,
-  count: number,
-  what: string,
-): string {
-  let current: string | null = null;
-  let kept = 0;
-  let dropped = 0;
-  const lines = verbsText.split("\n").map((line) => {
-    const key = ROUTE_KEY.exec(line);
-    if (key) current = key[1];
-    const load = INLINED_LOADER.exec(line);
-    if (!load) return line;
-    if (current !== null && keep(current)) {
-      kept++;
-      return line;
-    }
-    dropped++;
-    return `${load[1]}Promise.reject(new Error("lisa build: ${current} is not in this bundle")),`;
-  });
-  if (count >= 0 && kept !== count) {
-    throw new Error(`verbs.ts: route "${what}" has ${kept} loaders`);
-  }
-  if (count < 0 && dropped === 0) throw new Error(`verbs.ts: no loader of "${what}"`);
-  return lines.join("\n");
+  };
+  await walk("src/cli/commands");
+  return found.sort((a, b) => a.spec.localeCompare(b.spec));
 }
 
 /**
@@ -192,6 +175,21 @@ function keepLoaders(
  * (and brings the MCP SDK, which no other bundle carries).
  */
 export const EVERY_VERB_ROUTES: ReadonlySet<string> = new Set(["mcp"]);
+
+/**
+ * The declarations of `routes` among `declarations`: those whose loaders the whole table's bundle
+ * (`cli.js`: help, typos) fails, as their code comes in bundles of their own (`lisa mcp`'s).
+ * Throws when one of `routes` is declared nowhere.
+ */
+export function declarationsOf(
+  declarations: readonly RouteLoader[],
+  routes: ReadonlySet<string>,
+): RouteLoader[] {
+  const found = declarations.filter((d) => routes.has(d.route));
+  const missing = [...routes].filter((r) => !found.some((d) => d.route === r));
+  if (missing.length > 0) throw new Error(`no loader of "${missing.join(", ")}"`);
+  return found;
+}
 
 /** The file name of a route's bundle, under `verbs/` (`session capture` → `session-capture`). */
 export function routeBundleName(route: string): string {
@@ -225,10 +223,10 @@ export async function build(
     const copy = `${work}/src-copy`;
     await Deno.mkdir(copy);
     const lazyImports = await copySource(copy);
-    const routes = routeLoaders(await Deno.readTextFile(`${copy}/src/cli/verbs.ts`));
-    if (routes.length === 0) throw new Error("verbs.ts: no routes found");
-    // Every route's bundle is built from a copy whose verbs.ts loads only that route's verb
-    // (but those of EVERY_VERB_ROUTES).
+    const routes = await verbDeclarations(copy);
+    if (routes.length === 0) throw new Error("src/cli/commands: no verb declarations found");
+    // Every route's bundle is built from a copy in which only that route's verb has a loader
+    // (but those of EVERY_VERB_ROUTES, which keep every verb's).
     const entries: [string, string][] = [
       ["lisa", `${copy}/main.ts`],
       ...Object.entries(PARTS).map(([name, path]): [string, string] => [
@@ -239,18 +237,18 @@ export async function build(
     for (const { route } of routes) {
       const dir = `${work}/routes/${routeBundleName(route)}`;
       await copyTree(copy, dir);
-      const verbs = `${dir}/src/cli/verbs.ts`;
-      if (!EVERY_VERB_ROUTES.has(route)) {
-        await Deno.writeTextFile(verbs, onlyRoute(await Deno.readTextFile(verbs), route));
+      for (const other of EVERY_VERB_ROUTES.has(route) ? [] : routes) {
+        if (other.route === route) continue;
+        const path = `${dir}/${other.spec}`;
+        await Deno.writeTextFile(path, withoutLoader(await Deno.readTextFile(path), other.route));
       }
       entries.push([`verbs/${routeBundleName(route)}`, `${dir}/${PARTS.cli.slice(2)}`]);
     }
     // The whole table (cli.js) without the routes whose bundles carry code of their own.
-    const tableVerbs = `${copy}/src/cli/verbs.ts`;
-    await Deno.writeTextFile(
-      tableVerbs,
-      withoutRoutes(await Deno.readTextFile(tableVerbs), EVERY_VERB_ROUTES),
-    );
+    for (const own of declarationsOf(routes, EVERY_VERB_ROUTES)) {
+      const path = `${copy}/${own.spec}`;
+      await Deno.writeTextFile(path, withoutLoader(await Deno.readTextFile(path), own.route));
+    }
     await stampLine(
       `${copy}/main.ts`,
       "const BUILT_ROUTES: readonly string[] = [];",

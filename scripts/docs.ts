@@ -1,35 +1,49 @@
 /**
- * `deno task docs`: rewrites the README's generated blocks (command map, error codes) from the
- * command table and the error-code table, and the MCP tools' reference page
- * (`docs/mcp-tools.md`). `--check` exits 1 when either is out of date.
+ * `deno task docs`: rewrites the generated blocks of the README (command map, error codes, from
+ * the command table and the error-code table) and of `docs/development.md` (the ranking of the
+ * core domains, from the imports: `module_graph.ts`), and the MCP tools' reference page
+ * (`docs/mcp-tools.md`, whole). `--check` exits 1 when a file is out of date.
  */
-import { withGeneratedBlocks } from "../src/cli/docs.ts";
+import { withBlocks, withGeneratedBlocks } from "../src/cli/docs.ts";
 import { REFERENCE_PATH, referencePage } from "../src/mcp/reference.ts";
+import { checkoutGraph, rankingTable } from "./module_graph.ts";
 
-const page = new URL(`../${REFERENCE_PATH}`, import.meta.url).pathname;
-const pageNow = (() => {
+const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+
+/** Each generated file with the function that redoes it (its blocks, or the whole of it). */
+const FILES: Record<string, (text: string) => string> = {
+  "README.md": withGeneratedBlocks,
+  "docs/development.md": (text) =>
+    withBlocks(
+      text,
+      { "domain-ranking": () => rankingTable(checkoutGraph(ROOT)) },
+      "docs/development.md",
+    ),
+  [REFERENCE_PATH]: () => referencePage(),
+};
+
+/** The file's text; "" when there is none yet (a generated page is then written whole). */
+function readOrEmpty(path: string): string {
   try {
-    return Deno.readTextFileSync(page);
-  } catch {
-    return "";
+    return Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return "";
+    throw error;
   }
-})();
-if (Deno.args.includes("--check") && pageNow !== referencePage()) {
-  Deno.stderr.writeSync(
-    new TextEncoder().encode(`${REFERENCE_PATH} is out of date: run deno task docs\n`),
-  );
-  Deno.exit(1);
-} else if (pageNow !== referencePage()) {
-  Deno.mkdirSync(new URL("../docs", import.meta.url), { recursive: true });
-  Deno.writeTextFileSync(page, referencePage());
 }
 
-const path = new URL("../README.md", import.meta.url).pathname;
-const text = Deno.readTextFileSync(path);
-const next = withGeneratedBlocks(text);
-if (Deno.args.includes("--check")) {
-  if (next !== text) {
-    Deno.stderr.writeSync(new TextEncoder().encode("README is out of date: run deno task docs\n"));
-    Deno.exit(1);
+let stale = false;
+for (const [file, redo] of Object.entries(FILES)) {
+  const path = `${ROOT}/${file}`;
+  const text = readOrEmpty(path);
+  const next = redo(text);
+  if (next === text) continue;
+  if (Deno.args.includes("--check")) {
+    Deno.stderr.writeSync(new TextEncoder().encode(`${file} is out of date: run deno task docs\n`));
+    stale = true;
+  } else {
+    Deno.mkdirSync(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    Deno.writeTextFileSync(path, next);
   }
-} else if (next !== text) Deno.writeTextFileSync(path, next);
+}
+if (stale) Deno.exit(1);

@@ -1,7 +1,7 @@
 /**
  * Agent hooks as a state signal (DESIGN §4.6): the argv words that make an agent call
  * `lisa hook <agent>` at the moments that matter, and the reader that turns the hook sidecar
- * (`…-hooks.jsonl`, written by `src/hook/run_hook.ts`) into the classifier's `hooks` signal.
+ * (`…-hooks.jsonl`, written by `src/core/hook/run_hook.ts`) into the classifier's `hooks` signal.
  *
  * - claude: `--settings <json>` with command hooks for SessionStart, UserPromptSubmit, Stop,
  *   StopFailure, Notification, PermissionRequest, PostToolUse and SessionEnd, plus

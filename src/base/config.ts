@@ -76,7 +76,7 @@ interface VarSpec {
 
 /**
  * Default of `LISA_DONE_BARRIER_SECONDS`: long enough for a loaded machine's tmux, paid in full
- * only where tmux never answers (see `startup_script.ts`).
+ * only where tmux never answers (see `core/spawn/startup_script.ts`).
  */
 export const DEFAULT_DONE_BARRIER_SECONDS = 10;
 

@@ -1,4 +1,4 @@
-/** Durations on the command line (`--since 2h`). */
+/** Durations on the command line (`--since 2h`, `--older-than 7d`). */
 import { UsageError } from "./errors.ts";
 
 /** The earliest time a Date holds. */
@@ -18,4 +18,14 @@ export function parseSince(text: string, nowMs: number): number {
   const at = /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(t) : NaN;
   if (Number.isFinite(at)) return at;
   throw new UsageError(`--since expects a duration like 15m or 2h, or an ISO time; got "${text}"`);
+}
+
+/** Parses a duration (`0s`, `90s`, `15m`, `12h`, `7d`); throws `invalid_argument` otherwise. */
+export function parseDuration(text: string, flag = "--older-than"): number {
+  const m = /^(\d+(?:\.\d+)?)([smhdw]?)$/.exec(text.trim());
+  if (m === null) {
+    throw new UsageError(`${flag} expects a duration like 7d, 12h, 30m or 0s; got "${text}"`);
+  }
+  const unit = m[2] === "" ? "s" : m[2];
+  return Number(m[1]) * (unit === "w" ? 7 * UNIT_MS.d : UNIT_MS[unit]);
 }

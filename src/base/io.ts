@@ -1,6 +1,7 @@
 /**
  * The `Io` contract: where lisa's output goes and its input comes from (the real terminal in
- * `src/cli/io.ts`, memory in tests).
+ * `src/cli/io.ts`, memory in tests), with the capped stdin read and the closed-stdout exit code
+ * every command shares.
  */
 
 /** Output channels. Data goes to `out` (stdout), diagnostics to `err` (stderr). */
@@ -27,4 +28,41 @@ export interface Io {
   columns?(): number | null;
   /** Reads one line typed on stdin (without its newline); null at end of input. */
   readLine?(): Promise<string | null>;
+}
+
+/**
+ * Writes `lisa: warning: <message>` on stderr: something went wrong that does not fail the
+ * command (the one form every warning of lisa takes, so people and scripts can spot them).
+ */
+export function warn(io: Pick<Io, "err">, message: string): void {
+  io.err(`lisa: warning: ${message}\n`);
+}
+
+/**
+ * Exit code of a command whose stdout reader went away (`monitor --stream-json | head -1`):
+ * 128 + SIGPIPE, what a shell reports for a writer killed by a closed pipe.
+ */
+export const STDOUT_CLOSED_EXIT_CODE = 141;
+
+/** Reads `reader` to EOF or until more than `maxBytes` bytes came (at most `maxBytes + 1`). */
+export async function readCapped(
+  reader: { read(p: Uint8Array): Promise<number | null> },
+  maxBytes: number,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  while (total <= maxBytes) {
+    const buf = new Uint8Array(Math.min(1 << 20, maxBytes + 1 - total));
+    const n = await reader.read(buf);
+    if (n === null) break;
+    chunks.push(buf.subarray(0, n));
+    total += n;
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }

@@ -188,3 +188,10 @@ export interface EventRecord {
   signals?: Record<string, unknown>;
   [extra: string]: unknown;
 }
+
+/** A process group lisa started (its id is its leader's pid), as recorded on disk. */
+export interface RecordedGroup {
+  pgid: number;
+  /** The leader's start time (clock ticks since boot; null when unknown). */
+  startTime: number | null;
+}

@@ -235,8 +235,8 @@ function offered(
 
 /** The live lisa sessions on every lisa server, as `--session` completes them for `prefix`. */
 export async function sessionCandidates(deps: Deps, prefix = ""): Promise<string[]> {
-  const { listSessionsOf } = await lazyImport<typeof import("../core/inventory/list.ts")>(
-    new URL("../core/inventory/list.ts", import.meta.url),
+  const { listSessionsOf } = await lazyImport<typeof import("./completion_sources.ts")>(
+    new URL("./completion_sources.ts", import.meta.url),
   );
   try {
     const result = await listSessionsOf(deps, { allSockets: true });
@@ -249,8 +249,8 @@ export async function sessionCandidates(deps: Deps, prefix = ""): Promise<string
 /** The sessions of history (every project), as `history show` completes them for `prefix`. */
 export async function historyCandidates(deps: Deps, prefix = ""): Promise<string[]> {
   const { listSessions, readHistory } = await lazyImport<
-    typeof import("../core/history/query.ts")
-  >(new URL("../core/history/query.ts", import.meta.url));
+    typeof import("./completion_sources.ts")
+  >(new URL("./completion_sources.ts", import.meta.url));
   try {
     const { value } = await readHistory(deps, (h) => listSessions(h, {}));
     return offered(value.map((s) => ({ alias: s.alias, name: s.session })), prefix);

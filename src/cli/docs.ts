@@ -67,17 +67,29 @@ export const GENERATED: Readonly<Record<string, () => string>> = {
   "error-codes": errorTable,
 };
 
-/** `text` with every generated block between `<!-- name:start -->` / `<!-- name:end -->` redone. */
-export function withGeneratedBlocks(text: string): string {
+/**
+ * `text` with the block of each of `generators` between `<!-- name:start -->` and
+ * `<!-- name:end -->` redone. Throws when `text` (the file `what` names) lacks one.
+ */
+export function withBlocks(
+  text: string,
+  generators: Readonly<Record<string, () => string>>,
+  what = "README",
+): string {
   let out = text;
-  for (const [name, render] of Object.entries(GENERATED)) {
+  for (const [name, render] of Object.entries(generators)) {
     const start = `<!-- ${name}:start -->\n`;
     const end = `<!-- ${name}:end -->`;
     const a = out.indexOf(start);
     const b = out.indexOf(end, a);
-    if (a < 0 || b < 0) throw new Error(`README has no ${name} block`);
+    if (a < 0 || b < 0) throw new Error(`${what} has no ${name} block`);
     // Blank lines around the block: what `deno fmt` keeps next to an HTML comment.
     out = out.slice(0, a + start.length) + "\n" + render() + "\n" + out.slice(b);
   }
   return out;
+}
+
+/** `text` (the README) with every generated block between its markers redone. */
+export function withGeneratedBlocks(text: string): string {
+  return withBlocks(text, GENERATED);
 }

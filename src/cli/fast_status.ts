@@ -4,7 +4,7 @@
  */
 import status from "./commands/session/status.ts";
 import { runPreparsed } from "./preparsed.ts";
-import { statusFlags } from "./verb_flags.ts";
+import { statusFlags } from "./commands/session/status_spec.ts";
 
 /** Runs status when argv (after `session status`) is fully understood; otherwise null. */
 export function fastStatus(argv: string[], env: Record<string, string>): Promise<number | null> {

@@ -775,6 +775,18 @@ export const scope = {
   default: "user",
 } as const;
 
+/** An optional session id as the first word (`session diff [id]`), instead of `--session`. */
+export const sessionPositional = {
+  kind: "tuple",
+  parameters: [{
+    brief: "the session (same as --session)",
+    placeholder: "id",
+    parse: parseText,
+    optional: true,
+    completes: "sessions",
+  }],
+} as const;
+
 // issue 24: other hosts.
 /**
  * `--host` of the session verbs: run the verb with the lisa of a host of the hosts file (over

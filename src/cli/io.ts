@@ -1,5 +1,5 @@
 import type { Io } from "../base/io.ts";
-import { readCapped } from "../core/drive/text_input.ts";
+import { readCapped } from "../base/io.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

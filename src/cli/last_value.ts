@@ -8,7 +8,7 @@
  * the same rule.
  */
 import { looseBooleanParser } from "@stricli/core";
-import { routeOf } from "./table.ts";
+import { routeOf } from "./route_map.ts";
 import { VERBS } from "./verbs.ts";
 
 /** A flag spec as this module reads it. */

@@ -7,7 +7,7 @@
  */
 import type { Io } from "../base/io.ts";
 import { printJson, relativeAge, renderTable } from "./output.ts";
-import type { ListedSession, ListResult } from "../core/inventory/list.ts";
+import type { ListedSession, ListResult } from "../core/inventory/mod.ts";
 import { formatTokens } from "./commands/history/format.ts";
 
 /** How the table is drawn. */

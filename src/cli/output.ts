@@ -1,7 +1,6 @@
 /**
  * Rendering helpers: one for `--json`, one for tables, one for relative ages.
  */
-import type { LisaError } from "../base/errors.ts";
 import type { Io } from "../base/io.ts";
 
 /** Writes `payload` as one JSON line with `stderrPolicy: "diagnostic"`. */
@@ -39,16 +38,4 @@ export function writeError(
 ): void {
   if (json) printJson(io, { ok: false, errorCode: code, error: message, ...extra });
   else io.err(`lisa: ${message}\n${usageHint ? `${usageHint}\n` : ""}`);
-}
-
-/** {@link writeError} for a LisaError; usage errors suggest `helpCommand`. */
-export function reportError(io: Io, json: boolean, error: LisaError, helpCommand: string): void {
-  writeError(
-    io,
-    json,
-    error.code,
-    error.message,
-    error.details,
-    error.usage ? `(see: ${helpCommand})` : undefined,
-  );
 }

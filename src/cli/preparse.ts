@@ -1,9 +1,9 @@
 /**
- * A pre-parser for the hottest verb (`session status`, polled constantly): it reads argv
- * against the verb's flag specs from the command table (`verbs.ts`, the same declarations
- * stricli uses) without loading stricli, and returns null for anything it does not fully
- * understand (help, short flags, unknown flags, a missing or bad value), so the full command
- * line then handles the call with its usual messages. A repeated flag takes its last value, as on
+ * A pre-parser for the hottest verbs (`session status`, polled constantly, and `session list`):
+ * it reads argv against the verb's flag specs from its declaration (`commands/session/*_spec.ts`,
+ * the same declarations stricli uses) without loading stricli, and returns null for anything it
+ * does not fully understand (help, short flags, unknown flags, a missing or bad value), so the
+ * full command line then handles the call with its usual messages. A repeated flag takes its last value, as on
  * the full command line (`last_value.ts`); every value is still read. Nothing is declared twice.
  */
 

@@ -10,7 +10,7 @@ import type { LisaContext } from "./context.ts";
 import { helpCommandOf, reportFailure, wantsJson } from "./failure.ts";
 import { preparse, type Spec } from "./preparse.ts";
 import { realDeps } from "./real_deps.ts";
-import type { FlagsOf } from "./verbs.ts";
+import type { FlagsOf } from "./verb_spec.ts";
 
 /** Runs `impl` of `route` when `argv` (after the route's words) is understood; otherwise null. */
 export async function runPreparsed<S extends Readonly<Record<string, Spec>>>(

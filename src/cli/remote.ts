@@ -10,7 +10,7 @@
  */
 import { splitHostSession } from "../base/host_name.ts";
 import { UsageError } from "../base/errors.ts";
-import { readTextInput } from "../core/drive/text_input.ts";
+import { readTextInput } from "../core/drive/mod.ts";
 import { hostNamed, runOnHost, tagJsonLine } from "../core/hosts/mod.ts";
 import type { LisaContext } from "./context.ts";
 import { VERBS } from "./verbs.ts";
@@ -122,6 +122,24 @@ export async function remoteCallOf(
     if (item.key === "host") named.push(valueOf(item)!);
     if (item.key === "allHosts") allHosts = true;
   }
+  const out = withoutHosts(items, positional, named);
+  if (named.length === 0) return null;
+  const host = oneHost(named, allHosts);
+  const stdin = await payloadToStdin(ctx, route, out);
+  return {
+    host,
+    args: [...argv.slice(0, routeWords), ...out.flatMap((i) => i.words)],
+    ...(stdin !== undefined ? { stdin } : {}),
+  };
+}
+
+/**
+ * The call's items for the remote lisa: without `--host`, the session (`--session`, `--for`, the
+ * positional, each of `--sessions`) without its `NAME:` prefix; each host so named is added to
+ * `named`. Throws `conflicting_options` for `--sessions` on several machines and for a flag that
+ * names a file this lisa would keep.
+ */
+function withoutHosts(items: readonly Item[], positional: readonly unknown[], named: string[]) {
   const out: Item[] = [];
   let positionalSeen = false;
   for (const item of items) {
@@ -140,20 +158,9 @@ export async function remoteCallOf(
       }
     }
     if (item.key === "sessions") {
-      // `--sessions a,b`: each of them on one host (`box1:a,box1:b`), or none on any.
-      const names = (valueOf(item) ?? "").split(",").map((n) => n.trim()).filter((n) => n);
-      const split = names.map(splitHostSession);
-      const hosts = new Set(split.map(([h]) => h));
-      if (hosts.size > 1) {
-        throw new UsageError(
-          "--sessions names sessions on more than one machine: one host per call",
-          "conflicting_options",
-        );
-      }
-      const [host] = hosts;
-      if (host !== null && host !== undefined) {
-        named.push(host);
-        out.push(withValue(item, split.map(([, n]) => n).join(",")));
+      const local = sessionsOnOneHost(item, named);
+      if (local !== null) {
+        out.push(local);
         continue;
       }
     }
@@ -167,7 +174,31 @@ export async function remoteCallOf(
     }
     out.push(item);
   }
-  if (named.length === 0) return null;
+  return out;
+}
+
+/**
+ * `--sessions a,b`: each of them on one host (`box1:a,box1:b`, the host added to `named` and the
+ * item without the prefixes), or none on any (null). Throws `conflicting_options` for several.
+ */
+function sessionsOnOneHost(item: Item, named: string[]): Item | null {
+  const names = (valueOf(item) ?? "").split(",").map((n) => n.trim()).filter((n) => n);
+  const split = names.map(splitHostSession);
+  const hosts = new Set(split.map(([h]) => h));
+  if (hosts.size > 1) {
+    throw new UsageError(
+      "--sessions names sessions on more than one machine: one host per call",
+      "conflicting_options",
+    );
+  }
+  const [host] = hosts;
+  if (host === null || host === undefined) return null;
+  named.push(host);
+  return withValue(item, split.map(([, n]) => n).join(","));
+}
+
+/** The one host of `named`; throws `conflicting_options` for two, or with `--all-hosts`. */
+function oneHost(named: readonly string[], allHosts: boolean): string {
   const host = named[0];
   if (named.some((h) => h !== host)) {
     throw new UsageError(
@@ -181,36 +212,44 @@ export async function remoteCallOf(
       "conflicting_options",
     );
   }
+  return host;
+}
+
+/**
+ * The remote lisa's stdin for the text payload of `route` (`send --text`, `spawn --prompt`): the
+ * file or stdin it names, read here, or an inline value too long for one argv word; its item in
+ * `out` then reads `-`. Undefined when the payload stays on the command line.
+ */
+async function payloadToStdin(
+  ctx: Pick<LisaContext, "deps">,
+  route: string,
+  out: Item[],
+): Promise<Uint8Array | undefined> {
   const payload = PAYLOADS[route];
-  let stdin: Uint8Array | undefined;
-  if (payload !== undefined) {
-    const valueItem = out.find((i) => i.key === payload.value);
-    const fileItem = out.find((i) => i.key === payload.file);
-    const value = valueItem && valueOf(valueItem);
-    const file = fileItem && valueOf(fileItem);
-    if (file !== undefined || value === "-") {
-      // The same reading (and the same errors) as a local call: missing file, not UTF-8, too big.
-      const text = await readTextInput(ctx.deps, {
-        value,
-        file,
-        valueFlag: `--${kebab(payload.value)}`,
-        fileFlag: `--${kebab(payload.file)}`,
-      });
-      stdin = new TextEncoder().encode(text ?? "");
-      if (fileItem !== undefined) out[out.indexOf(fileItem)] = withValue(fileItem, "-");
-    } else if (valueItem !== undefined && value !== undefined) {
-      const size = new TextEncoder().encode(out.flatMap((i) => i.words).join(" ")).length;
-      if (size > MAX_INLINE_COMMAND_BYTES) {
-        stdin = new TextEncoder().encode(value);
-        out[out.indexOf(valueItem)] = withValue(valueItem, "-");
-      }
+  if (payload === undefined) return undefined;
+  const valueItem = out.find((i) => i.key === payload.value);
+  const fileItem = out.find((i) => i.key === payload.file);
+  const value = valueItem && valueOf(valueItem);
+  const file = fileItem && valueOf(fileItem);
+  if (file !== undefined || value === "-") {
+    // The same reading (and the same errors) as a local call: missing file, not UTF-8, too big.
+    const text = await readTextInput(ctx.deps, {
+      value,
+      file,
+      valueFlag: `--${kebab(payload.value)}`,
+      fileFlag: `--${kebab(payload.file)}`,
+    });
+    if (fileItem !== undefined) out[out.indexOf(fileItem)] = withValue(fileItem, "-");
+    return new TextEncoder().encode(text ?? "");
+  }
+  if (valueItem !== undefined && value !== undefined) {
+    const size = new TextEncoder().encode(out.flatMap((i) => i.words).join(" ")).length;
+    if (size > MAX_INLINE_COMMAND_BYTES) {
+      out[out.indexOf(valueItem)] = withValue(valueItem, "-");
+      return new TextEncoder().encode(value);
     }
   }
-  return {
-    host,
-    args: [...argv.slice(0, routeWords), ...out.flatMap((i) => i.words)],
-    ...(stdin !== undefined ? { stdin } : {}),
-  };
+  return undefined;
 }
 
 /** Each complete line of a stream of text chunks, handed to `each` (with its newline). */

@@ -1,5 +1,5 @@
 /**
- * The CLI entry: runs one call of lisa on the command table (`table.ts`) and is the one place
+ * The CLI entry: runs one call of lisa on the command table (`route_map.ts`) and is the one place
  * where every failure becomes an exit code and, under `--json`, a `{ok:false, errorCode, error}`
  * payload on stdout: parse errors (which stricli reports as negative codes), an unknown
  * command, and any error a verb throws. `lisa hook` is dispatched raw: it must accept any
@@ -30,11 +30,11 @@ import type { LisaContext } from "./context.ts";
 import { helpCommandOf, reportFailure, wantsJson } from "./failure.ts";
 import { writeError } from "./output.ts";
 import { realDeps } from "./real_deps.ts";
-import { buildTable, commandWordsOf, groupOf, joinDashValues, routeOf } from "./table.ts";
+import { buildTable, commandWordsOf, groupOf, joinDashValues, routeOf } from "./route_map.ts";
 import { childrenOf, flagsOf } from "./completion_script.ts";
 import { closest } from "../base/suggest.ts";
 import { lastValueWins } from "./last_value.ts";
-import type { Guard, ImplOverrides } from "./verbs.ts";
+import type { Guard, ImplOverrides } from "./verb_spec.ts";
 import { namesHost } from "./names_host.ts";
 
 /** The program's version (kept in step with deno.json). */
@@ -143,6 +143,29 @@ function guardFor(helpHint: string, argv: readonly string[], remote: boolean): G
     };
 }
 
+/**
+ * stricli's English texts, but for its parse errors: each is kept in `failures` (the first one
+ * becomes the call's error) instead of printed, an unknown command with the words it could have
+ * been.
+ */
+function parseText(argv: readonly string[], failures: ParseFailure[]) {
+  return {
+    ...text_en,
+    exceptionWhileParsingArguments(exc: unknown) {
+      failures.push(parseFailureOf(exc, routeOf(argv)));
+      return "";
+    },
+    noCommandRegisteredForInput({ input }: { input: string }) {
+      // The words it could have been: the commands of the group typed so far.
+      const hint = input.startsWith("-") ? [] : closest(input, childrenOf(groupOf(argv)));
+      const quoted = hint.map((c) => `"${c}"`);
+      const suffix = quoted.length > 0 ? ` (did you mean ${quoted.join(" or ")}?)` : "";
+      failures.push({ code: "unknown_command", message: `unknown command "${input}"${suffix}` });
+      return "";
+    },
+  };
+}
+
 /** Options of {@link main} for tests. */
 export interface MainOptions {
   /** Verb implementations to use instead of `commands/` (argv → flags tests). */
@@ -159,8 +182,8 @@ export async function main(
   options: MainOptions = {},
 ): Promise<number> {
   if (givenArgv[0] === "hook") {
-    const { runHook } = await lazyImport<typeof import("../core/hook/run_hook.ts")>(
-      new URL("../core/hook/run_hook.ts", import.meta.url),
+    const { runHook } = await lazyImport<typeof import("../core/hook/mod.ts")>(
+      new URL("../core/hook/mod.ts", import.meta.url),
     );
     return await runHook(givenArgv.slice(1), deps.env);
   }
@@ -168,21 +191,7 @@ export async function main(
   const json = wantsJson(argv);
   const helpHint = helpCommandOf(commandWordsOf(argv));
   const failures: ParseFailure[] = [];
-  const text = {
-    ...text_en,
-    exceptionWhileParsingArguments(exc: unknown) {
-      failures.push(parseFailureOf(exc, routeOf(argv)));
-      return "";
-    },
-    noCommandRegisteredForInput({ input }: { input: string }) {
-      // The words it could have been: the commands of the group typed so far.
-      const hint = input.startsWith("-") ? [] : closest(input, childrenOf(groupOf(argv)));
-      const quoted = hint.map((c) => `"${c}"`);
-      const suffix = quoted.length > 0 ? ` (did you mean ${quoted.join(" or ")}?)` : "";
-      failures.push({ code: "unknown_command", message: `unknown command "${input}"${suffix}` });
-      return "";
-    },
-  };
+  const text = parseText(argv, failures);
   const app = buildApplication<LisaContext>(
     buildTable({
       overrides: options.overrides,

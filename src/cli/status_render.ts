@@ -2,7 +2,7 @@
  * Rendering of a status report, shared by the full CLI verb and the lean fast path (so it must
  * not import commander or `node:*`).
  */
-import type { StatusReport } from "../core/status/status.ts";
+import type { StatusReport } from "../core/status/mod.ts";
 import type { Io } from "../base/io.ts";
 import { printJson } from "./output.ts";
 

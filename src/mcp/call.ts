@@ -1,9 +1,9 @@
 /**
  * One tool call: the verb's own implementation, run as the command line runs it under `--json`
  * (`src/cli/preparsed.ts` does the same for its pre-parsed verbs), with an `Io` that keeps what
- * it prints, and the CLI's failure reporting (`failure.ts`). So the result's document is exactly
- * the JSON the same `lisa … --json` call prints, and it is an error exactly when that document
- * says `ok: false`.
+ * it prints, and the CLI's failure reporting (`cli/failure.ts`). So the result's document is
+ * exactly the JSON the same `lisa … --json` call prints, and it is an error exactly when that
+ * document says `ok: false`.
  *
  * A verb that prints several JSON lines (`watch`) gives its last line as the document, with the
  * lines before it under `events`. Each line a verb prints, and each diagnostic, is also passed to

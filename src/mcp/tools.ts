@@ -1,12 +1,13 @@
 /**
- * The MCP tools, generated from the command table (`src/cli/verbs.ts`): one tool per verb that
- * a program can use (a verb marked `mcp: false`, such as `attach`, is left out), named after its
- * route without `session` (`session kill-all` → `kill_all`, `history list` → `history_list`).
- * Its input schema is the verb's flags in camelCase, typed from each flag's parser
- * (`flags.ts` `typed`: integers and numbers with their bounds, enums, booleans, lists), with the
- * flags' help as descriptions; flags marked `terminal` (`--json`, `--watch`, …) are not offered
- * (a tool's answer is always the `--json` document). A verb's positional argument is `session`
- * when it names the session (the same as `--session`), otherwise its placeholder's name.
+ * The MCP tools, generated from the command table (`src/cli/verbs.ts`, assembled from each verb's
+ * declaration): one tool per verb that a program can use (a verb declared `mcp: false`, such as
+ * `attach`, is left out), named after its route without `session` (`session kill-all` →
+ * `kill_all`, `history list` → `history_list`). Its input schema is the verb's flags in
+ * camelCase, typed from each flag's parser (`cli/flags.ts` `typed`: integers and numbers with
+ * their bounds, enums, booleans, lists), with the flags' help as descriptions; flags marked
+ * `terminal` (`--json`, `--watch`, …) are not offered (a tool's answer is always the `--json`
+ * document). A verb's positional argument is `session` when it names the session (the same as
+ * `--session`), otherwise its placeholder's name.
  *
  * {@link flagsOf} turns a call's arguments back into the flags object the verb's implementation
  * receives, running each value through the flag's own parser (so the bounds, choices and error

@@ -4,6 +4,9 @@
  * it could end it, found again by its id and its leader's start time.
  */
 import { groupMembers, readStat } from "./table.ts";
+import type { RecordedGroup } from "../base/types.ts";
+
+export type { RecordedGroup };
 
 /** How long a process group gets between SIGTERM and SIGKILL (git removes its lock files). */
 const GROUP_GRACE_MS = 2000;
@@ -40,13 +43,6 @@ export async function endGroup(pgid: number): Promise<void> {
   if (await groupGone(pgid, GROUP_GRACE_MS)) return;
   signalGroup(pgid, "SIGKILL");
   await groupGone(pgid, GROUP_GRACE_MS);
-}
-
-/** A process group lisa started (its id is its leader's pid), as recorded on disk. */
-export interface RecordedGroup {
-  pgid: number;
-  /** The leader's start time (clock ticks since boot; null when unknown). */
-  startTime: number | null;
 }
 
 /** The record of the group whose leader is `pid` (just started, so still alive). */

@@ -126,3 +126,13 @@ export function pathExists(path: string): boolean {
     return false;
   }
 }
+
+/** Inode and mtime of `path` (not followed), or null when it does not exist. */
+export function fileIdentity(path: string): string | null {
+  try {
+    const info = Deno.lstatSync(path);
+    return `${info.ino ?? ""}:${info.mtime?.getTime() ?? ""}`;
+  } catch {
+    return null;
+  }
+}

@@ -1,8 +1,8 @@
 /**
  * Advisory file locks over `Deno.FsFile.tryLock`, retried until a timeout. A state-file lock is
  * never held across a tmux or agent call (callers keep `fn` to file I/O). The exceptions exist to
- * order tmux calls: `send`'s per-session input lock (src/core/drive/send.ts) and the project's
- * spawn lock (src/core/spawn/spawn.ts).
+ * order tmux calls: `send`'s per-session input lock (`src/core/drive/send.ts`) and the project's
+ * spawn lock (`src/core/session/spawn_lock.ts`).
  */
 import { FileUnsafeError, LockBusyError } from "../base/errors.ts";
 

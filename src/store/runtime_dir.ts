@@ -84,11 +84,6 @@ function ensureDir(
   return path;
 }
 
-/** Throws `RuntimeDirUnsafeError` unless `info` describes a private directory of `uid`. */
-export function checkRuntimeDir(path: string, info: Deno.FileInfo, uid: number): void {
-  checkPrivateDir(path, info, uid, runtimeUnsafe);
-}
-
 /** A real directory (not a symlink) owned by `uid`, else `unsafe`. */
 function checkOwnDir(path: string, info: Deno.FileInfo, uid: number, unsafe: UnsafeDir): void {
   if (info.isSymlink) throw unsafe(path, "it is a symlink");

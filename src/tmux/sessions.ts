@@ -5,7 +5,7 @@
  * throw `command_failed` with tmux's message.
  */
 import { CommandFailedError } from "../base/errors.ts";
-import type { RunResult } from "../base/runner.ts";
+import type { Runner, RunResult } from "../base/runner.ts";
 import {
   commandString,
   escapeFormat,
@@ -16,7 +16,7 @@ import {
   type PaneIds,
   parseFormat,
   sessionTarget,
-  type Tmux,
+  Tmux,
 } from "./tmux.ts";
 
 /** Options of {@link newSessionCommands}. */
@@ -356,4 +356,31 @@ export async function pasteText(tmux: Tmux, target: string, text: string): Promi
 export function sendKeys(tmux: Tmux, target: string, keys: readonly string[]): Promise<PaneWrite> {
   // `--`: a key word starting with "-" is a key, never a send-keys flag (-t would retarget).
   return writeToPane(tmux, target, [["send-keys", "-t", target, "--", ...keys]]);
+}
+
+/** The answer of one socket probe. */
+export type SocketProbe =
+  | { kind: "live"; sessions: string[] }
+  | { kind: "stale" }
+  | { kind: "unknown"; error: string };
+
+/**
+ * Asks the server on `socketPath` for its sessions with one `list-sessions`. Never starts or
+ * stops a server.
+ */
+export async function probeSocket(
+  runner: Runner,
+  socketPath: string,
+  timeoutMs: number,
+): Promise<SocketProbe> {
+  try {
+    const r = await new Tmux(runner, socketPath, timeoutMs).run([
+      ["list-sessions", "-F", "#{session_name}"],
+    ]);
+    if (r.success) return { kind: "live", sessions: r.stdout.split("\n").filter((s) => s !== "") };
+    if (isNoServer(r.stderr)) return { kind: "stale" };
+    return { kind: "unknown", error: r.stderr.trim() || `exit ${r.code}` };
+  } catch (error) {
+    return { kind: "unknown", error: error instanceof Error ? error.message : String(error) };
+  }
 }

@@ -80,11 +80,11 @@ Deno.test("the issue's examples: watch --session, --timeout-seconds, --force, sp
 });
 
 Deno.test("the defaults the help states are the ones the code uses", async () => {
-  const { DEFAULT_HEIGHT, DEFAULT_WIDTH } = await import("../../src/core/spawn/plan.ts");
-  const { DEFAULT_HANDOFF_EVENTS } = await import("../../src/core/status/handoff.ts");
+  const { DEFAULT_HEIGHT, DEFAULT_WIDTH } = await import("../../src/core/spawn/spawn_plan.ts");
+  const { DEFAULT_HANDOFF_EVENTS } = await import("../../src/core/monitor/handoff.ts");
   const { DEFAULT_WAIT_TIMEOUT_SECONDS } = await import("../../src/core/turns/wait.ts");
   const { SMOKE_POLL_SECONDS } = await import("../../src/core/upkeep/smoke.ts");
-  const { DEFAULT_MAX_POLLS } = await import("../../src/core/status/monitor.ts");
+  const { DEFAULT_MAX_POLLS } = await import("../../src/core/monitor/monitor.ts");
   ok(F.width.brief.includes(`default ${DEFAULT_WIDTH})`), F.width.brief);
   ok(F.height.brief.includes(`default ${DEFAULT_HEIGHT})`), F.height.brief);
   ok(F.briefOf(F.events, "session handoff").includes(`default ${DEFAULT_HANDOFF_EVENTS})`));

@@ -1,5 +1,5 @@
 import { deepStrictEqual } from "node:assert/strict";
-import { joinDashValues } from "../../src/cli/table.ts";
+import { joinDashValues } from "../../src/cli/route_map.ts";
 
 Deno.test("a value starting with a dash is joined to its flag, as Go's parser read it", () => {
   deepStrictEqual(

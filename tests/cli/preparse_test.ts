@@ -4,7 +4,8 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { preparse } from "../../src/cli/preparse.ts";
-import { spawnFlags, statusFlags } from "../../src/cli/verbs.ts";
+import { spawnFlags } from "../../src/cli/commands/session/spawn_spec.ts";
+import { statusFlags } from "../../src/cli/commands/session/status_spec.ts";
 import { main } from "../../src/cli/run.ts";
 import { fakeDeps } from "../helpers/fake_deps.ts";
 import { definedOnly } from "../helpers/cli_call.ts";

@@ -5,7 +5,8 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { preparse } from "../../src/cli/preparse.ts";
-import { listFlags, statusFlags } from "../../src/cli/verbs.ts";
+import { listFlags } from "../../src/cli/commands/session/list_spec.ts";
+import { statusFlags } from "../../src/cli/commands/session/status_spec.ts";
 import { callStubbed as call } from "../helpers/cli_call.ts";
 
 Deno.test("a repeated value flag takes its last value, whatever its spelling", async () => {

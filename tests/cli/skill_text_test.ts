@@ -7,7 +7,7 @@
 import { deepStrictEqual, fail, ok, strictEqual } from "node:assert/strict";
 import { MemoryIo } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/run.ts";
-import { routeOf } from "../../src/cli/table.ts";
+import { routeOf } from "../../src/cli/route_map.ts";
 import { VERBS } from "../../src/cli/verbs.ts";
 import { allErrorCodes } from "../../src/base/error_codes.ts";
 import { SESSION_STATES } from "../../src/base/types.ts";

@@ -272,7 +272,7 @@ Deno.test("every verb receives every one of its flags from argv", async () => {
 });
 
 Deno.test("a call that names a verb outright builds only that verb; groups still list all", async () => {
-  const { routeOf } = await import("../../src/cli/table.ts");
+  const { routeOf } = await import("../../src/cli/route_map.ts");
   strictEqual(routeOf(["session", "name", "--json"]), "session name");
   strictEqual(routeOf(["completions", "bash"]), "completions");
   strictEqual(routeOf(["session", "nmae"]), undefined);

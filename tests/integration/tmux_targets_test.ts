@@ -6,7 +6,7 @@
  * call lisa makes is checked here against both.
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { readPane } from "../../src/core/drive/capture.ts";
+import { readPane } from "../../src/core/capture/capture.ts";
 import { sessionRunId } from "../../src/core/kill/kill.ts";
 import { SessionNotFoundError } from "../../src/base/errors.ts";
 import { probePane } from "../../src/core/status/gather.ts";

@@ -7,8 +7,8 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import type { Runner, RunOptions } from "../../src/base/runner.ts";
 import { resolveProject } from "../../src/core/session/project.ts";
 import { createWorktree } from "../../src/core/worktree/create.ts";
-import { planWorktree } from "../../src/core/worktree/plan.ts";
-import { pruneWorktrees } from "../../src/core/worktree/prune.ts";
+import { planWorktree } from "../../src/core/worktree/worktree_plan.ts";
+import { pruneWorktrees } from "../../src/core/worktree/worktree_prune.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
 import {
   branches,

@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import type { Runner, RunOptions } from "../../src/base/runner.ts";
-import { pruneWorktrees } from "../../src/core/worktree/prune.ts";
+import { pruneWorktrees } from "../../src/core/worktree/worktree_prune.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
 import { waitFor } from "../helpers/world.ts";
 import {

@@ -1,9 +1,10 @@
 /** `lisa cleanup`: remove stale lisa sockets, artifacts and scripts. Never kills a server. */
 import type { LisaContext } from "../context.ts";
 import { printJson } from "../output.ts";
-import type { cleanupFlags, FlagsOf } from "../verbs.ts";
-import { runCleanup } from "../../core/upkeep/cleanup.ts";
-import { resolveProject } from "../../core/session/project.ts";
+import type { FlagsOf } from "../verb_spec.ts";
+import type { cleanupFlags } from "./cleanup_spec.ts";
+import { runCleanup } from "../../core/upkeep/mod.ts";
+import { resolveProject } from "../../core/session/mod.ts";
 
 /** Runs the cleanup; exit 1 when something could not be removed. */
 export default async function cleanup(

@@ -1,7 +1,8 @@
 /** `lisa completions bash|zsh|fish`: a completion script generated from the command table. */
 import type { LisaContext } from "../context.ts";
 import { UsageError } from "../../base/errors.ts";
-import type { completionsFlags, FlagsOf } from "../verbs.ts";
+import type { FlagsOf } from "../verb_spec.ts";
+import type { completionsFlags } from "./completions_spec.ts";
 import { completionScript, historyCandidates, sessionCandidates } from "../completion_script.ts";
 
 /**

@@ -1,8 +1,9 @@
 /** `lisa doctor`: tmux, agents, runtime dir and every LISA_* variable. */
 import type { LisaContext } from "../context.ts";
 import { printJson, renderTable } from "../output.ts";
-import type { doctorFlags, FlagsOf } from "../verbs.ts";
-import { runDoctor } from "../../core/upkeep/doctor.ts";
+import type { FlagsOf } from "../verb_spec.ts";
+import type { doctorFlags } from "./doctor_spec.ts";
+import { runDoctor } from "../../core/upkeep/mod.ts";
 
 /** Prints the doctor's report; exit 1 when something lisa needs is missing or unsafe. */
 export default async function doctor(

@@ -1,7 +1,8 @@
 /** `lisa version`: version, commit when known, Deno version (`-v`: V8, TypeScript, platform). */
 import type { LisaContext } from "../context.ts";
 import { printJson } from "../output.ts";
-import type { FlagsOf, versionFlags } from "../verbs.ts";
+import type { FlagsOf } from "../verb_spec.ts";
+import type { versionFlags } from "./version_spec.ts";
 import { versionInfo } from "../../base/version.ts";
 
 /** Prints lisa's version. */

@@ -25,7 +25,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError, SessionNotFoundError } from "../../base/errors.ts";
-import { locateSession } from "../session/locate.ts";
+import { locateSession } from "../session/mod.ts";
 import { paneDead } from "../../tmux/sessions.ts";
 import { paneTarget, Tmux, TMUX_UTF8 } from "../../tmux/tmux.ts";
 import { SOCKET_RE } from "../../store/runtime_dir.ts";

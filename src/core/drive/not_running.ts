@@ -8,9 +8,9 @@
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
-import type { SessionLocation } from "../session/locate.ts";
+import type { SessionLocation } from "../session/mod.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
-import { parseDoneFile } from "../status/gather.ts";
+import { parseDoneFile } from "../../store/done_file.ts";
 
 /**
  * True when the done file of the session at `loc` says its command has ended: it holds this
@@ -39,8 +39,8 @@ export interface FinalState {
 /** What `status` says of the finished session at `loc`; nulls when it cannot say. */
 async function finalState(deps: Deps, loc: SessionLocation): Promise<FinalState> {
   try {
-    const { sessionStatus } = await lazyImport<typeof import("../status/status.ts")>(
-      new URL("../status/status.ts", import.meta.url),
+    const { sessionStatus } = await lazyImport<typeof import("./status_check.ts")>(
+      new URL("./status_check.ts", import.meta.url),
     );
     const { report } = await sessionStatus(deps, {
       session: loc.session,

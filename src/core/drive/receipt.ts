@@ -18,7 +18,7 @@
 import type { Deps } from "../../base/deps.ts";
 import { readHookSignal } from "../../agents/hooks.ts";
 import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
-import type { SessionLocation } from "../session/locate.ts";
+import type { SessionLocation } from "../session/mod.ts";
 import type { AgentStateAtSend } from "./send_guard.ts";
 import type { Agent } from "../../base/types.ts";
 import { matchScreen, rulesFor } from "../../agents/rules/index.ts";

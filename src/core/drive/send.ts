@@ -15,6 +15,7 @@
  * can only press on this send's own text): unconfirmed, the send fails with `send_unconfirmed`
  * and leaves the text where it is.
  */
+import { warn } from "../../base/io.ts";
 import type { Deps } from "../../base/deps.ts";
 import {
   InterruptedError,
@@ -30,7 +31,7 @@ import {
   DEFAULT_READY_TIMEOUT_SECONDS,
   guardTextSend,
 } from "./send_guard.ts";
-import { locateSession } from "../session/locate.ts";
+import { locateSession, type SessionLocation } from "../session/mod.ts";
 import { readTextInput } from "./text_input.ts";
 import { withLock } from "../../store/lock.ts";
 import { updateState } from "../../store/session_store.ts";
@@ -39,7 +40,6 @@ import { type PaneWrite, pasteText, sendKeys } from "../../tmux/sessions.ts";
 import { commandString, isMissingTarget, isNoServer, paneTarget, Tmux } from "../../tmux/tmux.ts";
 import { commandFinished, sessionNotRunning } from "./not_running.ts";
 import type { Receipt, ReceiptPlan } from "./receipt.ts";
-import type { SessionLocation } from "../session/locate.ts";
 import { lazyImport } from "../../base/lazy.ts";
 
 /** Delay between a paste and its Enter, per agent (ms). */
@@ -170,30 +170,7 @@ export function checkKeys(keys: readonly string[]): void {
  * error comes before the first tmux call, and a dead pane is never written to.
  */
 export async function sendToSession(deps: Deps, options: SendOptions): Promise<SendResult> {
-  const keys = splitKeys(options.keys ?? "");
-  const enter = options.enter ?? false;
-  const given = options.text !== undefined || options.textFile !== undefined;
-  if ((!given || options.text === "") && keys.length === 0 && !enter) {
-    throw new UsageError("Nothing to send: pass --text, --keys and/or --enter", "missing_argument");
-  }
-  checkKeys(keys);
-  const input = await readTextInput(deps, {
-    value: options.text,
-    file: options.textFile,
-    valueFlag: "--text",
-    fileFlag: "--text-file",
-  });
-  const { text, removedChars } = sanitizePasteText(input ?? "");
-  if (text === "" && keys.length === 0 && !enter) {
-    // An empty file (or stdin), or text of control characters only (`$'\x1b'`, removed).
-    throw new UsageError(
-      removedChars === 0
-        ? "Nothing to send: the text is empty"
-        : `Nothing to send: the text held only control characters (${removedChars} removed); ` +
-          "send keys with --keys (Escape, C-c, Enter)",
-      "missing_argument",
-    );
-  }
+  const { text, removedChars, keys, enter } = await inputOf(deps, options);
   // Typing into the wrong session is the worst mistake: a full name is taken exactly (aliases
   // and their prefixes still resolve), as by every verb.
   const loc = await locateSession(deps, options.session, options.projectRoot);
@@ -221,7 +198,7 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
       });
     } catch (error) {
       // The input went through; a busy or unwritable state file only costs the classifier a hint.
-      deps.io.err(`lisa: warning: could not record the input time: ${(error as Error).message}\n`);
+      warn(deps.io, `could not record the input time: ${(error as Error).message}`);
     }
   }
   const result: SendResult = {
@@ -237,6 +214,38 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
   };
   if (done.receipt.confirmed === false) throw unconfirmed(result, confirmMs);
   return result;
+}
+
+/** What a send types: the text (read, made inert) and the keys, checked before any tmux call. */
+async function inputOf(
+  deps: Deps,
+  options: SendOptions,
+): Promise<{ text: string; removedChars: number; keys: string[]; enter: boolean }> {
+  const keys = splitKeys(options.keys ?? "");
+  const enter = options.enter ?? false;
+  const given = options.text !== undefined || options.textFile !== undefined;
+  if ((!given || options.text === "") && keys.length === 0 && !enter) {
+    throw new UsageError("Nothing to send: pass --text, --keys and/or --enter", "missing_argument");
+  }
+  checkKeys(keys);
+  const input = await readTextInput(deps, {
+    value: options.text,
+    file: options.textFile,
+    valueFlag: "--text",
+    fileFlag: "--text-file",
+  });
+  const { text, removedChars } = sanitizePasteText(input ?? "");
+  if (text === "" && keys.length === 0 && !enter) {
+    // An empty file (or stdin), or text of control characters only (`$'\x1b'`, removed).
+    throw new UsageError(
+      removedChars === 0
+        ? "Nothing to send: the text is empty"
+        : `Nothing to send: the text held only control characters (${removedChars} removed); ` +
+          "send keys with --keys (Escape, C-c, Enter)",
+      "missing_argument",
+    );
+  }
+  return { text, removedChars, keys, enter };
 }
 
 /**

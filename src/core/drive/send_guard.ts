@@ -9,7 +9,7 @@ import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { SessionStateName } from "../../base/types.ts";
-import type { SessionLocation } from "../session/locate.ts";
+import type { SessionLocation } from "../session/mod.ts";
 
 /** Default of `--ready-timeout`, in seconds. */
 export const DEFAULT_READY_TIMEOUT_SECONDS = 20;
@@ -77,8 +77,8 @@ export async function guardTextSend(
   if (
     options.force || meta === undefined || meta.commandOnly || meta.agent === undefined
   ) return null;
-  const { sessionStatus } = await lazyImport<typeof import("../status/status.ts")>(
-    new URL("../status/status.ts", import.meta.url),
+  const { sessionStatus } = await lazyImport<typeof import("./status_check.ts")>(
+    new URL("./status_check.ts", import.meta.url),
   );
   const { rulesFor } = await lazyImport<typeof import("../../agents/rules/index.ts")>(
     new URL("../../agents/rules/index.ts", import.meta.url),

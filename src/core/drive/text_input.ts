@@ -6,6 +6,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError, UsageError } from "../../base/errors.ts";
+import { readCapped } from "../../base/io.ts";
 
 /** Largest text accepted from a file or stdin (bytes). */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -34,29 +35,6 @@ function decode(bytes: Uint8Array, what: string): string {
   } catch {
     throw new UsageError(`${what} is not valid UTF-8 text`, "invalid_argument");
   }
-}
-
-/** Reads `reader` to EOF or until more than `maxBytes` bytes came (at most `maxBytes + 1`). */
-export async function readCapped(
-  reader: { read(p: Uint8Array): Promise<number | null> },
-  maxBytes: number,
-): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  while (total <= maxBytes) {
-    const buf = new Uint8Array(Math.min(1 << 20, maxBytes + 1 - total));
-    const n = await reader.read(buf);
-    if (n === null) break;
-    chunks.push(buf.subarray(0, n));
-    total += n;
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 async function readFileCapped(path: string, fileFlag: string): Promise<Uint8Array> {

@@ -29,19 +29,20 @@ import type { SessionMeta } from "../../base/types.ts";
 import { baseName } from "../../base/paths.ts";
 import { type FileCursor, MAX_READ_BYTES, readLinesFrom } from "../../store/line_cursor.ts";
 import { markRead } from "../../store/events.ts";
-import { sessionPaths } from "../../store/runtime_dir.ts";
+import { type SessionPaths, sessionPaths } from "../../store/runtime_dir.ts";
 import { normalizeMeta } from "../../store/session_store.ts";
-import { tryReadMeta } from "../session/locate.ts";
+import { tryReadMeta } from "../session/mod.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
 import { LISA_TURN_END } from "../../agents/hooks.ts";
 import {
+  isElicitation,
   lineKey,
   parseTurnRecord,
   toolUseOf,
   triggerOf,
   turnEventKind,
   type TurnRecord,
-} from "../turns/records.ts";
+} from "../turns/mod.ts";
 import type { Env } from "../../base/config.ts";
 import { UsageReader } from "../../agents/usage.ts";
 import type { History, SqlValue } from "./store.ts";
@@ -258,136 +259,183 @@ function applyHook(
   // when its last sign came, and stays open to a late Stop (recovered).
   const inferred = r.event === LISA_TURN_END;
   const endAt = inferred && typeof r.endedAt === "string" ? r.endedAt : at;
-  const added = { turns: 0, tools: 0 };
   h.db.prepare(
     `UPDATE sessions SET last_activity_at = MAX(COALESCE(last_activity_at, ''), COALESCE(?, '')),
       agent_session_id = COALESCE(agent_session_id, ?),
       transcript_path = COALESCE(?, transcript_path)
     WHERE id = ?`,
   ).run(endAt, r.agentSessionId ?? null, r.transcriptPath ?? null, id);
-  const open = openTurn(h, id);
-  const close = (turnId: number, outcome: string, endAt: string | null, fields = {}) => {
-    closeTurn(h, turnId, outcome, endAt, fields);
-    fillUsage(h, usage, turnId, r);
+  const c: HookLine = {
+    h,
+    id,
+    r,
+    key,
+    at,
+    endAt,
+    inferred,
+    open: openTurn(h, id),
+    added: { turns: 0, tools: 0 },
+    usage,
   };
-  const touch = (turnId: number, waitingFor: string | null) =>
-    h.db.prepare(
-      "UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at), waiting_for = ? " +
-        "WHERE id = ?",
-    ).run(at, waitingFor, turnId);
-  const insertTurn = (outcome: string, fields: Record<string, SqlValue>) => {
-    const ins = h.db.prepare(
-      `INSERT OR IGNORE INTO turns (session_id, turn_key, seq, prompt, reply, error, outcome,
-        started_at, ended_at, last_activity_at, started_by, prompt_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      key,
-      nextSeq(h, id),
-      fields.prompt ?? null,
-      fields.reply ?? null,
-      fields.error ?? null,
-      outcome,
-      fields.started_at ?? null,
-      fields.ended_at ?? null,
-      at,
-      fields.started_by ?? "prompt",
-      r.promptId ?? null,
-    );
-    added.turns++;
-    // A turn known only at its end (codex; claude's own turn without a start) has its tokens now.
-    if (outcome !== "running" && Number(ins.changes) > 0) {
-      fillUsage(h, usage, Number(ins.lastInsertRowid), r);
-    }
-  };
+  const open = c.open;
   switch (turnEventKind(r)) {
     case "start":
       // A turn still open when the next prompt comes ended silently, at its last sign (the next
       // prompt may come much later).
-      if (open) close(open.id, "interrupted", null);
-      insertTurn("running", {
+      if (open) endTurn(c, open.id, "interrupted", null);
+      insertTurn(c, "running", {
         prompt: r.prompt ?? r.preview ?? null,
         started_at: at,
         started_by: triggerOf(r),
       });
       break;
-    case "tool": {
-      const use = toolUseOf(r);
-      if (use === null) break;
-      const turnId = open?.id ?? null;
-      const ins = h.db.prepare(
-        `INSERT OR IGNORE INTO tools (session_id, turn_id, line_key, tool, input, duration_ms, at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(id, turnId, key, use.tool, use.input, use.durationMs, use.at);
-      added.tools += Number(ins.changes);
-      if (turnId !== null) touch(turnId, null);
-      if (r.plan !== undefined || r.planPath !== undefined) capturePlan(h, id, turnId, r);
+    case "tool":
+      applyTool(c);
       break;
-    }
     case "permission":
       // An MCP server's request (Elicitation) waits for the person's input, not an approval.
-      if (open) {
-        const elicitation = r.event === "Elicitation" ||
-          r.notificationType === "elicitation_dialog";
-        touch(open.id, elicitation ? "input" : "permission");
-      }
+      if (open) touchTurn(c, open.id, isElicitation(r) ? "input" : "permission");
       break;
-    case "completed": {
-      const reply = replyOf(r);
-      if (open) {
-        close(open.id, "completed", endAt, { reply, recovered: inferred });
-        break;
-      }
-      if (inferred) break; // the turn it ends is closed already
-      // A turn closed without its hook (a sweep, or status deciding a long silent tool call was
-      // its end): its real end completes it, with the agent's own reply.
-      const swept = h.db.prepare(
-        `SELECT id FROM turns WHERE session_id = ? AND recovered = 1
-          AND outcome IN ('interrupted', 'completed')
-          AND seq = (SELECT MAX(seq) FROM turns WHERE session_id = ?)`,
-      ).get(id, id);
-      if (swept !== undefined && r.event === "Stop") {
-        close(Number(swept.id), "completed", at, { reply });
-        break;
-      }
-      // codex: the whole turn is known only at its end. A claude Stop with no turn open ends a
-      // turn the agent took on its own (it reports background work without a prompt hook).
-      insertTurn("completed", {
-        prompt: r.prompt ?? null,
-        reply,
-        ended_at: at,
-        started_by: r.event === "Stop" ? "background" : "prompt",
-      });
+    case "completed":
+      applyCompleted(c);
       break;
-    }
     case "interrupted":
-      if (open) close(open.id, "interrupted", endAt, { recovered: true });
+      if (open) endTurn(c, open.id, "interrupted", endAt, { recovered: true });
       break;
     case "failed": {
       const error = r.error ?? r.preview ?? "the turn failed";
-      if (open) close(open.id, "failed", at, { error });
-      else insertTurn("failed", { error, ended_at: at });
+      if (open) endTurn(c, open.id, "failed", at, { error });
+      else insertTurn(c, "failed", { error, ended_at: at });
       break;
     }
     case "session_start":
-      if (open) close(open.id, "interrupted", null);
+      if (open) endTurn(c, open.id, "interrupted", null);
       break;
     case "session_end":
       // The agent ended (an exit, a kill) during the turn: it ran until then.
-      if (open) close(open.id, "interrupted", at);
+      if (open) endTurn(c, open.id, "interrupted", at);
       break;
     case "other":
       // Any line of the run while a turn is open is a sign of it (a turn that is later
       // interrupted ends at its last sign, not at its start).
-      if (open) {
-        h.db.prepare(
-          "UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at) WHERE id = ?",
-        )
-          .run(at, open.id);
-      }
+      if (open) markActive(c, open.id);
       break;
   }
-  return added;
+  return c.added;
+}
+
+/** One hook line being applied to session `id`'s turns, and what it added. */
+interface HookLine {
+  h: History;
+  id: number;
+  r: TurnRecord;
+  key: string;
+  at: string | null;
+  /** When the turn the line ends ended (lisa's inferred end: the turn's last sign). */
+  endAt: string | null;
+  /** The line is lisa's own end of a turn (`LISA_TURN_END`), not the agent's. */
+  inferred: boolean;
+  open: ReturnType<typeof openTurn>;
+  added: { turns: number; tools: number };
+  /** Reads the tokens of the turns the line ends from their agents' logs. */
+  usage: UsageReader;
+}
+
+/** Closes turn `turnId` (see {@link closeTurn}) and stores its tokens when its agent tells them. */
+function endTurn(
+  c: HookLine,
+  turnId: number,
+  outcome: string,
+  at: string | null,
+  fields: Parameters<typeof closeTurn>[4] = {},
+): void {
+  closeTurn(c.h, turnId, outcome, at, fields);
+  fillUsage(c.h, c.usage, turnId, c.r);
+}
+
+/** Marks turn `turnId` active at the line's time (what it waits for unchanged). */
+function markActive(c: HookLine, turnId: number): void {
+  c.h.db.prepare("UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at) WHERE id = ?")
+    .run(c.at, turnId);
+}
+
+/** Marks turn `turnId` active now, waiting for `waitingFor` (null: for nothing). */
+function touchTurn(c: HookLine, turnId: number, waitingFor: string | null): void {
+  c.h.db.prepare(
+    "UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at), waiting_for = ? " +
+      "WHERE id = ?",
+  ).run(c.at, waitingFor, turnId);
+}
+
+/** Inserts the line's turn (keyed by the line: a line read twice adds nothing). */
+function insertTurn(c: HookLine, outcome: string, fields: Record<string, SqlValue>): void {
+  const ins = c.h.db.prepare(
+    `INSERT OR IGNORE INTO turns (session_id, turn_key, seq, prompt, reply, error, outcome,
+      started_at, ended_at, last_activity_at, started_by, prompt_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    c.id,
+    c.key,
+    nextSeq(c.h, c.id),
+    fields.prompt ?? null,
+    fields.reply ?? null,
+    fields.error ?? null,
+    outcome,
+    fields.started_at ?? null,
+    fields.ended_at ?? null,
+    c.at,
+    fields.started_by ?? "prompt",
+    c.r.promptId ?? null,
+  );
+  c.added.turns++;
+  // A turn known only at its end (codex; claude's own turn without a start) has its tokens now.
+  if (outcome !== "running" && Number(ins.changes) > 0) {
+    fillUsage(c.h, c.usage, Number(ins.lastInsertRowid), c.r);
+  }
+}
+
+/** A tool the agent ran: recorded with the open turn (and its plan, when it wrote one). */
+function applyTool(c: HookLine): void {
+  const use = toolUseOf(c.r);
+  if (use === null) return;
+  const turnId = c.open?.id ?? null;
+  const ins = c.h.db.prepare(
+    `INSERT OR IGNORE INTO tools (session_id, turn_id, line_key, tool, input, duration_ms, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(c.id, turnId, c.key, use.tool, use.input, use.durationMs, use.at);
+  c.added.tools += Number(ins.changes);
+  if (turnId !== null) touchTurn(c, turnId, null);
+  if (c.r.plan !== undefined || c.r.planPath !== undefined) capturePlan(c.h, c.id, turnId, c.r);
+}
+
+/** A turn's end: closes the open turn, completes a swept one, or (codex) adds the whole turn. */
+function applyCompleted(c: HookLine): void {
+  const { h, id, r, at } = c;
+  const reply = replyOf(r);
+  if (c.open) {
+    endTurn(c, c.open.id, "completed", c.endAt, { reply, recovered: c.inferred });
+    return;
+  }
+  if (c.inferred) return; // the turn it ends is closed already
+  // A turn closed without its hook (a sweep, or status deciding a long silent tool call was
+  // its end): its real end completes it, with the agent's own reply.
+  const swept = h.db.prepare(
+    `SELECT id FROM turns WHERE session_id = ? AND recovered = 1
+      AND outcome IN ('interrupted', 'completed')
+      AND seq = (SELECT MAX(seq) FROM turns WHERE session_id = ?)`,
+  ).get(id, id);
+  if (swept !== undefined && r.event === "Stop") {
+    endTurn(c, Number(swept.id), "completed", at, { reply });
+    return;
+  }
+  // codex: the whole turn is known only at its end. A claude Stop with no turn open ends a turn
+  // the agent took on its own (it reports background work without a prompt hook).
+  insertTurn(c, "completed", {
+    prompt: r.prompt ?? null,
+    reply,
+    ended_at: at,
+    started_by: r.event === "Stop" ? "background" : "prompt",
+  });
 }
 
 /** Applies one event-log record of session `name`. */
@@ -507,71 +555,99 @@ export function ingestSession(
     ).run(fpKey, fingerprint);
     const meta = tryReadMeta(paths.meta);
     const before = Number(row(h.db.prepare("SELECT COUNT(*) AS n FROM sessions").get(), "n"));
-    const idOf = (runId: unknown): number | null => {
-      if (typeof runId === "string" && runId !== "") return sessionId(h, files.session, runId);
-      return latestSessionId(h, files.session);
-    };
     // A meta without a run id names no run: its session's lines still arrive with theirs.
     if (meta?.runId) {
       applyMeta(h, sessionId(h, files.session, meta.runId), meta);
     }
-    const created = <T extends number | null>(id: T): T => {
-      if (id !== null) {
-        h.db.prepare("UPDATE sessions SET project_hash = COALESCE(project_hash, ?) WHERE id = ?")
-          .run(files.hash, id);
-      }
-      return id;
-    };
-    const events = newLines(h, paths.events);
-    if (events !== null) {
-      for (const line of events.lines) {
-        const e = parseTurnRecord(line) as Record<string, unknown> | null;
-        if (e === null) continue;
-        const id = created(idOf(e.runId));
-        if (id === null || !firstSight(h, id, lineKey(line))) continue;
-        counts.lines++;
-        applyEvent(h, id, e);
-      }
-      saveCursor(h, paths.events, events.next);
-    }
-    const hooks = newLines(h, paths.hooks);
+    ingestEvents(h, files, paths, counts);
     // Each agent log is read once for all the turns this ingestion ends.
     const usage = seen?.usage ?? new UsageReader(env);
-    if (hooks !== null) {
-      for (const line of hooks.lines) {
-        const r = parseTurnRecord(line);
-        if (r === null || typeof r.runId !== "string" || r.runId === "") continue;
-        const id = created(sessionId(h, files.session, r.runId));
-        const key = lineKey(line);
-        if (!firstSight(h, id, key)) continue;
-        counts.lines++;
-        const added = applyHook(h, id, r, key, usage);
-        counts.turns += added.turns;
-        counts.tools += added.tools;
-      }
-      saveCursor(h, paths.hooks, hooks.next);
-      hooksRead = hooks.next;
-    }
-    const done = readDone(paths.done);
-    if (done !== null) {
-      h.db.prepare(
-        `UPDATE sessions SET exit_code = ?, ended_at = COALESCE(ended_at, ?),
-          final_state = COALESCE(final_state, ?), end_reason = COALESCE(end_reason, 'exited')
-        WHERE name = ? AND run_id = ?`,
-      ).run(
-        done.exitCode,
-        done.at,
-        done.exitCode === 0 ? "completed" : "crashed",
-        files.session,
-        done.runId,
-      );
-    }
+    hooksRead = ingestHooks(h, files, paths, counts, usage);
+    applyDone(h, files.session, paths);
     const after = Number(row(h.db.prepare("SELECT COUNT(*) AS n FROM sessions").get(), "n"));
     counts.sessions = after - before;
   });
   // Stored for good: the hook log may now drop what was read (it keeps every unread line).
   if (hooksRead !== null) markRead(paths.hooks, hooksRead);
   return counts;
+}
+
+/** `id` once its session row carries the project hash (rows made from a line lack it). */
+function withHash<T extends number | null>(h: History, files: SessionFiles, id: T): T {
+  if (id !== null) {
+    h.db.prepare("UPDATE sessions SET project_hash = COALESCE(project_hash, ?) WHERE id = ?")
+      .run(files.hash, id);
+  }
+  return id;
+}
+
+/** The event log's new lines, each applied once to the run it names (else the latest run). */
+function ingestEvents(
+  h: History,
+  files: SessionFiles,
+  paths: SessionPaths,
+  counts: IngestCounts,
+): void {
+  const events = newLines(h, paths.events);
+  if (events === null) return;
+  for (const line of events.lines) {
+    const e = parseTurnRecord(line) as Record<string, unknown> | null;
+    if (e === null) continue;
+    const runId = e.runId;
+    const id = withHash(
+      h,
+      files,
+      typeof runId === "string" && runId !== ""
+        ? sessionId(h, files.session, runId)
+        : latestSessionId(h, files.session),
+    );
+    if (id === null || !firstSight(h, id, lineKey(line))) continue;
+    counts.lines++;
+    applyEvent(h, id, e);
+  }
+  saveCursor(h, paths.events, events.next);
+}
+
+/** The hook log's new lines, each applied once to its run; where the read ended (null: none). */
+function ingestHooks(
+  h: History,
+  files: SessionFiles,
+  paths: SessionPaths,
+  counts: IngestCounts,
+  usage: UsageReader,
+): FileCursor | null {
+  const hooks = newLines(h, paths.hooks);
+  if (hooks === null) return null;
+  for (const line of hooks.lines) {
+    const r = parseTurnRecord(line);
+    if (r === null || typeof r.runId !== "string" || r.runId === "") continue;
+    const id = withHash(h, files, sessionId(h, files.session, r.runId));
+    const key = lineKey(line);
+    if (!firstSight(h, id, key)) continue;
+    counts.lines++;
+    const added = applyHook(h, id, r, key, usage);
+    counts.turns += added.turns;
+    counts.tools += added.tools;
+  }
+  saveCursor(h, paths.hooks, hooks.next);
+  return hooks.next;
+}
+
+/** The done file's exit ends its run (unless something ended it first). */
+function applyDone(h: History, session: string, paths: SessionPaths): void {
+  const done = readDone(paths.done);
+  if (done === null) return;
+  h.db.prepare(
+    `UPDATE sessions SET exit_code = ?, ended_at = COALESCE(ended_at, ?),
+      final_state = COALESCE(final_state, ?), end_reason = COALESCE(end_reason, 'exited')
+    WHERE name = ? AND run_id = ?`,
+  ).run(
+    done.exitCode,
+    done.at,
+    done.exitCode === 0 ? "completed" : "crashed",
+    session,
+    done.runId,
+  );
 }
 
 /**

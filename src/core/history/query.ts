@@ -4,13 +4,20 @@
  * is as fresh as the files.
  */
 import type { Deps } from "../../base/deps.ts";
+import { warn } from "../../base/io.ts";
 import { LisaError, UsageError } from "../../base/errors.ts";
-import { canonicalProjectRoot, isValidSessionName, projectHash } from "../session/identity.ts";
-import { locateSession, resolveSession } from "../session/locate.ts";
-import { resolveProject } from "../session/project.ts";
-import { ingestAll, type IngestCounts } from "./ingest.ts";
-import { type History, openHistory } from "./store.ts";
-import { sweepHistory, type SweepReport } from "./sweep.ts";
+import {
+  canonicalProjectRoot,
+  isValidSessionName,
+  locateSession,
+  projectHash,
+  resolveProject,
+  resolveSession,
+} from "../session/mod.ts";
+import type { IngestCounts } from "./ingest.ts";
+import { loadHistoryModules } from "./modules.ts";
+import type { History } from "./store.ts";
+import type { SweepReport } from "./sweep.ts";
 import type { SqlValue } from "./store.ts";
 import type { TokenUsage } from "../../agents/usage.ts";
 
@@ -137,10 +144,11 @@ export async function readHistory<T>(
   deps: Deps,
   fn: (h: History) => T,
 ): Promise<{ value: T; info: ReadInfo }> {
-  const h = await openHistory(deps);
+  const { store, ingest, sweep: sweeps } = await loadHistoryModules();
+  const h = await store.openHistory(deps);
   try {
-    const ingested = ingestAll(h, deps);
-    const sweep = await sweepHistory(h, deps);
+    const ingested = ingest.ingestAll(h, deps);
+    const sweep = await sweeps.sweepHistory(h, deps);
     return { value: fn(h), info: { ingested, sweep, historyDb: h.path } };
   } finally {
     h.close();
@@ -348,7 +356,7 @@ export async function sessionsUsage(
   try {
     return (await readHistory(deps, (h) => usageOfSessions(h, keys))).value;
   } catch (error) {
-    deps.io.err(`lisa: warning: no token counts: ${(error as Error).message}\n`);
+    warn(deps.io, `no token counts: ${(error as Error).message}`);
     return keys.map(() => null);
   }
 }

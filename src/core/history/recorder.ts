@@ -4,8 +4,9 @@
  * store, the session is marked ended, and the sweeps close its open turn. `node:sqlite` is
  * loaded only here, lazily, so callers pay nothing until they remove something.
  */
+import { warn } from "../../base/io.ts";
 import type { Deps } from "../../base/deps.ts";
-import { lazyImport } from "../../base/lazy.ts";
+import { type HistoryModules as Modules, loadHistoryModules as load } from "./modules.ts";
 import type { SessionFiles } from "./ingest.ts";
 
 /** Why a session's files are being removed. */
@@ -14,21 +15,6 @@ export type RemovalReason = "killed" | "cleanup" | "spawn_failed" | "pruned";
 /** A session about to lose its files: where they are, and its run when known. */
 export interface RemovedSession extends SessionFiles {
   runId?: string | null;
-}
-
-type Modules = {
-  store: typeof import("./store.ts");
-  ingest: typeof import("./ingest.ts");
-  sweep: typeof import("./sweep.ts");
-};
-
-async function load(): Promise<Modules> {
-  const [store, ingest, sweep] = await Promise.all([
-    lazyImport<Modules["store"]>(new URL("./store.ts", import.meta.url)),
-    lazyImport<Modules["ingest"]>(new URL("./ingest.ts", import.meta.url)),
-    lazyImport<Modules["sweep"]>(new URL("./sweep.ts", import.meta.url)),
-  ]);
-  return { store, ingest, sweep };
 }
 
 /** What {@link recordBeforeRemoval} could record. */
@@ -86,7 +72,7 @@ export async function recordBeforeRemoval(
       unrecorded: new Set(sessions.map(recordKey)),
       error: failure(error),
     };
-    warn(deps, outcome);
+    warnUnrecorded(deps, outcome);
     return outcome;
   };
   let h;
@@ -124,15 +110,16 @@ export async function recordBeforeRemoval(
     h.close();
   }
   outcome.recorded = outcome.unrecorded.size === 0;
-  if (!outcome.recorded) warn(deps, outcome);
+  if (!outcome.recorded) warnUnrecorded(deps, outcome);
   return outcome;
 }
 
-function warn(deps: Deps, outcome: RecordOutcome): void {
-  deps.io.err(
-    `lisa: warning: history not recorded (${outcome.error?.message}); the hook and event files ` +
+function warnUnrecorded(deps: Deps, outcome: RecordOutcome): void {
+  warn(
+    deps.io,
+    `history not recorded (${outcome.error?.message}); the hook and event files ` +
       `of ${[...outcome.unrecorded].map((k) => k.slice(k.indexOf("/") + 1)).join(", ")} are ` +
-      `kept for the next history read\n`,
+      `kept for the next history read`,
   );
 }
 

@@ -15,28 +15,13 @@
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { dirName } from "../../base/paths.ts";
-import { historyPath } from "./path.ts";
-import { loadSqlite, type SqliteModule } from "./sqlite.ts";
+import { historyPath } from "../../store/history_path.ts";
+import { loadSqlite, type SqlDb, type SqliteModule } from "../../store/sqlite.ts";
+
+export type { SqlDb, SqlStatement, SqlValue } from "../../store/sqlite.ts";
 
 /** How long a write waits for another process's write transaction. */
 export const BUSY_TIMEOUT_MS = 5000;
-
-/** The subset of `node:sqlite`'s DatabaseSync lisa uses. */
-export interface SqlDb {
-  exec(sql: string): void;
-  prepare(sql: string): SqlStatement;
-  close(): void;
-}
-
-/** A prepared statement. */
-export interface SqlStatement {
-  run(...params: SqlValue[]): { changes: number | bigint; lastInsertRowid: number | bigint };
-  get(...params: SqlValue[]): Record<string, unknown> | undefined;
-  all(...params: SqlValue[]): Record<string, unknown>[];
-}
-
-/** A value bound to a statement. */
-export type SqlValue = string | number | null;
 
 /** Ordered migrations: index i takes the schema from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -150,7 +135,7 @@ export const MIGRATIONS: readonly string[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 // Its own module: resolving a name reads the path without loading the whole store.
-export { historyPath } from "./path.ts";
+export { historyPath } from "../../store/history_path.ts";
 
 function unsafe(path: string, reason: string): LisaError {
   return new LisaError("history_unsafe", `Refusing the history database "${path}": ${reason}`, {

@@ -13,7 +13,7 @@
  *    started before them, else the first one).
  */
 import type { Deps } from "../../base/deps.ts";
-import { lazyImport } from "../../base/lazy.ts";
+import { probeSocket } from "../../tmux/sessions.ts";
 import type { History } from "./store.ts";
 import { sessionPaths } from "../../store/runtime_dir.ts";
 
@@ -48,54 +48,7 @@ export async function sweepHistory(
 ): Promise<SweepReport> {
   const report: SweepReport = { sessionsClosed: [], turnsInterrupted: 0, toolsJoined: 0 };
   const now = deps.now();
-  const nowIso = now.toISOString();
-  if (options.probe !== false) {
-    const open = h.db.prepare(
-      `SELECT id, name, socket_path, project_hash FROM sessions
-        WHERE ended_at IS NULL AND socket_path IS NOT NULL`,
-    ).all();
-    const bySocket = new Map<string, { id: number; name: string }[]>();
-    for (const r of open) {
-      // A fresh heartbeat (the wrapper touches it every 2 s) proves the pane alive: no tmux call.
-      if (typeof r.project_hash === "string") {
-        const beat = sessionPaths(deps.config.runtimeDir, r.project_hash, String(r.name)).heartbeat;
-        const age = fileAgeMs(beat, now.getTime());
-        if (age !== null && age < deps.config.heartbeatStaleSeconds * 1000) continue;
-      }
-      const list = bySocket.get(String(r.socket_path)) ?? [];
-      list.push({ id: Number(r.id), name: String(r.name) });
-      bySocket.set(String(r.socket_path), list);
-    }
-    const gone: number[] = [];
-    // Loaded only when some session must be asked for (cleanup's module graph is not small).
-    const { probeSocket } = bySocket.size === 0
-      ? { probeSocket: null }
-      : await lazyImport<typeof import("../upkeep/cleanup.ts")>(
-        new URL("../upkeep/cleanup.ts", import.meta.url),
-      );
-    for (const [socket, sessions] of bySocket) {
-      if (probeSocket === null) break;
-      const probe = await probeSocket(deps.runner, socket, deps.config.cmdTimeoutSeconds * 1000);
-      if (probe.kind === "unknown") continue;
-      for (const s of sessions) {
-        if (probe.kind === "stale" || !probe.sessions.includes(s.name)) {
-          gone.push(s.id);
-          report.sessionsClosed.push(s.name);
-        }
-      }
-    }
-    if (gone.length > 0) {
-      h.write(() => {
-        const close = h.db.prepare(
-          `UPDATE sessions SET ended_at = COALESCE(last_activity_at, started_at, ?),
-            final_state = COALESCE(final_state, last_state, 'unknown'),
-            end_reason = COALESCE(end_reason, 'gone'), recovered = 1
-          WHERE id = ? AND ended_at IS NULL`,
-        );
-        for (const id of gone) close.run(nowIso, id);
-      });
-    }
-  }
+  if (options.probe !== false) await closeGoneSessions(h, deps, now, report);
   const staleBefore = new Date(now.getTime() - deps.config.turnStaleSeconds * 1000).toISOString();
   // Reads first: most sweeps find nothing, and then take no write lock.
   const work = h.db.prepare(
@@ -135,4 +88,55 @@ export async function sweepHistory(
     report.toolsJoined = Number(joined.changes);
   });
   return report;
+}
+
+/**
+ * Sweep 1 (module doc): closes each open session whose tmux session is gone, asking each server
+ * once, and none whose heartbeat is fresh.
+ */
+async function closeGoneSessions(
+  h: History,
+  deps: Pick<Deps, "runner" | "config" | "now">,
+  now: Date,
+  report: SweepReport,
+): Promise<void> {
+  const nowIso = now.toISOString();
+  const open = h.db.prepare(
+    `SELECT id, name, socket_path, project_hash FROM sessions
+      WHERE ended_at IS NULL AND socket_path IS NOT NULL`,
+  ).all();
+  const bySocket = new Map<string, { id: number; name: string }[]>();
+  for (const r of open) {
+    // A fresh heartbeat (the wrapper touches it every 2 s) proves the pane alive: no tmux call.
+    if (typeof r.project_hash === "string") {
+      const beat = sessionPaths(deps.config.runtimeDir, r.project_hash, String(r.name)).heartbeat;
+      const age = fileAgeMs(beat, now.getTime());
+      if (age !== null && age < deps.config.heartbeatStaleSeconds * 1000) continue;
+    }
+    const list = bySocket.get(String(r.socket_path)) ?? [];
+    list.push({ id: Number(r.id), name: String(r.name) });
+    bySocket.set(String(r.socket_path), list);
+  }
+  const gone: number[] = [];
+  for (const [socket, sessions] of bySocket) {
+    const probe = await probeSocket(deps.runner, socket, deps.config.cmdTimeoutSeconds * 1000);
+    if (probe.kind === "unknown") continue;
+    for (const s of sessions) {
+      if (probe.kind === "stale" || !probe.sessions.includes(s.name)) {
+        gone.push(s.id);
+        report.sessionsClosed.push(s.name);
+      }
+    }
+  }
+  if (gone.length > 0) {
+    h.write(() => {
+      const close = h.db.prepare(
+        `UPDATE sessions SET ended_at = COALESCE(last_activity_at, started_at, ?),
+          final_state = COALESCE(final_state, last_state, 'unknown'),
+          end_reason = COALESCE(end_reason, 'gone'), recovered = 1
+        WHERE id = ? AND ended_at IS NULL`,
+      );
+      for (const id of gone) close.run(nowIso, id);
+    });
+  }
 }

@@ -28,7 +28,7 @@ import { type Env, loadConfig } from "../../base/config.ts";
 import { LockBusyError } from "../../base/errors.ts";
 import { appendJsonl } from "../../store/events.ts";
 import { DenoRunner } from "../../proc/runner.ts";
-import { boundRecord, buildRecord, type HookRecord } from "./record.ts";
+import { boundRecord, buildRecord, type HookRecord } from "./hook_record.ts";
 
 /** Bytes of stdin kept; more is read and discarded. */
 export const STDIN_CAP = 256 * 1024;

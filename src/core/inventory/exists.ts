@@ -1,6 +1,6 @@
 /** `lisa session exists`: whether tmux has the session (found from any directory). */
 import type { Deps } from "../../base/deps.ts";
-import { locateSession } from "../session/locate.ts";
+import { locateSession } from "../session/mod.ts";
 import { hasSession } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 

@@ -1,6 +1,6 @@
 /**
  * `lisa session list` and the session inventory kill-all works from. With `live` (the list
- * verb) every session is classified as `status` would classify it now (`fleet.ts`: one tmux
+ * verb) every session is classified as `status` would classify it now (`status/fleet.ts`: one tmux
  * invocation per server, the same classifier); without it (kill-all, completions) one
  * `list-sessions` call per tmux server gives names and pane facts only, and no state. The
  * servers: the project's, or with `allSockets` every `lisa-tmux-*.sock` in the socket dir
@@ -9,19 +9,23 @@
 import type { Deps } from "../../base/deps.ts";
 import { AGENTS, MODES } from "../../base/types.ts";
 import { baseName, joinPath } from "../../base/paths.ts";
-import { type Project, resolveProject } from "../session/project.ts";
 import {
   type MetaFile,
+  type Project,
+  resolveProject,
   scanMetaFiles,
   sessionKey,
   type SessionLocation,
   shownAgent,
   tryReadMeta,
-} from "../session/locate.ts";
+} from "../session/mod.ts";
 import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
-import type { CoarseStatus, WaitingFor } from "../status/classify.ts";
 import type { TokenUsage } from "../../agents/usage.ts";
+import type { CoarseStatus, SocketReading, StatusOutcome, WaitingFor } from "../status/mod.ts";
+
+/** What each server said, by socket (status's fleet reading). */
+type FleetReadings = ReadonlyMap<string, SocketReading>;
 import type { ControlChannel } from "../../tmux/control.ts";
 import type { CpuSample } from "../../base/types.ts";
 import type { SessionMeta, SessionStateName } from "../../base/types.ts";
@@ -321,8 +325,8 @@ export async function gatherLiveSessions(
   };
   const find = metaFinder(project.runtimeDir);
   // Loaded on demand: kill-all and completions list names only.
-  const { fleetStatuses } = await lazyImport<typeof import("../status/fleet.ts")>(
-    new URL("../status/fleet.ts", import.meta.url),
+  const { fleetStatuses } = await lazyImport<typeof import("./live_states.ts")>(
+    new URL("./live_states.ts", import.meta.url),
   );
   const { outcomes, readings } = await fleetStatuses(deps, {
     candidates: readCandidates,
@@ -330,70 +334,88 @@ export async function gatherLiveSessions(
     sockets,
     channels,
     cpuMemory,
-    choose: (readings) => {
-      const out: SessionLocation[] = [];
-      for (const [socketPath, reading] of readings) {
-        if (!reading.reachable && socketPath === project.socketPath) {
-          throw new LisaError("tmux_failed", `tmux could not list the sessions of ${socketPath}`);
-        }
-        for (const name of reading.sessions.keys()) {
-          if (!name.startsWith("lisa-")) continue;
-          const known = candidates.get(sessionKey(socketPath, name));
-          if (known !== undefined) {
-            out.push(known);
-            continue;
-          }
-          const found = find(name, socketHash(socketPath));
-          if (options.projectOnly && (found.meta?.projectHash ?? found.hash) !== project.hash) {
-            continue;
-          }
-          out.push(locationOf(project, name, socketPath, found));
-        }
-      }
-      if (options.lost) {
-        for (const [key, loc] of candidates) {
-          const reading = readings.get(loc.socketPath);
-          // Unknown is not gone: a server that could not be asked keeps its sessions unshown.
-          if (reading === undefined || !reading.reachable) continue;
-          if (!reading.sessions.has(loc.session)) out.push(candidates.get(key)!);
-        }
-      }
-      return out;
-    },
+    choose: (readings) => chooseListed(readings, { project, options, candidates, find }),
   });
-  const rows: ListedSession[] = [];
-  for (const outcome of outcomes.values()) {
-    const loc = outcome.location;
-    const session = loc.session;
-    const probe = readings.get(loc.socketPath)?.sessions.get(session);
-    const r = outcome.report;
-    const meta = loc.meta;
-    const fromName = NAME_AGENT_MODE.exec(session);
-    // Finished, or lost (tmux no longer has it): nothing of it runs.
-    const terminal = r.sessionState === "completed" || r.sessionState === "crashed" ||
-      probe === undefined;
-    rows.push({
-      session,
-      alias: meta?.alias ?? null,
-      agent: meta ? shownAgent(meta) : r.agent ?? fromName?.[1] ?? null,
-      mode: meta?.mode ?? fromName?.[2] ?? null,
-      projectRoot: meta?.projectRoot ?? null,
-      projectHash: meta?.projectHash ?? socketHash(loc.socketPath),
-      createdAt: meta?.createdAt ??
-        new Date((probe?.createdAtSeconds ?? 0) * 1000).toISOString(),
-      alive: !terminal,
-      state: r.sessionState,
-      status: r.status,
-      waitingFor: r.waitingFor,
-      classificationReason: r.classificationReason,
-      exitCode: r.exitCode,
-      lastOutputAgeSeconds: r.signals.outputQuietSeconds,
-      parentSession: meta?.parentSession ?? null,
-      socketPath: loc.socketPath,
-      lost: probe === undefined,
-    });
-  }
+  const rows = [...outcomes.values()].map((o) => listedRow(o, readings));
   return sortByCreation(rows);
+}
+
+/**
+ * The sessions the list shows, from what each server listed: lisa's sessions (their meta's
+ * location, else found by name), then with `lost` the metas in scope tmux no longer has.
+ * Throws `tmux_failed` when the project's own server could not be asked.
+ */
+function chooseListed(
+  readings: FleetReadings,
+  ctx: {
+    project: Project;
+    options: LiveListOptions;
+    candidates: ReadonlyMap<string, SessionLocation>;
+    find: ReturnType<typeof metaFinder>;
+  },
+): SessionLocation[] {
+  const { project, options, candidates, find } = ctx;
+  const out: SessionLocation[] = [];
+  for (const [socketPath, reading] of readings) {
+    if (!reading.reachable && socketPath === project.socketPath) {
+      throw new LisaError("tmux_failed", `tmux could not list the sessions of ${socketPath}`);
+    }
+    for (const name of reading.sessions.keys()) {
+      if (!name.startsWith("lisa-")) continue;
+      const known = candidates.get(sessionKey(socketPath, name));
+      if (known !== undefined) {
+        out.push(known);
+        continue;
+      }
+      const found = find(name, socketHash(socketPath));
+      if (options.projectOnly && (found.meta?.projectHash ?? found.hash) !== project.hash) {
+        continue;
+      }
+      out.push(locationOf(project, name, socketPath, found));
+    }
+  }
+  if (options.lost) {
+    for (const [key, loc] of candidates) {
+      const reading = readings.get(loc.socketPath);
+      // Unknown is not gone: a server that could not be asked keeps its sessions unshown.
+      if (reading === undefined || !reading.reachable) continue;
+      if (!reading.sessions.has(loc.session)) out.push(candidates.get(key)!);
+    }
+  }
+  return out;
+}
+
+/** One row of the list: what status says of the session, with what its meta and tmux say. */
+function listedRow(outcome: StatusOutcome, readings: FleetReadings): ListedSession {
+  const loc = outcome.location;
+  const session = loc.session;
+  const probe = readings.get(loc.socketPath)?.sessions.get(session);
+  const r = outcome.report;
+  const meta = loc.meta;
+  const fromName = NAME_AGENT_MODE.exec(session);
+  // Finished, or lost (tmux no longer has it): nothing of it runs.
+  const terminal = r.sessionState === "completed" || r.sessionState === "crashed" ||
+    probe === undefined;
+  return {
+    session,
+    alias: meta?.alias ?? null,
+    agent: meta ? shownAgent(meta) : r.agent ?? fromName?.[1] ?? null,
+    mode: meta?.mode ?? fromName?.[2] ?? null,
+    projectRoot: meta?.projectRoot ?? null,
+    projectHash: meta?.projectHash ?? socketHash(loc.socketPath),
+    createdAt: meta?.createdAt ??
+      new Date((probe?.createdAtSeconds ?? 0) * 1000).toISOString(),
+    alive: !terminal,
+    state: r.sessionState,
+    status: r.status,
+    waitingFor: r.waitingFor,
+    classificationReason: r.classificationReason,
+    exitCode: r.exitCode,
+    lastOutputAgeSeconds: r.signals.outputQuietSeconds,
+    parentSession: meta?.parentSession ?? null,
+    socketPath: loc.socketPath,
+    lost: probe === undefined,
+  };
 }
 
 /** `lisa session list`: the sessions and their count (see {@link gatherSessions}). */

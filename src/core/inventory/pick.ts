@@ -7,7 +7,7 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
-import { resolveProject } from "../session/project.ts";
+import { resolveProject } from "../session/mod.ts";
 import { gatherSessions, type ListedSession } from "./list.ts";
 
 /** Asks a person to choose one of `running`; null when they gave no valid answer. */

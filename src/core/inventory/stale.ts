@@ -2,20 +2,11 @@
  * `session list --stale`: sessions whose metadata is still in the runtime dir but whose tmux
  * session is gone (the older Go lisa's `historicalCount`/`staleCount`), and with
  * `--prune-preview` what `lisa cleanup` would remove for them (a dry run: nothing changes).
- * A thin layer beside `list.ts`: it reads metas and asks cleanup for its plan.
+ * A thin layer beside `list.ts`: it reads metas and asks for cleanup's plan (`stale_files.ts`).
  */
 import type { Deps } from "../../base/deps.ts";
-import { scanMetaFiles, shownAgent, tryReadMeta } from "../session/locate.ts";
-import { resolveProject } from "../session/project.ts";
-import { runCleanup } from "../upkeep/cleanup.ts";
-import { baseName } from "../../base/paths.ts";
-import { OUTPUT_ARTIFACT_RE, SESSION_ARTIFACT_RE } from "../../store/runtime_dir.ts";
-
-/** The session an artifact path belongs to (by its exact name), or undefined. */
-function sessionOfArtifact(path: string): string | undefined {
-  const name = baseName(path);
-  return (SESSION_ARTIFACT_RE.exec(name) ?? OUTPUT_ARTIFACT_RE.exec(name))?.[2];
-}
+import { resolveProject, scanMetaFiles, shownAgent, tryReadMeta } from "../session/mod.ts";
+import { planCleanup } from "./stale_files.ts";
 
 /** One stale session (meta without a tmux session). */
 export interface StaleSession {
@@ -82,13 +73,11 @@ export async function staleReport(
     stale,
   };
   if (options.prunePreview) {
-    const plan = await runCleanup(deps, {
-      dryRun: true,
-      ...(options.allProjects ? {} : { projectHash: project.hash }),
-    });
+    const plan = await planCleanup(deps, options.allProjects ? {} : { projectHash: project.hash });
     const names = new Set(stale.map((s) => s.session));
-    const files = plan.removed.artifacts.filter((path) => names.has(sessionOfArtifact(path) ?? ""));
-    const owners = new Set(files.map(sessionOfArtifact));
+    const gone = plan.goneSessions.filter((g) => names.has(g.session) && g.files.length > 0);
+    const files = gone.flatMap((g) => g.files).sort();
+    const owners = new Set(gone.map((g) => g.session));
     report.prunePreview = {
       command: options.allProjects ? "lisa cleanup" : "lisa cleanup --project-only",
       sessions: stale.map((s) => s.session).filter((n) => owners.has(n)),

@@ -1,6 +1,6 @@
 /**
  * The session graph built from `parentSession` links in metadata (seed 000 "Tree"). Pure: the
- * I/O side (reading metas, asking tmux which sessions live) is in `tree_cmd.ts`.
+ * I/O side (reading metas, asking tmux which sessions live) is in `tree.ts`.
  *
  * Metadata is written by independent processes and may be inconsistent: a parent's meta may be
  * gone (killed, cleaned, other hash) and a hand-edited or colliding meta can form a cycle. Both
@@ -124,7 +124,42 @@ export function buildTree(metas: readonly TreeInput[]): TreeGraph {
     parent.set(key, found);
   }
 
-  // Walk each chain upwards; a chain that revisits one of its own nodes is a cycle.
+  const { cycles, broken } = breakCycles(info, parent);
+  const nodes = new Map<string, TreeNode>();
+  for (const [key, m] of info) {
+    const node: TreeNode = {
+      session: m.session,
+      parentSession: m.parentSession ?? null,
+      agent: m.agent,
+      mode: m.mode,
+      createdAt: m.createdAt,
+      children: [],
+    };
+    if (m.projectHash !== undefined) node.projectHash = m.projectHash;
+    if (m.projectRoot !== undefined) node.projectRoot = m.projectRoot;
+    if (missing.has(key)) node.parentMissing = true;
+    if (broken.has(key)) node.cycleBroken = true;
+    nodes.set(key, node);
+  }
+  const roots: TreeNode[] = [];
+  for (const [key] of [...info].sort((x, y) => byAge(x[1], y[1]))) {
+    const p = parent.get(key) ?? null;
+    const node = nodes.get(key)!;
+    if (p === null) roots.push(node);
+    else nodes.get(p)!.children.push(node);
+  }
+  return { roots, cycles, danglingParents: [...dangling].sort(), nodeCount: nodes.size };
+}
+
+/**
+ * Walks each chain of `parent` links upwards; a chain that revisits one of its own nodes is a
+ * cycle, broken at its oldest node (which becomes a root). The cycles, parent → child from the
+ * new root, and the nodes where they were broken.
+ */
+function breakCycles(
+  info: ReadonlyMap<string, TreeInput>,
+  parent: Map<string, string | null>,
+): { cycles: string[][]; broken: Set<string> } {
   const cycles: string[][] = [];
   const broken = new Set<string>();
   const resolved = new Set<string>();
@@ -154,30 +189,7 @@ export function buildTree(metas: readonly TreeInput[]): TreeGraph {
     for (const k of path) resolved.add(k);
   }
 
-  const nodes = new Map<string, TreeNode>();
-  for (const [key, m] of info) {
-    const node: TreeNode = {
-      session: m.session,
-      parentSession: m.parentSession ?? null,
-      agent: m.agent,
-      mode: m.mode,
-      createdAt: m.createdAt,
-      children: [],
-    };
-    if (m.projectHash !== undefined) node.projectHash = m.projectHash;
-    if (m.projectRoot !== undefined) node.projectRoot = m.projectRoot;
-    if (missing.has(key)) node.parentMissing = true;
-    if (broken.has(key)) node.cycleBroken = true;
-    nodes.set(key, node);
-  }
-  const roots: TreeNode[] = [];
-  for (const [key] of [...info].sort((x, y) => byAge(x[1], y[1]))) {
-    const p = parent.get(key) ?? null;
-    const node = nodes.get(key)!;
-    if (p === null) roots.push(node);
-    else nodes.get(p)!.children.push(node);
-  }
-  return { roots, cycles, danglingParents: [...dangling].sort(), nodeCount: nodes.size };
+  return { cycles, broken };
 }
 
 /** Visits every node depth-first (parents before children), with its depth. */

@@ -6,7 +6,7 @@
  * - `subtree`: the process subtree of each of the session's panes. Blind to what left it.
  * - `runIdScan`: every process whose environment holds the session's `LISA_RUN_ID`. Blind to a
  *   process that cleared its environment (`env -i`), and impossible without `/proc` (macOS).
- * - `subreaper`: the pane's wrapper was a child subreaper (`startup_script.ts`), so whatever
+ * - `subreaper`: the pane's wrapper was a child subreaper (`spawn/startup_script.ts`), so whatever
  *   double-forked away from the command was reparented to the wrapper, inside the subtree; a
  *   wrapper that exited first outlived everything it adopted. Impossible without perl or on
  *   macOS, and lost when the wrapper was killed by a signal.
@@ -14,7 +14,7 @@
  * A daemon that both left the subtree and cleared its environment is found only with
  * `subreaper`; `subtree && subreaper` means nothing of the session could hide.
  */
-import { HEARTBEAT_SUBREAPER, SUBREAPER_ENV } from "../spawn/startup_script.ts";
+import { HEARTBEAT_SUBREAPER, SUBREAPER_ENV } from "../spawn/mod.ts";
 import { hasProcFs } from "../../proc/table.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import type { PaneFacts } from "../../tmux/sessions.ts";

@@ -4,7 +4,7 @@
  * 1. its descendants first (sessions whose meta names it as `parentSession`, deepest first);
  * 2. its processes collected and ended with TERM, then KILL after a grace period
  *    (`terminate.ts`), then searched again by run id for what started meanwhile, anything left
- *    reported, with what the search could see (`processes.coverage`, `kill_coverage.ts`);
+ *    reported, with what the search could see (`processes.coverage`, `coverage.ts`);
  * 3. `kill-session`, checked gone;
  * 4. its runtime artifacts removed — meta, state, heartbeat, done, hooks, the last output
  *    capture, leftover startup scripts — while the event log is kept and gets a `killed`
@@ -21,14 +21,18 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
-import { validateSessionName } from "../session/identity.ts";
-import { appendLifecycle } from "../session/lifecycle.ts";
-import { gatherSessions } from "../inventory/list.ts";
-import { resolveProject } from "../session/project.ts";
-import { removeSessionArtifacts } from "../session/artifacts.ts";
-import { removeLeftUnderOtherHashes } from "../session/other_hashes.ts";
-import { recordBeforeRemoval } from "../history/recorder.ts";
-import { locateSession, scanMetaFiles, tryReadMeta } from "../session/locate.ts";
+import {
+  appendLifecycle,
+  locateSession,
+  removeLeftUnderOtherHashes,
+  removeSessionArtifacts,
+  resolveProject,
+  scanMetaFiles,
+  tryReadMeta,
+  validateSessionName,
+} from "../session/mod.ts";
+import { gatherSessions } from "../inventory/mod.ts";
+import { recordBeforeRemoval } from "../history/mod.ts";
 import { type Caller, callerOf, closeOwn, deafToHangup } from "./own.ts";
 import {
   bothCovered,
@@ -72,7 +76,7 @@ export interface SessionSurvivor extends Survivor {
 export interface ProcessReport {
   signalled: number;
   remaining: SessionSurvivor[];
-  /** What the search for them could see (`kill_coverage.ts`): `remaining` proves no more. */
+  /** What the search for them could see (`coverage.ts`): `remaining` proves no more. */
   coverage: KillCoverage;
 }
 
@@ -270,10 +274,39 @@ async function endSession(
     graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
     sleep: deps.sleep,
   };
+  const ended = await endProcesses(deps, victims, { runId, pids, terminateOptions });
+  let close: (() => Promise<void>) | null = null;
+  if (pids !== null) {
+    const chain = await caller.chain();
+    const own = pids.panePids.some((pid) => chain.has(pid)) ||
+      (runId !== null && runId === caller.runId);
+    if (own) close = () => closeSession(tmux, target);
+    else await closeSession(tmux, target);
+  }
+  const history = await recordAndRemove(deps, target, trigger, options, {
+    runId,
+    found: pids !== null,
+    ended,
+  });
+  return { found: pids !== null, ...ended, coverage, close, history };
+}
+
+/**
+ * Ends `victims`, then what the session started while it was being ended (a SIGTERM-deaf
+ * supervisor restarting the worker SIGTERM just ended, before SIGKILL reached the supervisor),
+ * which carries its run id too: searched again until a search finds nothing new (a few rounds).
+ */
+async function endProcesses(
+  deps: Deps,
+  victims: Awaited<ReturnType<typeof collectVictims>>,
+  ctx: {
+    runId: string | null;
+    pids: Awaited<ReturnType<typeof sessionPanePids>>;
+    terminateOptions: Parameters<typeof terminate>[1];
+  },
+): Promise<Awaited<ReturnType<typeof terminate>>> {
+  const { runId, pids, terminateOptions } = ctx;
   let ended = await terminate(victims, terminateOptions);
-  // What the session started while it was being ended (a SIGTERM-deaf supervisor restarting the
-  // worker SIGTERM just ended, before SIGKILL reached the supervisor) carries its run id too:
-  // search again until a search finds nothing new (a few rounds at most).
   const seen = new Set(victims.map((v) => `${v.pid}:${v.start}`));
   for (let round = 0; runId !== null && round < LATE_ROUNDS; round++) {
     const late = (await collectVictims({
@@ -290,14 +323,26 @@ async function endSession(
       remaining: [...ended.remaining, ...more.remaining],
     };
   }
-  let close: (() => Promise<void>) | null = null;
-  if (pids !== null) {
-    const chain = await caller.chain();
-    const own = pids.panePids.some((pid) => chain.has(pid)) ||
-      (runId !== null && runId === caller.runId);
-    if (own) close = () => closeSession(tmux, target);
-    else await closeSession(tmux, target);
-  }
+  return ended;
+}
+
+/**
+ * History takes the session's files, they are removed (what history could not take stays), and
+ * the kill goes into the event log; what history recorded.
+ */
+async function recordAndRemove(
+  deps: Deps,
+  target: Target,
+  trigger: string,
+  options: KillCommon,
+  done: {
+    runId: string | null;
+    found: boolean;
+    ended: Awaited<ReturnType<typeof terminate>>;
+  },
+): Promise<KillHistory> {
+  const { runId, ended } = done;
+  const paths = sessionPaths(target.runtimeDir, target.hash, target.session);
   // History keeps what the hook and event files say before they go (turns, tools, replies);
   // what it cannot take now stays for the next ingestion.
   const recording = await recordBeforeRemoval(deps, [{ ...target, runId }], "killed");
@@ -316,12 +361,12 @@ async function endSession(
   }
   const alias = target.meta?.alias ?? target.alias;
   // A name nobody knew (a typo) gets no event log: nothing would ever read or prune it.
-  if (pids !== null || removed.length > 0 || ended.signalled > 0 || pathExists(paths.events)) {
+  if (done.found || removed.length > 0 || ended.signalled > 0 || pathExists(paths.events)) {
     await appendLifecycle(deps, paths.events, target.session, {
       runId,
       state: "not_found",
       status: "not_found",
-      reason: pids !== null ? "killed" : "kill_not_found",
+      reason: done.found ? "killed" : "kill_not_found",
       // The meta goes now: the log's last event keeps the alias naming the session.
       ...(alias ? { alias } : {}),
       trigger,
@@ -340,7 +385,7 @@ async function endSession(
         : {}),
     }
     : { recorded: true, keptFiles: [] };
-  return { found: pids !== null, ...ended, coverage, close, history };
+  return history;
 }
 
 /** The history facts of several ended sessions as one. */

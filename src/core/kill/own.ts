@@ -3,6 +3,7 @@
  * session it ends must tell that session apart, survive its terminal's hangup, and close it
  * only after the result is out.
  */
+import { warn } from "../../base/io.ts";
 import type { Deps } from "../../base/deps.ts";
 import { callerChain } from "./terminate.ts";
 
@@ -58,7 +59,7 @@ export async function closeOwn(
       await close();
     } catch (error) {
       try {
-        deps.io.err(`lisa: warning: ${(error as Error).message}\n`);
+        warn(deps.io, (error as Error).message);
       } catch { /* the terminal went with the session */ }
     }
   }

@@ -5,8 +5,8 @@
  * subreaper, so daemons that double-forked — `setsid -f`, `codex app-server` — were reparented
  * to it and are in it too) plus every process whose environment holds the session's
  * `LISA_RUN_ID` (what left the subtree anyway, e.g. where no subreaper could be set up).
- * `kill_coverage.ts` says which of these searches could run. Then SIGTERM to all (pane roots first, so the wrapper dies before it
- * could see its child exit), a grace period, SIGKILL to the survivors, and a report of any
+ * `coverage.ts` says which of these searches could run. Then SIGTERM to all (pane roots first,
+ * so the wrapper dies before it could see its child exit), a grace period, SIGKILL to the survivors, and a report of any
  * process that still lives. A pid is only signalled while it still has the start time it was
  * collected with, so a reused pid is never hit; zombies count as ended.
  *

@@ -2,6 +2,7 @@
  * Lifecycle events (spawn, spawn failures, kill) appended to a session's event log. Appending is
  * best effort: a failure to log never fails the command; it is reported on stderr.
  */
+import { warn } from "../../base/io.ts";
 import type { Deps } from "../../base/deps.ts";
 import type { EventRecord } from "../../base/types.ts";
 import { appendEvent } from "../../store/events.ts";
@@ -31,10 +32,6 @@ export async function appendLifecycle(
   try {
     await appendEvent(eventsPath, record, deps.config);
   } catch (error) {
-    deps.io.err(
-      `lisa: warning: could not log "${fields.reason}" for ${session}: ${
-        (error as Error).message
-      }\n`,
-    );
+    warn(deps.io, `could not log "${fields.reason}" for ${session}: ${(error as Error).message}`);
   }
 }

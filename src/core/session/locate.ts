@@ -15,7 +15,7 @@ import type { SessionMeta } from "../../base/types.ts";
 import { SESSION_ARTIFACT_RE, type SessionPaths, sessionPaths } from "../../store/runtime_dir.ts";
 import { readMeta } from "../../store/session_store.ts";
 import { lazyImport } from "../../base/lazy.ts";
-import { listRecords } from "../worktree/record.ts";
+import { listRecords } from "../../store/worktree_record.ts";
 import { aliasInEventLog } from "./gone.ts";
 
 /**
@@ -274,8 +274,8 @@ export async function resolveSession(
     : oneOf(aliasMatches([...known.metas, ...gone], value, true), value);
   if (prefixed !== null) return prefixed;
   // History last: it opens a database, and only a session older than its event log needs it.
-  const { historyAliases } = await lazyImport<typeof import("../history/lookup.ts")>(
-    new URL("../history/lookup.ts", import.meta.url),
+  const { historyAliases } = await lazyImport<typeof import("./history_aliases.ts")>(
+    new URL("./history_aliases.ts", import.meta.url),
   );
   const rows = await historyAliases(deps, value, !fullName);
   const exact = rows.filter((r) => r.alias === value);

@@ -16,7 +16,7 @@ import { LisaError } from "../../base/errors.ts";
 import type { Agent } from "../../base/types.ts";
 import { readTextFile } from "../../base/text_file.ts";
 import { type StagedFile, stageFileAtomic } from "../../store/atomic.ts";
-import { canonicalProjectRoot } from "../session/identity.ts";
+import { canonicalProjectRoot } from "../session/mod.ts";
 import { ownershipOf, SKILL_DESCRIPTION, SKILL_NAME, skillFile } from "./content.ts";
 import { type SkillScope, type SkillTarget, skillTarget } from "./targets.ts";
 

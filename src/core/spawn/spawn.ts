@@ -1,14 +1,14 @@
 /**
  * `lisa session spawn`: starts an agent (or any `--command`) in a new tmux session of the
  * project's server, running the startup script of `startup_script.ts`. What to run is decided
- * by the pure plan (`plan.ts`); this module reads the inputs and does the I/O.
+ * by the pure plan (`spawn_plan.ts`); this module reads the inputs and does the I/O.
  *
  * Order (fail-fast, seed 000): validate → plan → reset stale artifacts of the name (the event
  * log stays) → write the startup script (0600) → one tmux call (server options + new-session +
  * has-session) → write meta. From the check that the name is free to the meta, a spawn holds
  * the project's spawn lock, so parallel spawns of one name never clear each other's files. With
- * `--worktree` the worktree is checked with the validation (`worktree/plan.ts`: nothing is
- * created for a bad request), created once the name is known to be free, and removed again
+ * `--worktree` the worktree is checked with the validation (`worktree/worktree_plan.ts`: nothing
+ * is created for a bad request), created once the name is known to be free, and removed again
  * (with its branch) when any later step fails. When meta cannot be written the new session is
  * killed and its artifacts removed. Every failure after validation appends a `spawn_*_error`
  * lifecycle event, removes the startup script (it holds the caller's environment) and exits 1.
@@ -29,37 +29,38 @@ import {
   parseMode,
   type WorktreeInfo,
 } from "../../base/types.ts";
-import { sessionName, validateNewSessionName } from "../session/identity.ts";
+import {
+  appendLifecycle,
+  knownAliases,
+  pickAlias,
+  removeLeftUnderOtherHashes,
+  removeSessionArtifacts,
+  resolveProject,
+  sessionName,
+  validateNewSessionName,
+  withSpawnLock,
+} from "../session/mod.ts";
 import { lazyImport } from "../../base/lazy.ts";
-import type { WorktreePlan } from "../worktree/plan.ts";
-import { appendLifecycle } from "../session/lifecycle.ts";
-import { resolveProject } from "../session/project.ts";
-import { removeSessionArtifacts } from "../session/artifacts.ts";
-import { knownAliases, pickAlias } from "../session/alias.ts";
-import { recordBeforeRemoval, sweepAfterSpawn } from "../history/recorder.ts";
-import { readTextInput } from "../drive/text_input.ts";
+import type { WorktreePlan } from "../worktree/mod.ts";
+import { recordBeforeRemoval, sweepAfterSpawn } from "../history/mod.ts";
+import { readTextInput } from "../drive/mod.ts";
 import type { NestedDetection } from "./nested.ts";
-import { dryRunScript, planSpawn, type SpawnPlan } from "./plan.ts";
+import { dryRunScript, planSpawn, type SpawnPlan } from "./spawn_plan.ts";
 import { buildStartupScript } from "./startup_script.ts";
 import { pathExists, writeFileAtomic } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { writeMeta } from "../../store/session_store.ts";
 import { checkSocketPath } from "../../store/runtime_dir.ts";
-import { withSpawnLock } from "../session/spawn_lock.ts";
-import { removeLeftUnderOtherHashes } from "../session/other_hashes.ts";
 import { hasSession, isDuplicateSession, killSession, parseNewPane } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 import { agentVersion } from "../../agents/version.ts";
 
-export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./plan.ts";
+export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./spawn_plan.ts";
 
 // Loaded only by `--worktree` spawns (start-up cost of every other spawn unchanged).
-type PlanModule = typeof import("../worktree/plan.ts");
-type CreateModule = typeof import("../worktree/create.ts");
-const worktreePlanModule = () =>
-  lazyImport<PlanModule>(new URL("../worktree/plan.ts", import.meta.url));
-const worktreeCreateModule = () =>
-  lazyImport<CreateModule>(new URL("../worktree/create.ts", import.meta.url));
+type WorktreeSteps = typeof import("./worktree_steps.ts");
+const worktreeSteps = () =>
+  lazyImport<WorktreeSteps>(new URL("./worktree_steps.ts", import.meta.url));
 
 /** What `spawn` was asked for (flags, typed). */
 export interface SpawnOptions {
@@ -191,16 +192,10 @@ function resultOf(plan: SpawnPlan, dryRun: boolean): SpawnResult {
 }
 
 /**
- * Spawns a session (or, with `dryRun`, only plans it and creates nothing). Throws
- * `invalid_agent`, `invalid_mode`, `invalid_session_name`, `missing_argument`, the prompt input
- * errors of {@link readTextInput} (and `invalid_argument` for a prompt holding a NUL byte),
- * `prompt_too_large` (an interactive prompt over one argv word), `session_already_exists`,
- * `socket_path_too_long`, `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`,
- * `lock_busy`.
+ * The prompt of `--prompt` / `--prompt-file` (undefined when none); throws its input errors
+ * ({@link readTextInput}) and `invalid_argument` for a prompt holding a NUL byte.
  */
-export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<SpawnResult> {
-  const agent = parseAgent(options.agent);
-  const mode = parseMode(options.mode);
+async function promptOf(deps: Deps, options: SpawnOptions): Promise<string | undefined> {
   const prompt = await readTextInput(deps, {
     value: options.prompt,
     file: options.promptFile,
@@ -218,6 +213,21 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
       { at: nul },
     );
   }
+  return prompt;
+}
+
+/**
+ * Spawns a session (or, with `dryRun`, only plans it and creates nothing). Throws
+ * `invalid_agent`, `invalid_mode`, `invalid_session_name`, `missing_argument`, the prompt input
+ * errors of {@link readTextInput} (and `invalid_argument` for a prompt holding a NUL byte),
+ * `prompt_too_large` (an interactive prompt over one argv word), `session_already_exists`,
+ * `socket_path_too_long`, `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`,
+ * `lock_busy`.
+ */
+export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<SpawnResult> {
+  const agent = parseAgent(options.agent);
+  const mode = parseMode(options.mode);
+  const prompt = await promptOf(deps, options);
   const project = resolveProject(deps, options.projectRoot);
   // tmux would fail on it after the name and the files were taken ("File name too long").
   checkSocketPath(project.socketPath);
@@ -240,7 +250,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
     session = session !== undefined
       ? validateNewSessionName(session)
       : sessionName({ projectRoot: project.root, agent, mode, tag: options.tag, now: deps.now() });
-    const { planWorktree } = await worktreePlanModule();
+    const { planWorktree } = await worktreeSteps();
     worktree = await planWorktree(deps, {
       project,
       session,
@@ -289,7 +299,7 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
  * again when a later step fails.
  */
 async function launch(deps: Deps, plan: SpawnPlan, worktree?: WorktreePlan): Promise<void> {
-  const create = worktree !== undefined ? await worktreeCreateModule() : undefined;
+  const create = worktree !== undefined ? await worktreeSteps() : undefined;
   // A worktree spawn undoes itself when a signal interrupts it before its session runs.
   const section = create?.openSpawnSection();
   try {
@@ -314,42 +324,45 @@ function underSpawnLock<T>(plan: SpawnPlan, fn: () => Promise<T>): Promise<T> {
   );
 }
 
+/** A launch under way: the plan, its tmux server, and how to undo what it made so far. */
+interface Launch {
+  deps: Deps;
+  plan: SpawnPlan;
+  tmux: Tmux;
+  files: { runtimeDir: string; hash: string; session: string };
+  /** The hook log of an earlier session of the name, which history could not take, stays. */
+  keepHooks: boolean;
+  undoWorktree: () => Promise<void>;
+}
+
 /** {@link launch} within the spawn's section (a worktree spawn's). */
 async function launchIn(
   deps: Deps,
   plan: SpawnPlan,
   worktree: WorktreePlan | undefined,
-  create: CreateModule | undefined,
+  create: WorktreeSteps | undefined,
   section: { check(): void } | undefined,
 ): Promise<void> {
-  const { session, project, paths } = plan;
-  const tmux = new Tmux(deps.runner, project.socketPath);
-  const files = { runtimeDir: project.runtimeDir, hash: project.hash, session };
-  // The name must be free; files of an earlier session of it go, history records them first. A
-  // hook log it cannot take stays; the new run appends to it (lines carry their run id).
-  let keepHooks = false;
-  const claim = async () => {
-    if (await hasSession(tmux, session)) {
-      throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
-        details: { session, socketPath: project.socketPath },
-      });
-    }
-    if (pathExists(paths.meta) || pathExists(paths.hooks)) {
-      keepHooks = !(await recordBeforeRemoval(deps, [{ ...files, runId: null }], "cleanup"))
-        .recorded;
-    }
+  const { session, project } = plan;
+  const l: Launch = {
+    deps,
+    plan,
+    tmux: new Tmux(deps.runner, project.socketPath),
+    files: { runtimeDir: project.runtimeDir, hash: project.hash, session },
+    keepHooks: false,
+    undoWorktree: async () => {},
   };
   if (worktree === undefined || create === undefined) {
     await underSpawnLock(plan, async () => {
-      await claim();
-      await createSession(deps, plan, tmux, section, async () => {}, keepHooks);
+      await claimName(l);
+      await createSession(l, section);
     });
     return await started(deps, plan);
   }
   // A worktree's checkout may take minutes: the lock is not held across it, so the name is
   // claimed again once the worktree stands (a spawn of the name that won meanwhile made its
   // own worktree first, so this one's creation failed, or it runs now: this one undoes its own).
-  await underSpawnLock(plan, claim);
+  await underSpawnLock(plan, () => claimName(l));
   await create.createWorktree(deps, project.runtimeDir, worktree, {
     session,
     ...(plan.meta.alias ? { alias: plan.meta.alias } : {}),
@@ -358,15 +371,15 @@ async function launchIn(
     socketPath: project.socketPath,
     createdAt: plan.createdAt,
   });
-  const undoWorktree = () => create.discardWorktree(deps, project.runtimeDir, worktree);
+  l.undoWorktree = () => create.discardWorktree(deps, project.runtimeDir, worktree);
   await underSpawnLock(plan, async () => {
     try {
-      await claim();
+      await claimName(l);
     } catch (error) {
-      await undoWorktree().catch(() => {});
+      await l.undoWorktree().catch(() => {});
       throw error;
     }
-    await createSession(deps, plan, tmux, section, undoWorktree, keepHooks);
+    await createSession(l, section);
   });
   try {
     create.confirmWorktree(worktree);
@@ -378,58 +391,87 @@ async function launchIn(
 }
 
 /**
- * The session of `plan` from a free name on (called under the spawn lock): the earlier run's
- * files cleared, the startup script, the tmux session, its meta. Each failure removes what it
- * made (`undoWorktree` takes back a worktree made for it) and throws its `spawn_*` error. A hook
- * log history could not take (`keepHooks`) stays.
+ * The name must be free (`session_already_exists`); files of an earlier session of it go, and
+ * history records them first. A hook log it cannot take stays (`keepHooks`); the new run appends
+ * to it (lines carry their run id). Called under the spawn lock.
  */
-async function createSession(
-  deps: Deps,
-  plan: SpawnPlan,
-  tmux: Tmux,
-  section: { check(): void } | undefined,
-  undoWorktree: () => Promise<void>,
-  keepHooks: boolean,
-): Promise<void> {
-  const { session, project, paths, runId } = plan;
-  const files = { runtimeDir: project.runtimeDir, hash: project.hash, session };
-  removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash, keepHooks });
-  pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
-
-  const failed = async (reason: string, message: string, cause: unknown): Promise<never> => {
-    const recorded = (await recordBeforeRemoval(deps, [{ ...files, runId }], "spawn_failed"))
+async function claimName(l: Launch): Promise<void> {
+  const { deps, plan: { session, project, paths }, tmux } = l;
+  if (await hasSession(tmux, session)) {
+    throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
+      details: { session, socketPath: project.socketPath },
+    });
+  }
+  if (pathExists(paths.meta) || pathExists(paths.hooks)) {
+    l.keepHooks = !(await recordBeforeRemoval(deps, [{ ...l.files, runId: null }], "cleanup"))
       .recorded;
-    removeSessionArtifacts(project.runtimeDir, session, {
-      hash: project.hash,
-      keepHooks: keepHooks || !recorded,
-    });
-    await undoWorktree().catch(() => {});
-    await appendLifecycle(deps, paths.events, session, {
-      runId,
-      state: null,
-      status: null,
-      reason,
-      error: (cause as Error)?.message ?? String(cause),
-    });
-    throw new LisaError(reason, message, { cause, details: { session } });
-  };
+  }
+}
 
+/**
+ * The session of the launch from a free name on (called under the spawn lock): the earlier
+ * run's files cleared, the startup script, the tmux session, its meta. Each failure removes what
+ * it made (with the worktree made for it) and throws its `spawn_*` error.
+ */
+async function createSession(l: Launch, section: { check(): void } | undefined): Promise<void> {
+  const { deps, plan: { session, project } } = l;
+  removeSessionArtifacts(project.runtimeDir, session, {
+    hash: project.hash,
+    keepHooks: l.keepHooks,
+  });
+  pruneOldEvents(project.runtimeDir, deps.config.eventRetentionDays, deps.now().getTime());
+  const created = await createTmuxSession(l, section);
+  await writeSessionMeta(l, created);
+}
+
+/** Undoes a launch that failed (history first), logs why, and throws `reason`. */
+async function failLaunch(
+  l: Launch,
+  reason: string,
+  message: string,
+  cause: unknown,
+): Promise<never> {
+  const { deps, plan: { project, session, runId, paths } } = l;
+  const recorded = (await recordBeforeRemoval(deps, [{ ...l.files, runId }], "spawn_failed"))
+    .recorded;
+  removeSessionArtifacts(project.runtimeDir, session, {
+    hash: project.hash,
+    keepHooks: l.keepHooks || !recorded,
+  });
+  await l.undoWorktree().catch(() => {});
+  await appendLifecycle(deps, paths.events, session, {
+    runId,
+    state: null,
+    status: null,
+    reason,
+    error: (cause as Error)?.message ?? String(cause),
+  });
+  throw new LisaError(reason, message, { cause, details: { session } });
+}
+
+/** Writes the startup script and makes the tmux session (one invocation); its output. */
+async function createTmuxSession(
+  l: Launch,
+  section: { check(): void } | undefined,
+): Promise<RunResult> {
+  const { deps, plan, tmux } = l;
+  const { session, project } = plan;
   try {
     writeFileAtomic(plan.scriptPath, buildStartupScript(plan.script));
   } catch (error) {
-    return await failed(
+    return await failLaunch(
+      l,
       "spawn_script_error",
       `Cannot write the startup script "${plan.scriptPath}": ${(error as Error).message}`,
       error,
     );
   }
-
   try {
     // The last moment to stop: once tmux made the session, the spawn is done.
     section?.check();
   } catch (error) {
     removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
-    await undoWorktree().catch(() => {});
+    await l.undoWorktree().catch(() => {});
     throw error;
   }
   let created: RunResult;
@@ -438,51 +480,65 @@ async function createSession(
   } catch (error) {
     if (error instanceof LisaError && error.code === "program_not_found") {
       removeSessionArtifacts(project.runtimeDir, session, { hash: project.hash });
-      await undoWorktree().catch(() => {});
+      await l.undoWorktree().catch(() => {});
       throw error;
     }
     // A timeout: the session may exist half-started; it is not reported, so it must not stay.
     await killSession(tmux, session).catch(() => false);
-    return await failed(
+    return await failLaunch(
+      l,
       "spawn_tmux_error",
       `tmux could not create session "${session}": ${(error as Error).message}`,
       error,
     );
   }
+  return await checkCreated(l, created);
+}
+
+/** `created` when tmux made the session; otherwise the launch fails (or lost a race). */
+async function checkCreated(l: Launch, created: RunResult): Promise<RunResult> {
+  const { plan, tmux } = l;
+  const { session, project } = plan;
   if (created.success && created.stderr.trim() !== "" && !(await present(tmux, session))) {
     const first = created.stderr.trim().split("\n")[0];
-    return await failed(
+    return await failLaunch(
+      l,
       "spawn_tmux_error",
       `tmux could not create session "${session}": ${first}`,
       new Error(first),
     );
   }
-  if (!created.success) {
-    if (isDuplicateSession(created.stderr)) {
-      // Lost a race with another spawn of the same name: its artifacts are not ours to touch.
-      try {
-        Deno.removeSync(plan.scriptPath);
-      } catch { /* already gone */ }
-      await undoWorktree().catch(() => {});
-      throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
-        details: { session, socketPath: project.socketPath },
-      });
-    }
-    const first = created.stderr.trim().split("\n")[0] ?? "";
-    return await failed(
-      "spawn_tmux_error",
-      `tmux could not create session "${session}": ${first || `exit ${created.code}`}`,
-      new Error(first),
-    );
+  if (created.success) return created;
+  if (isDuplicateSession(created.stderr)) {
+    // Lost a race with another spawn of the same name: its artifacts are not ours to touch.
+    try {
+      Deno.removeSync(plan.scriptPath);
+    } catch { /* already gone */ }
+    await l.undoWorktree().catch(() => {});
+    throw new LisaError("session_already_exists", `Session "${session}" already exists`, {
+      details: { session, socketPath: project.socketPath },
+    });
   }
+  const first = created.stderr.trim().split("\n")[0] ?? "";
+  return await failLaunch(
+    l,
+    "spawn_tmux_error",
+    `tmux could not create session "${session}": ${first || `exit ${created.code}`}`,
+    new Error(first),
+  );
+}
 
+/** The meta of the session tmux made (`created`: its pane); the launch fails without it. */
+async function writeSessionMeta(l: Launch, created: RunResult): Promise<void> {
+  const { plan: { session, paths }, tmux } = l;
   try {
-    writeMeta(paths, { ...plan.meta, ...parseNewPane(created.stdout) });
+    writeMeta(paths, { ...l.plan.meta, ...parseNewPane(created.stdout) });
   } catch (error) {
     try {
       await killSession(tmux, session);
     } catch { /* reported through the error below */ }
-    return await failed(
+    return await failLaunch(
+      l,
       "spawn_meta_error",
       `Cannot write the session meta "${paths.meta}": ${(error as Error).message}`,
       error,

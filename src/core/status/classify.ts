@@ -438,6 +438,47 @@ function terminal(s: Signals): Omit<Classification, "signals"> | null {
 
 /** Classifies one session from its signals. Pure. */
 export function classify(s: Signals): Classification {
+  const e = evidenceOf(s);
+  const done = (a: Answer): Classification => finish(e, a);
+  // Without tmux's answer nothing is known, not even whether the session exists.
+  if (s.failures.includes("tmux")) return done(answer("degraded", "read_failed:tmux"));
+  const fixed = terminal(s);
+  if (fixed) return done(fixed);
+  if (s.failures.length > 0) return done(answer("degraded", `read_failed:${s.failures[0]}`));
+  for (const rung of LADDER) {
+    const found = rung(e);
+    if (found !== null) return done(found);
+  }
+  return done(commandProcess(e));
+}
+
+/** A classification before the signals it used are summarized. */
+type Answer = Omit<Classification, "signals">;
+
+/** What the ladder's rungs read (steps 4 to 6 of the module doc), computed once per call. */
+interface Evidence {
+  s: Signals;
+  inGrace: boolean;
+  screenRules: ScreenMatch[];
+  permission: ScreenMatch | undefined;
+  working: ScreenMatch | undefined;
+  idle: ScreenMatch | undefined;
+  /** The first blocked rule in rule order: limits before credentials before plain errors. */
+  blocked: ScreenMatch | undefined;
+  busyChild: string | undefined;
+  cpuBusy: boolean;
+  quiet: number | null;
+  /** `LISA_QUIET_SECONDS`: how long an interactive agent must be quiet to wait for input. */
+  quietWindow: number;
+  /** The screen changes (not only with the session's start-up drawing). */
+  changing: boolean;
+  inputRecent: boolean;
+  /** The hooks' signal when they are active. */
+  hooks: HookSignal | null;
+  progress: Progress;
+}
+
+function evidenceOf(s: Signals): Evidence {
   const inGrace = s.sessionAgeSeconds !== null && s.sessionAgeSeconds < graceOf(s);
   const agentKind = s.agent?.agent ?? s.expectedAgent;
   const rules = agentKind ? rulesFor(agentKind) : null;
@@ -453,166 +494,220 @@ export function classify(s: Signals): Classification {
   const agent = s.agent;
   const cpuBusy = agent !== null && rules !== null &&
     isCpuBusy(agent.cpu, rules.cpu.busyMinPercent);
-  const progress = progressOf(
-    s,
-    screenRules,
-    agent !== null ? cpuBusy : isCpuBusy(s.command.cpu, COMMAND_CPU.busyMinPercent),
-  );
-  const stallAfter = s.stallSeconds ?? Infinity;
-  const done = (a: Omit<Classification, "signals">): Classification => {
-    // A working answer with no progress for LISA_STALL_SECONDS is a stall (issue 13); never
-    // inside the grace window, whatever the threshold.
-    // A compaction is work however long it stays silent (its end hook says when it is over).
-    if (
-      a.sessionState === "in_progress" && !inGrace && progress.quietSeconds !== null &&
-      progress.quietSeconds >= stallAfter && a.classificationReason !== "hook:compacting"
-    ) {
-      a = {
-        ...answer("stuck", `stalled:${a.classificationReason}`),
-        stall: { quietSeconds: round(progress.quietSeconds), evidence: progress.evidence },
-      };
-    }
-    return {
-      ...a,
-      signals: summarize(
-        s,
-        screenRules,
-        inGrace && a.sessionState === "just_started",
-        progress.quietSeconds,
-      ),
-    };
-  };
-
-  // Without tmux's answer nothing is known, not even whether the session exists.
-  if (s.failures.includes("tmux")) return done(answer("degraded", "read_failed:tmux"));
-  const fixed = terminal(s);
-  if (fixed) return done(fixed);
-  if (s.failures.length > 0) return done(answer("degraded", `read_failed:${s.failures[0]}`));
-
-  const permission = screenRules.find((m) => m.kind === "permission");
-  const working = screenRules.find((m) => m.kind === "working");
-  const idle = screenRules.find((m) => m.kind === "idle");
-  // The first blocked rule in rule order: limits before credentials before plain errors.
-  const blocked = screenRules.find((m) => (BLOCKED_KINDS as readonly string[]).includes(m.kind));
-  const busyChild = agent?.busyChildren[0];
   const quiet = s.screen.quietSeconds;
   const startupOutput = inGrace && quiet !== null &&
     (s.sessionAgeSeconds ?? 0) - quiet < STARTUP_OUTPUT_SECONDS;
   const quietWindow = s.quietSeconds ?? QUIET_SECONDS;
-  const changing = quiet !== null && quiet < quietWindow && !startupOutput;
-  const inputRecent = s.lastInputAgeSeconds !== null && s.lastInputAgeSeconds < quietWindow;
+  return {
+    s,
+    inGrace,
+    screenRules,
+    permission: screenRules.find((m) => m.kind === "permission"),
+    working: screenRules.find((m) => m.kind === "working"),
+    idle: screenRules.find((m) => m.kind === "idle"),
+    blocked: screenRules.find((m) => (BLOCKED_KINDS as readonly string[]).includes(m.kind)),
+    busyChild: agent?.busyChildren[0],
+    cpuBusy,
+    quiet,
+    quietWindow,
+    changing: quiet !== null && quiet < quietWindow && !startupOutput,
+    inputRecent: s.lastInputAgeSeconds !== null && s.lastInputAgeSeconds < quietWindow,
+    hooks: s.hooks?.active ? s.hooks : null,
+    progress: progressOf(
+      s,
+      screenRules,
+      agent !== null ? cpuBusy : isCpuBusy(s.command.cpu, COMMAND_CPU.busyMinPercent),
+    ),
+  };
+}
 
-  // Step 4: hooks and screen. A person-facing answer wins when sources disagree.
-  const hooks = s.hooks?.active ? s.hooks : null;
-  if (hooks?.pending === "permission") {
-    // Esc at a dialog fires no hook: a permission record old enough for its dialog to have been
-    // drawn, with a captured screen that shows none, was dismissed. A visible dialog still wins.
-    const dismissed = permission === undefined && s.screen.text !== "" &&
-      hooks.lastEventAgeSeconds !== null &&
-      hooks.lastEventAgeSeconds >= PERMISSION_RENDER_SECONDS;
-    if (!dismissed) return done(answer("waiting_input", "hook:permission", "permission"));
-    if (s.mode !== "exec" && !working && busyChild === undefined) {
-      return done(answer("waiting_input", "hook:permission_dismissed", "input"));
-    }
+/**
+ * `a` with the signals it used; a working answer with no progress for LISA_STALL_SECONDS is a
+ * stall (issue 13), never inside the grace window, whatever the threshold.
+ */
+function finish(e: Evidence, a: Answer): Classification {
+  const stallAfter = e.s.stallSeconds ?? Infinity;
+  // A compaction is work however long it stays silent (its end hook says when it is over).
+  if (
+    a.sessionState === "in_progress" && !e.inGrace && e.progress.quietSeconds !== null &&
+    e.progress.quietSeconds >= stallAfter && a.classificationReason !== "hook:compacting"
+  ) {
+    a = {
+      ...answer("stuck", `stalled:${a.classificationReason}`),
+      stall: { quietSeconds: round(e.progress.quietSeconds), evidence: e.progress.evidence },
+    };
   }
-  if (permission) return done(answer("waiting_input", `screen:${permission.name}`, "permission"));
-  // An MCP server asks the person for input (a form or a URL): the prompt waits for them.
-  if (hooks?.pending === "elicitation") {
-    return done(answer("waiting_input", "hook:elicitation", "input"));
-  }
-  // A limit, a credential or a failing API (screen, or the failed turn's hook): a person must
-  // act, unless the agent visibly works again (it retries, or a new turn runs).
-  if (blocked && !working && busyChild === undefined && !inputRecent) {
-    const kind = blocked.kind as BlockedKind;
-    return done({
-      ...answer("waiting_input", `${blocked.source}:${blocked.name}`, kind),
-      ...(blocked.resets ? { resetsText: blocked.resets } : {}),
-    });
-  }
-  // The turn ended, but work it started runs on (a background Bash, a subagent): the agent
-  // reports it with a turn of its own, so it is not done until a later Stop lists none.
-  if (hooks?.pending === "turn_done" && (hooks.backgroundTasks?.length ?? 0) > 0) {
-    return done(answer("in_progress", "hook:background_tasks"));
-  }
-  // An exec agent ends its only turn and exits: a finished turn there is not a wait for input.
-  if (hooks?.pending === "turn_done" && s.mode !== "exec") {
-    const inputAfter = s.lastInputAgeSeconds !== null && hooks.lastEventAgeSeconds !== null &&
-      s.lastInputAgeSeconds < hooks.lastEventAgeSeconds;
-    if (!inputAfter && !working && busyChild === undefined) {
-      return done(answer("waiting_input", "hook:turn_done", "input"));
-    }
-  }
-  // A silent end: the hook says running (or compacting), but the agent sits at its idle prompt
-  // with no CPU, no output change and no tool child for a few seconds (a turn that ended
-  // without a Stop hook, an Esc). The screen wins, and the reason names the disagreement.
-  const silentEnd = s.mode !== "exec" && idle !== undefined && !working &&
-    busyChild === undefined && !cpuBusy && !inputRecent && quiet !== null &&
-    quiet >= quietWindow && !inGrace;
-  if (hooks?.pending === "compacting") {
-    return done(
-      silentEnd
-        ? answer("waiting_input", `hook_compacting_but_idle:${idle.name}`, "input")
-        : answer("in_progress", "hook:compacting"),
-    );
-  }
-  if (hooks?.pending === "turn_running") {
-    const recent = hooks.lastEventAgeSeconds !== null &&
-      hooks.lastEventAgeSeconds < HOOK_RUNNING_FRESH_SECONDS;
-    if (silentEnd) {
-      return done(answer("waiting_input", `hook_running_but_idle:${idle.name}`, "input"));
-    }
-    if (recent || working || busyChild !== undefined || cpuBusy || changing) {
-      return done(answer("in_progress", "hook:turn_running"));
-    }
-  }
-  if (working) return done(answer("in_progress", `screen:${working.name}`));
+  return {
+    ...a,
+    signals: summarize(
+      e.s,
+      e.screenRules,
+      e.inGrace && a.sessionState === "just_started",
+      e.progress.quietSeconds,
+    ),
+  };
+}
 
-  // Step 5: the agent process. Busy evidence wins even inside the grace window.
-  if (agent !== null) {
-    const interactive = s.mode !== "exec";
-    if (inputRecent) return done(answer("in_progress", "input_sent_recently"));
-    // The agent's own idle screen is surer than CPU or children, inside the grace window too.
-    if (interactive && idle) {
-      return done(
-        inGrace
-          ? answer("just_started", "grace_period")
-          : answer("waiting_input", `screen:${idle.name}`, "input"),
-      );
-    }
-    if (busyChild !== undefined) {
-      return done(answer("in_progress", `agent_child_busy:${busyChild}`));
-    }
-    if (cpuBusy) return done(answer("in_progress", "agent_cpu_busy"));
-    if (changing) return done(answer("in_progress", "agent_output_changing"));
-    if (inGrace) return done(answer("just_started", "grace_period"));
-    if (interactive) {
-      const why = hooks?.pending === "turn_running" ? "hook_running_but_quiet" : "agent_quiet";
-      return done(answer("waiting_input", why, "input"));
-    }
-    return done(answer("in_progress", "agent_alive_quiet"));
+/**
+ * Step 4, a pending permission hook: it waits for a person, unless its dialog is gone. Esc at a
+ * dialog fires no hook: a permission record old enough for its dialog to have been drawn, with a
+ * captured screen that shows none, was dismissed. A visible dialog still wins.
+ */
+function hookPermission(e: Evidence): Answer | null {
+  if (e.hooks?.pending !== "permission") return null;
+  const dismissed = e.permission === undefined && e.s.screen.text !== "" &&
+    e.hooks.lastEventAgeSeconds !== null &&
+    e.hooks.lastEventAgeSeconds >= PERMISSION_RENDER_SECONDS;
+  if (!dismissed) return answer("waiting_input", "hook:permission", "permission");
+  if (e.s.mode !== "exec" && !e.working && e.busyChild === undefined) {
+    return answer("waiting_input", "hook:permission_dismissed", "input");
   }
+  return null;
+}
 
-  // Step 6: no agent process.
-  const commandCpuBusy = isCpuBusy(s.command.cpu, COMMAND_CPU.busyMinPercent);
+/** Step 4, a dialog on screen: a person-facing answer wins when sources disagree. */
+function screenPermission(e: Evidence): Answer | null {
+  return e.permission ? answer("waiting_input", `screen:${e.permission.name}`, "permission") : null;
+}
+
+/** Step 4, an MCP server asks the person for input (claude's Elicitation: a form or a URL). */
+function hookElicitation(e: Evidence): Answer | null {
+  return e.hooks?.pending === "elicitation"
+    ? answer("waiting_input", "hook:elicitation", "input")
+    : null;
+}
+
+/**
+ * Step 4, a limit, a credential or a failing API (screen, or the failed turn's hook): a person
+ * must act, unless the agent visibly works again (it retries, or a new turn runs).
+ */
+function blockedOnPerson(e: Evidence): Answer | null {
+  const blocked = e.blocked;
+  if (!blocked || e.working || e.busyChild !== undefined || e.inputRecent) return null;
+  return {
+    ...answer("waiting_input", `${blocked.source}:${blocked.name}`, blocked.kind as BlockedKind),
+    ...(blocked.resets ? { resetsText: blocked.resets } : {}),
+  };
+}
+
+/**
+ * Step 4, a finished turn whose work runs on (a background Bash, a subagent): the agent reports
+ * it with a turn of its own, so it is not done until a later Stop lists none.
+ */
+function hookBackgroundTasks(e: Evidence): Answer | null {
+  if (e.hooks?.pending !== "turn_done" || (e.hooks.backgroundTasks?.length ?? 0) === 0) {
+    return null;
+  }
+  return answer("in_progress", "hook:background_tasks");
+}
+
+/**
+ * Step 4, a finished turn: a wait for input unless input came after it or work shows. An exec
+ * agent ends its only turn and exits: a finished turn there is not a wait for input.
+ */
+function hookTurnDone(e: Evidence): Answer | null {
+  if (e.hooks?.pending !== "turn_done" || e.s.mode === "exec") return null;
+  const inputAfter = e.s.lastInputAgeSeconds !== null && e.hooks.lastEventAgeSeconds !== null &&
+    e.s.lastInputAgeSeconds < e.hooks.lastEventAgeSeconds;
+  if (inputAfter || e.working || e.busyChild !== undefined) return null;
+  return answer("waiting_input", "hook:turn_done", "input");
+}
+
+/**
+ * A silent end: the hook says running (or compacting), but the agent sits at its idle prompt with
+ * no CPU, no output change and no tool child for a few seconds (a turn that ended without a Stop
+ * hook, an Esc). The screen wins, and the reason names the disagreement.
+ */
+function silentEnd(e: Evidence): boolean {
+  return e.s.mode !== "exec" && e.idle !== undefined && !e.working &&
+    e.busyChild === undefined && !e.cpuBusy && !e.inputRecent && e.quiet !== null &&
+    e.quiet >= e.quietWindow && !e.inGrace;
+}
+
+/**
+ * Step 4, a compaction (PreCompact, no PostCompact yet): work, never a stall, unless it ended
+ * silently.
+ */
+function hookCompacting(e: Evidence): Answer | null {
+  if (e.hooks?.pending !== "compacting") return null;
+  return silentEnd(e)
+    ? answer("waiting_input", `hook_compacting_but_idle:${e.idle!.name}`, "input")
+    : answer("in_progress", "hook:compacting");
+}
+
+/** Step 4, a running turn: working while recent or confirmed by activity ({@link silentEnd}). */
+function hookTurnRunning(e: Evidence): Answer | null {
+  if (e.hooks?.pending !== "turn_running") return null;
+  const recent = e.hooks.lastEventAgeSeconds !== null &&
+    e.hooks.lastEventAgeSeconds < HOOK_RUNNING_FRESH_SECONDS;
+  if (silentEnd(e)) {
+    return answer("waiting_input", `hook_running_but_idle:${e.idle!.name}`, "input");
+  }
+  if (recent || e.working || e.busyChild !== undefined || e.cpuBusy || e.changing) {
+    return answer("in_progress", "hook:turn_running");
+  }
+  return null;
+}
+
+/** Step 4, a working spinner (or `esc to interrupt`) on screen. */
+function screenWorking(e: Evidence): Answer | null {
+  return e.working ? answer("in_progress", `screen:${e.working.name}`) : null;
+}
+
+/** Step 5, the agent process: busy evidence wins even inside the grace window. */
+function agentProcess(e: Evidence): Answer | null {
+  if (e.s.agent === null) return null;
+  const interactive = e.s.mode !== "exec";
+  if (e.inputRecent) return answer("in_progress", "input_sent_recently");
+  // The agent's own idle screen is surer than CPU or children, inside the grace window too.
+  if (interactive && e.idle) {
+    return e.inGrace
+      ? answer("just_started", "grace_period")
+      : answer("waiting_input", `screen:${e.idle.name}`, "input");
+  }
+  if (e.busyChild !== undefined) return answer("in_progress", `agent_child_busy:${e.busyChild}`);
+  if (e.cpuBusy) return answer("in_progress", "agent_cpu_busy");
+  if (e.changing) return answer("in_progress", "agent_output_changing");
+  if (e.inGrace) return answer("just_started", "grace_period");
+  if (interactive) {
+    const why = e.hooks?.pending === "turn_running" ? "hook_running_but_quiet" : "agent_quiet";
+    return answer("waiting_input", why, "input");
+  }
+  return answer("in_progress", "agent_alive_quiet");
+}
+
+/** Step 6, no agent process: the command in the pane, its CPU and its screen. */
+function commandProcess(e: Evidence): Answer {
+  const commandCpuBusy = isCpuBusy(e.s.command.cpu, COMMAND_CPU.busyMinPercent);
   // Blocked reading the terminal (a `read` prompt, `cat`, a REPL), nothing else at work and the
   // screen settled: the command waits for a person, it is neither working nor stuck.
-  if (s.command.readingTerminal === true && !commandCpuBusy && !changing) {
-    return done(
-      inGrace
-        ? answer("just_started", "grace_period")
-        : answer("waiting_input", "command_reading_terminal", "input"),
-    );
+  if (e.s.command.readingTerminal === true && !commandCpuBusy && !e.changing) {
+    return e.inGrace
+      ? answer("just_started", "grace_period")
+      : answer("waiting_input", "command_reading_terminal", "input");
   }
-  const proc = s.command.processes[0];
-  if (proc !== undefined) return done(answer("in_progress", `command_running:${proc}`));
-  if (commandCpuBusy) {
-    return done(answer("in_progress", "command_cpu_busy"));
-  }
+  const proc = e.s.command.processes[0];
+  if (proc !== undefined) return answer("in_progress", `command_running:${proc}`);
+  if (commandCpuBusy) return answer("in_progress", "command_cpu_busy");
   // A command of shell builtins only (an echo loop) still shows its work on the screen.
-  if (changing) return done(answer("in_progress", "command_output_changing"));
-  if (inGrace) return done(answer("just_started", "grace_period"));
-  return done(answer("stuck", "no_active_process"));
+  if (e.changing) return answer("in_progress", "command_output_changing");
+  if (e.inGrace) return answer("just_started", "grace_period");
+  return answer("stuck", "no_active_process");
 }
+
+/** Steps 4 and 5 in order (the module doc): the first rung with an answer decides. */
+const LADDER: readonly ((e: Evidence) => Answer | null)[] = [
+  hookPermission,
+  screenPermission,
+  hookElicitation,
+  blockedOnPerson,
+  hookBackgroundTasks,
+  hookTurnDone,
+  hookCompacting,
+  hookTurnRunning,
+  screenWorking,
+  agentProcess,
+];
 
 /**
  * Turns a classification into `degraded` (non-terminal, retried) because of an infrastructure

@@ -34,10 +34,10 @@ import {
   type StatusOutcome,
   type StatusPrelude,
 } from "./status.ts";
-import { sessionKey, type SessionLocation } from "../session/locate.ts";
+import { sessionKey, type SessionLocation } from "../session/mod.ts";
 import type { ControlChannel } from "../../tmux/control.ts";
 import type { CpuSample } from "../../base/types.ts";
-import { samplesAfterPoll } from "./record.ts";
+import { samplesAfterPoll } from "./poll_record.ts";
 import { pathExists } from "../../store/atomic.ts";
 import {
   formatOf,
@@ -407,32 +407,11 @@ export async function fleetStatuses(
 
   const readings = new Map<string, SocketReading>();
   await Promise.all([...bySocket].map(async ([socket, group]) => {
-    const screens = group.filter((l) => !screenSettled(preludeOf(l)));
-    const wanted = options.wanted?.get(socket)?.map((session) => ({ session })) ??
-      screens.map((l) => ({ session: l.session, ids: l.meta }));
-    let reading = await (early?.get(socket) ?? read(socket, wanted));
-    const lost = group.map((l) => paneOf(reading, l.session, l.meta).probe).find((probe, i) =>
-      lostExitStatus(probe, preludeOf(group[i]).done)
+    const first = early?.get(socket);
+    readings.set(
+      socket,
+      await readServer(deps, socket, group, { options, preludeOf, read, first }),
     );
-    if (lost !== undefined) {
-      try {
-        Deno.kill(lost.serverPid!, "SIGCHLD");
-        await deps.sleep(SIGCHLD_SETTLE_MS);
-        reading = await read(socket, wanted);
-      } catch { /* keep the first reading */ }
-    }
-    // A capture of a session's first pane that is not its own pane: read its pane exactly.
-    const missed = screens.filter((l) => {
-      const seen = paneOf(reading, l.session, l.meta);
-      return seen.probe.exists && !seen.captured;
-    });
-    if (missed.length > 0 && wanted.some((w) => missed.some((l) => l.session === w.session))) {
-      try {
-        const again = await read(socket, missed.map((l) => ({ session: l.session, ids: l.meta })));
-        for (const [session, capture] of again.captures) reading.captures.set(session, capture);
-      } catch { /* classified without their screen */ }
-    }
-    readings.set(socket, reading);
   }));
 
   const chosen = options.choose ? options.choose(readings) : [...candidates];
@@ -459,4 +438,50 @@ export async function fleetStatuses(
     for (const name of memory.keys()) if (!outcomes.has(name)) memory.delete(name);
   }
   return { outcomes, readings };
+}
+
+/**
+ * One server's reading for the sessions of `group`: the captures of the screens not settled;
+ * again after SIGCHLD when tmux lost a dead pane's status; and each session's own pane when the
+ * capture took another pane of it.
+ */
+async function readServer(
+  deps: Deps,
+  socket: string,
+  group: readonly SessionLocation[],
+  how: {
+    options: FleetOptions;
+    preludeOf: (l: SessionLocation) => StatusPrelude;
+    read: (socket: string, wanted: readonly CaptureWant[]) => Promise<SocketReading>;
+    /** A reading asked for before the metas were read (`options.wanted`). */
+    first: Promise<SocketReading> | undefined;
+  },
+): Promise<SocketReading> {
+  const { options, preludeOf, read } = how;
+  const screens = group.filter((l) => !screenSettled(preludeOf(l)));
+  const wanted = options.wanted?.get(socket)?.map((session) => ({ session })) ??
+    screens.map((l) => ({ session: l.session, ids: l.meta }));
+  let reading = await (how.first ?? read(socket, wanted));
+  const lost = group.map((l) => paneOf(reading, l.session, l.meta).probe).find((probe, i) =>
+    lostExitStatus(probe, preludeOf(group[i]).done)
+  );
+  if (lost !== undefined) {
+    try {
+      Deno.kill(lost.serverPid!, "SIGCHLD");
+      await deps.sleep(SIGCHLD_SETTLE_MS);
+      reading = await read(socket, wanted);
+    } catch { /* keep the first reading */ }
+  }
+  // A capture of a session's first pane that is not its own pane: read its pane exactly.
+  const missed = screens.filter((l) => {
+    const seen = paneOf(reading, l.session, l.meta);
+    return seen.probe.exists && !seen.captured;
+  });
+  if (missed.length > 0 && wanted.some((w) => missed.some((l) => l.session === w.session))) {
+    try {
+      const again = await read(socket, missed.map((l) => ({ session: l.session, ids: l.meta })));
+      for (const [session, capture] of again.captures) reading.captures.set(session, capture);
+    } catch { /* classified without their screen */ }
+  }
+  return reading;
 }

@@ -25,6 +25,9 @@ import { LisaError } from "../../base/errors.ts";
 import type { Agent } from "../../base/types.ts";
 import type { CpuSample } from "../../base/types.ts";
 
+/** The done file: `{runId}:{exitCode}` (`store/done_file.ts`). */
+export { parseDoneFile } from "../../store/done_file.ts";
+
 /** History rows captured by status (also the size of the output file written at the end). */
 export const STATUS_CAPTURE_LINES = 260;
 
@@ -52,7 +55,7 @@ export const STATUS_PANE_FIELDS = [
 ] as const;
 
 /**
- * argv[0] of the wrapper's heartbeat process (`HEARTBEAT_ARGV0` of `startup_script.ts`, not
+ * argv[0] of the wrapper's heartbeat process (`HEARTBEAT_ARGV0` of `spawn/startup_script.ts`, not
  * imported so status does not load the script builder; a unit test keeps the two equal).
  */
 export const HEARTBEAT_PROCESS_NAME = "lisa-heartbeat";
@@ -250,7 +253,7 @@ export function isWrapperHousekeeping(p: ProcInfo, root: ProcInfo | undefined): 
 }
 
 /**
- * Drops what the wrapper (`rootPid`) adopted as a child subreaper (`startup_script.ts`):
+ * Drops what the wrapper (`rootPid`) adopted as a child subreaper (`spawn/startup_script.ts`):
  * daemons that double-forked away from the command, a tmux server a nested spawn started, and
  * everything below them. While the command runs the wrapper's own children are only the
  * heartbeat and the command, and every adopted process descends from the command, so it
@@ -369,15 +372,6 @@ export function sampleCpu(procs: readonly ProcInfo[], atMs: number, reread: bool
     out.push({ pid: p.pid, startTime: p.startTime, ticks: stat.ticks, atMs });
   }
   return out;
-}
-
-/** The done file: `{runId}:{exitCode}`; null when absent or malformed. */
-export function parseDoneFile(
-  text: string | undefined,
-): { runId: string; exitCode: number } | null {
-  if (text === undefined) return null;
-  const m = /^(.*):(\d+)\s*$/.exec(text.trim());
-  return m ? { runId: m[1], exitCode: Number(m[2]) } : null;
 }
 
 /** Seconds since `path` was last modified; null when it does not exist. */

@@ -1,6 +1,6 @@
 /**
  * `lisa session status`: gathers one session's signals, classifies them (`classify.ts`), and
- * records the answer (`status_record.ts`). Cost on Linux: one tmux subprocess (capture + pane
+ * records the answer (`poll_record.ts`). Cost on Linux: one tmux subprocess (capture + pane
  * facts chained), no `ps`, a few `/proc` reads; a second tmux call happens only when tmux lost a
  * dead pane's status and no done file tells it (then the server gets SIGCHLD and the pane is
  * read again).
@@ -15,10 +15,10 @@
 import type { Deps } from "../../base/deps.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import { LisaError } from "../../base/errors.ts";
-import type { PaneFacts } from "../drive/capture_view.ts";
+import type { PaneFacts } from "../capture/mod.ts";
 import type { Agent, Mode, WorktreeInfo } from "../../base/types.ts";
 import { baseName } from "../../base/paths.ts";
-import { locateSession, type SessionLocation, shownAgent } from "../session/locate.ts";
+import { locateSession, type SessionLocation, shownAgent } from "../session/mod.ts";
 import type {
   CpuSample,
   SessionMeta,
@@ -58,12 +58,12 @@ import { COMMAND_CPU, rulesFor } from "../../agents/rules/index.ts";
 import { CLK_TCK, hasProcFs, type ProcInfo, waitsForTerminalInput } from "../../proc/table.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import { readState } from "../../store/session_store.ts";
-import { recordPoll } from "./record.ts";
+import { recordPoll } from "./poll_record.ts";
 import { nextProgress, type ProgressState } from "./progress.ts";
 import { resolveResetsAt } from "../../agents/rules/resets.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 
-export { SNAPSHOT_EVENT_INTERVAL_MS } from "./record.ts";
+export { SNAPSHOT_EVENT_INTERVAL_MS } from "./poll_record.ts";
 
 /** Wait after nudging the tmux server with SIGCHLD before reading the pane again. */
 export const SIGCHLD_SETTLE_MS = 200;
@@ -355,18 +355,61 @@ export async function evaluateSession(
   captured = true,
 ): Promise<Evaluation> {
   const meta = loc.meta;
-  const { prev, done, failures } = prelude;
+  const { prev, failures } = prelude;
   const nowMs = deps.now().getTime();
   const age = sessionAgeSeconds(meta, probe, nowMs);
   const facts = await gatherProcesses(deps, probe, prev, meta, prelude.early, failures);
   const visible = visibleScreen(probe.rawCapture, probe.height);
   const hash = !captured && prev.outputHash !== null ? prev.outputHash : screenHash(visible);
   const changedAt = outputChangedAt(prev, hash, nowMs, probe.lastOutputSeconds);
-  const found = facts.view?.found ?? null;
   const hooks = readHooks(deps, loc.paths.hooks, meta, nowMs);
   const progress = trackProgress(prev, facts, nowMs);
+  const signals = signalsOf(deps, loc, {
+    prelude,
+    probe,
+    facts,
+    age,
+    visible,
+    changedAt,
+    nowMs,
+    hooks,
+    progress,
+  });
+  return {
+    loc,
+    prelude,
+    probe,
+    facts,
+    signals,
+    c: classify(signals),
+    hash,
+    changedAt,
+    nowMs,
+    progress,
+  };
+}
 
-  const signals: Signals = {
+/** What the classifier reads of one poll (DESIGN §5), from what the poll gathered. */
+function signalsOf(
+  deps: Deps,
+  loc: SessionLocation,
+  poll: {
+    prelude: StatusPrelude;
+    probe: PaneProbe;
+    facts: ProcessFacts;
+    age: number | null;
+    visible: string;
+    changedAt: number | null;
+    nowMs: number;
+    hooks: Signals["hooks"];
+    progress: ProgressState;
+  },
+): Signals {
+  const { prelude, probe, facts, age, visible, changedAt, nowMs, hooks, progress } = poll;
+  const meta = loc.meta;
+  const { prev, done, failures } = prelude;
+  const found = facts.view?.found ?? null;
+  return {
     sessionExists: probe.exists,
     // Only a session lisa spawned on that socket can have lost its server.
     serverGone: probe.serverGone && meta !== undefined,
@@ -419,18 +462,6 @@ export async function evaluateSession(
     quietSeconds: deps.config.quietSeconds,
     failures,
   };
-  return {
-    loc,
-    prelude,
-    probe,
-    facts,
-    signals,
-    c: classify(signals),
-    hash,
-    changedAt,
-    nowMs,
-    progress,
-  };
 }
 
 /** True when the answer hinges on CPU and no recent sample exists: a second one is due. */
@@ -466,7 +497,6 @@ export async function finishEvaluation(
 ): Promise<StatusOutcome> {
   const { loc, probe, facts } = ev;
   const meta = loc.meta;
-  const paths = loc.paths;
   let c = ev.c;
   if (meta !== undefined || probe.exists) {
     c = await recordPoll(deps, loc, ev.prelude.prev, c, {
@@ -481,25 +511,57 @@ export async function finishEvaluation(
       samplesInMemory,
     });
   }
-  // Status answers that the agent waits for input while its hooks still say the turn runs: the
-  // turn ended without its end hook, and the hook log says so from now on (turn_end.ts).
+  await recordSilentEnd(deps, ev, c);
+  const report = reportOf(ev, c);
+  return {
+    report,
+    location: loc,
+    pane: probe.exists
+      ? {
+        rawCapture: probe.rawCapture,
+        dead: probe.dead,
+        facts: {
+          dead: probe.dead,
+          height: probe.height,
+          cursorY: probe.cursorY,
+          historySize: probe.historySize,
+          historyLimit: probe.historyLimit,
+          alternateOn: probe.alternateOn,
+        },
+      }
+      : null,
+    prompt: meta?.prompt ?? null,
+  };
+}
+
+/**
+ * Status answers that the agent waits for input while its hooks still say the turn runs: the
+ * turn ended without its end hook, and the hook log says so from now on (turn_end.ts).
+ */
+async function recordSilentEnd(deps: Deps, ev: Evaluation, c: Classification): Promise<void> {
   const pending = ev.signals.hooks?.pending;
   if (
-    c.sessionState === "waiting_input" && c.waitingFor === "input" &&
-    (pending === "turn_running" || pending === "permission" || pending === "compacting")
-  ) {
-    const { recordSilentTurnEnd } = await lazyImport<typeof import("./turn_end.ts")>(
-      new URL("./turn_end.ts", import.meta.url),
-    );
-    await recordSilentTurnEnd(deps, {
-      loc,
-      classification: c,
-      hooks: ev.signals.hooks,
-      screen: probe.rawCapture,
-      quietSeconds: ev.signals.screen.quietSeconds,
-      nowMs: ev.nowMs,
-    });
-  }
+    !(c.sessionState === "waiting_input" && c.waitingFor === "input" &&
+      (pending === "turn_running" || pending === "permission" || pending === "compacting"))
+  ) return;
+  const { recordSilentTurnEnd } = await lazyImport<typeof import("./turn_end.ts")>(
+    new URL("./turn_end.ts", import.meta.url),
+  );
+  await recordSilentTurnEnd(deps, {
+    loc: ev.loc,
+    classification: c,
+    hooks: ev.signals.hooks,
+    screen: ev.probe.rawCapture,
+    quietSeconds: ev.signals.screen.quietSeconds,
+    nowMs: ev.nowMs,
+  });
+}
+
+/** The status report of a recorded poll (`session status --json`). */
+function reportOf(ev: Evaluation, c: Classification): StatusReport {
+  const { loc, probe, facts } = ev;
+  const meta = loc.meta;
+  const paths = loc.paths;
   // The output file is written at a terminal state only (spawn removes stale ones).
   let outputFile: string | null = null;
   if (TERMINAL_STATES.includes(c.sessionState)) {
@@ -508,7 +570,7 @@ export async function finishEvaluation(
     } catch { /* not written */ }
   }
   const found = facts.view?.found ?? null;
-  const report: StatusReport = {
+  return {
     session: loc.session,
     alias: meta?.alias ?? loc.alias ?? null,
     agent: meta ? shownAgent(meta) : found?.agent ?? null,
@@ -531,25 +593,6 @@ export async function finishEvaluation(
     signals: c.signals,
     outputFile,
     ...(meta?.worktree ? { worktree: meta.worktree } : {}),
-  };
-  return {
-    report,
-    location: loc,
-    pane: probe.exists
-      ? {
-        rawCapture: probe.rawCapture,
-        dead: probe.dead,
-        facts: {
-          dead: probe.dead,
-          height: probe.height,
-          cursorY: probe.cursorY,
-          historySize: probe.historySize,
-          historyLimit: probe.historyLimit,
-          alternateOn: probe.alternateOn,
-        },
-      }
-      : null,
-    prompt: meta?.prompt ?? null,
   };
 }
 

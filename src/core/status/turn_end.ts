@@ -7,13 +7,14 @@
  * it back as a finished turn, `send --wait` ends the turn with it, and history closes the turn
  * with it (marked `recovered`: a late Stop still completes it).
  */
+import { warn } from "../../base/io.ts";
 import type { Deps } from "../../base/deps.ts";
 import { lazyImport } from "../../base/lazy.ts";
 import type { Agent } from "../../base/types.ts";
 import { LISA_TURN_END, openTurnStart } from "../../agents/hooks.ts";
 import { screenTurnEnd } from "../../agents/turn_screen.ts";
-import { boundRecord, type HookRecord } from "../hook/record.ts";
-import type { SessionLocation } from "../session/locate.ts";
+import { boundRecord, type HookRecord } from "../hook/mod.ts";
+import type { SessionLocation } from "../session/mod.ts";
 import type { Classification, HookSignal } from "./classify.ts";
 
 /** Longest wait for the hook log's lock (appends hold it for a moment only). */
@@ -101,9 +102,7 @@ export async function recordSilentTurnEnd(deps: Deps, f: SilentEndFacts): Promis
     });
     return true;
   } catch (error) {
-    deps.io.err(
-      `lisa: warning: could not record the end of the turn: ${(error as Error).message}\n`,
-    );
+    warn(deps.io, `could not record the end of the turn: ${(error as Error).message}`);
     return false;
   }
 }

@@ -2,14 +2,14 @@
  * Hook records as turn facts, shared by `send --wait` and the history ingester: the fields a
  * record line may carry, a stable key for a line, and what an event means for a turn.
  */
-import type { HookRecord } from "../hook/record.ts";
+import type { HookRecord } from "../hook/mod.ts";
 import { LISA_TURN_END } from "../../agents/hooks.ts";
 import { isAgentsOwnPrompt } from "../../agents/prompts.ts";
 
 export { promptMatches } from "../../agents/prompts.ts";
 
 /**
- * The fields of a hook line (`src/core/hook/record.ts`), all optional: a line read back may come
+ * The fields of a hook line (`src/core/hook/hook_record.ts`), all optional: a line read back may come
  * from an older lisa, or be cut.
  */
 export type TurnRecord = Partial<Omit<HookRecord, "aux">> & { aux?: boolean };
@@ -87,6 +87,11 @@ export function turnEventKind(r: TurnRecord): TurnEventKind {
     default:
       return "other";
   }
+}
+
+/** The record is an MCP server's request for the person's input (claude's Elicitation). */
+export function isElicitation(r: TurnRecord): boolean {
+  return r.event === "Elicitation" || r.notificationType === "elicitation_dialog";
 }
 
 /** What started a turn: a person's prompt, or the agent's own report of background work. */

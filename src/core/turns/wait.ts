@@ -25,19 +25,24 @@
  * {@link POLL_MS}; the session's status (tmux, /proc) only every {@link STATUS_EVERY} polls.
  */
 import type { Deps } from "../../base/deps.ts";
-import { sanitizePasteText } from "../drive/paste_text.ts";
-import { capture } from "../drive/capture.ts";
-import { type SendOptions, type SendResult, sendToSession } from "../drive/send.ts";
-import { locateSession, type SessionLocation } from "../session/locate.ts";
-import { sessionStatus } from "../status/status.ts";
+import {
+  readTextInput,
+  sanitizePasteText,
+  type SendOptions,
+  type SendResult,
+  sendToSession,
+} from "../drive/mod.ts";
+import { capture, type CaptureOutcome } from "../capture/mod.ts";
+import { locateSession, type SessionLocation } from "../session/mod.ts";
+import { sessionStatus } from "../status/mod.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
 import { type BackgroundTask, tasksOf } from "../../agents/hooks.ts";
 import { type TokenUsage, UsageReader } from "../../agents/usage.ts";
 import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
-import { readTextInput } from "../drive/text_input.ts";
 import { LisaError, LockBusyError } from "../../base/errors.ts";
 import { withLock } from "../../store/lock.ts";
 import {
+  isElicitation,
   lineKey,
   parseTurnRecord,
   promptMatches,
@@ -201,10 +206,7 @@ export function feedHookLine(turn: HookTurn, line: string, runId: string, sent: 
     }
     case "permission":
       turn.permission = true;
-      turn.waitingFor = r.event === "Elicitation" ||
-          r.notificationType === "elicitation_dialog"
-        ? "input"
-        : "permission";
+      turn.waitingFor = isElicitation(r) ? "input" : "permission";
       return;
     case "completed":
       turn.end = endOf(r, "completed");
@@ -419,12 +421,34 @@ export async function sendAndWait(deps: Deps, options: WaitOptions): Promise<Wai
   }
 }
 
-async function waitTurn(
+/** One wait in progress: what it follows, and what it has seen so far. */
+interface TurnWait {
+  deps: Deps;
+  options: WaitOptions;
+  loc: SessionLocation;
+  sentText: string;
+  useHooks: boolean;
+  runId: string;
+  turn: HookTurn;
+  cursor: FileCursor | null;
+  /** The screen before the send (no hooks: the reply is what appeared since). */
+  before: CaptureOutcome | null;
+  sentAt: number;
+  deadline: number;
+  base: Pick<WaitResult, "ok" | "session" | "sent">;
+  polls: number;
+  idle: number;
+  permissionReads: number;
+  sawWork: boolean;
+}
+
+/** Reads what precedes the send (the hook file's end, or the screen), then sends. */
+async function startWait(
   deps: Deps,
   options: WaitOptions,
   loc: SessionLocation,
   input: string | undefined,
-): Promise<WaitResult> {
+): Promise<TurnWait> {
   const timeoutMs = (options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000;
   const sentText = sanitizePasteText(input ?? "").text;
   const useHooks = hooksInjected(loc);
@@ -449,169 +473,198 @@ async function waitTurn(
     enter: true,
   });
   const sentAt = deps.now().getTime();
-  const deadline = sentAt + timeoutMs;
   const { ok: _ok, session: _s, ...sent } = sentResult;
-  const base = { ok: true as const, session: loc.session, sent };
-  const elapsed = () => deps.now().getTime() - sentAt;
-  // A dialog waits: nothing is typed into it, the caller (or a person) answers it.
-  const atPermission = (source: "hooks" | "screen", waitingFor = "permission") => ({
-    ...base,
-    turnId: turn.turnId,
-    outcome: "permission" as const,
+  return {
+    deps,
+    options,
+    loc,
+    sentText,
+    useHooks,
+    runId,
+    turn,
+    cursor,
+    before,
+    sentAt,
+    deadline: sentAt + timeoutMs,
+    base: { ok: true as const, session: loc.session, sent },
+    polls: 0,
+    idle: 0,
+    permissionReads: 0,
+    sawWork: false,
+  };
+}
+
+/** Milliseconds since the send. */
+function elapsed(w: TurnWait): number {
+  return w.deps.now().getTime() - w.sentAt;
+}
+
+/** The answer that ends the wait without a reply (`outcome`, from `source`). */
+function noReply(
+  w: TurnWait,
+  outcome: TurnOutcome,
+  source: "hooks" | "screen",
+  extra: { error?: string; waitingFor?: string } = {},
+): WaitResult {
+  return {
+    ...w.base,
+    turnId: w.turn.turnId,
+    outcome,
     reply: "",
-    durationMs: elapsed(),
-    tools: turn.tools,
-    waitingFor,
+    durationMs: elapsed(w),
+    tools: w.turn.tools,
+    ...extra,
     source,
     backgroundTasks: [],
     usage: null,
-  });
+  };
+}
 
-  let polls = 0;
-  let idle = 0;
-  let permissionReads = 0;
-  let sawWork = false;
+/**
+ * A dialog waits: nothing is typed into it, the caller (or a person) answers it. `waitingFor`:
+ * `input` for an MCP elicitation the hooks reported, else `permission`.
+ */
+function atPermission(
+  w: TurnWait,
+  source: "hooks" | "screen",
+  waitingFor: "permission" | "input" = "permission",
+): WaitResult {
+  return noReply(w, "permission", source, { waitingFor });
+}
+
+/** Feeds the hook lines written since the last read; the answer once they end the turn. */
+function readHooks(w: TurnWait): WaitResult | null {
+  const read = (() => {
+    try {
+      return readLinesFrom(w.loc.paths.hooks, w.cursor);
+    } catch {
+      return null;
+    }
+  })();
+  if (read !== null) {
+    // A compacted file is read again: keep only lines written after the send.
+    const lines = read.reset
+      ? read.lines.filter((l) => (atMs(parseTurnRecord(l) ?? {}) ?? 0) >= w.sentAt - 1000)
+      : read.lines;
+    w.cursor = read.next;
+    for (const line of lines) feedHookLine(w.turn, line, w.runId, w.sentText);
+    // The agent did something since the send: should it then sit idle without a line of the
+    // sent turn (its prompt never matched), the wait ends as interrupted, not at the timeout.
+    if (lines.length > 0) w.sawWork = true;
+  }
+  const end = w.turn.end;
+  if (end !== null) {
+    const startMs = w.turn.startAtMs ?? w.sentAt;
+    const reply = end.outcome === "completed" ? replyOf(end) : { text: "", cut: false };
+    return {
+      ...w.base,
+      turnId: w.turn.turnId,
+      outcome: end.outcome,
+      reply: reply.text,
+      ...(reply.cut ? { replyCut: true as const } : {}),
+      durationMs: Math.max(0, (end.atMs ?? w.deps.now().getTime()) - startMs),
+      tools: w.turn.tools,
+      ...(end.error !== null ? { error: end.error } : {}),
+      source: "hooks",
+      backgroundTasks: end.backgroundTasks,
+      usage: usageOf(w.deps, w.turn, end, w.loc.meta?.agent ?? null),
+    };
+  }
+  return w.turn.permission ? atPermission(w, "hooks", w.turn.waitingFor) : null;
+}
+
+/**
+ * What the session's status says of the turn: the answer when the session ended or shows a
+ * dialog of this turn, then what the screen (no hooks) or idleness (hooks) says; else null.
+ */
+async function readTurnStatus(w: TurnWait): Promise<WaitResult | null> {
+  let status: StatusRead | null = null;
+  try {
+    status = await readStatus(w.deps, { ...w.options, session: w.loc.session });
+  } catch {
+    status = null;
+  }
+  if (status === null) return null;
+  const source = w.useHooks ? "hooks" : "screen";
+  const ended = endedBy(status);
+  const waiting = status.state === "waiting_input";
+  if (status.state === "in_progress") w.sawWork = true;
+  if (ended !== null && (w.useHooks || status.state !== "completed")) {
+    return noReply(w, ended.outcome, source, ended.error ? { error: ended.error } : {});
+  }
+  const asks = waiting && status.waitingFor === "permission" && (w.turn.started || w.sawWork);
+  // A resumed turn was waiting on the dialog this send answers: until the agent has taken
+  // the answer, status may still see that dialog (or its hook). Only a dialog that stays
+  // for IDLE_READS reads without a sign of the answer is one it waits on now.
+  w.permissionReads = asks ? w.permissionReads + 1 : 0;
+  if (asks && (!w.turn.answerPending || w.permissionReads >= IDLE_READS)) {
+    return atPermission(w, source);
+  }
+  if (!w.useHooks && w.before !== null) return await screenTurnEnd(w, status, w.before);
+  // Hooks: the agent went idle after working, without a line ending the turn (an Esc
+  // interrupt fires no hook).
+  if (status.state === "in_progress") w.sawWork = true;
+  w.idle = waiting && status.waitingFor !== "permission" && (w.turn.started || w.sawWork)
+    ? w.idle + 1
+    : 0;
+  return w.idle >= IDLE_READS ? noReply(w, "interrupted", "hooks") : null;
+}
+
+/** Without hooks: the turn ends once the screen changed and then stayed quiet. */
+async function screenTurnEnd(
+  w: TurnWait,
+  status: StatusRead,
+  before: CaptureOutcome,
+): Promise<WaitResult | null> {
+  const after = await capture(w.deps, {
+    session: w.loc.session,
+    projectRoot: w.options.projectRoot,
+    deltaFrom: before.nextOffset,
+    raw: true,
+  }).catch(() => null);
+  const text = after === null
+    ? ""
+    : [after.capture, after.live ?? ""].filter((t) => t !== "").join("\n");
+  const changed = cleanScreenReply(text, w.sentText) !== "";
+  if (changed) w.sawWork = true;
+  // A command without an agent process reads as stuck once quiet: idle as well.
+  const quiet = status.state === "waiting_input" || status.state === "stuck" ||
+    status.state === "completed";
+  w.idle = quiet && w.sawWork ? w.idle + 1 : 0;
+  // A command that exited has ended the turn, whether or not it printed anything.
+  if (w.idle < 2 && status.state !== "completed") return null;
+  return {
+    ...w.base,
+    turnId: lineKey(`${w.loc.session}:${w.sentAt}`),
+    outcome: "completed",
+    reply: cleanScreenReply(text, w.sentText),
+    durationMs: elapsed(w),
+    tools: [],
+    source: "screen",
+    backgroundTasks: [],
+    usage: null,
+  };
+}
+
+/** Sends, then polls the hooks (every poll) and the status (every few) until the turn ends. */
+async function waitTurn(
+  deps: Deps,
+  options: WaitOptions,
+  loc: SessionLocation,
+  input: string | undefined,
+): Promise<WaitResult> {
+  const w = await startWait(deps, options, loc, input);
   while (true) {
-    if (useHooks) {
-      const read = (() => {
-        try {
-          return readLinesFrom(loc.paths.hooks, cursor);
-        } catch {
-          return null;
-        }
-      })();
-      if (read !== null) {
-        // A compacted file is read again: keep only lines written after the send.
-        const lines = read.reset
-          ? read.lines.filter((l) => (atMs(parseTurnRecord(l) ?? {}) ?? 0) >= sentAt - 1000)
-          : read.lines;
-        cursor = read.next;
-        for (const line of lines) feedHookLine(turn, line, runId, sentText);
-        // The agent did something since the send: should it then sit idle without a line of the
-        // sent turn (its prompt never matched), the wait ends as interrupted, not at the timeout.
-        if (lines.length > 0) sawWork = true;
-      }
-      if (turn.end !== null) {
-        const end = turn.end;
-        const startMs = turn.startAtMs ?? sentAt;
-        const reply = end.outcome === "completed" ? replyOf(end) : { text: "", cut: false };
-        return {
-          ...base,
-          turnId: turn.turnId,
-          outcome: end.outcome,
-          reply: reply.text,
-          ...(reply.cut ? { replyCut: true as const } : {}),
-          durationMs: Math.max(0, (end.atMs ?? deps.now().getTime()) - startMs),
-          tools: turn.tools,
-          ...(end.error !== null ? { error: end.error } : {}),
-          source: "hooks",
-          backgroundTasks: end.backgroundTasks,
-          usage: usageOf(deps, turn, end, loc.meta?.agent ?? null),
-        };
-      }
-      if (turn.permission) {
-        return atPermission("hooks", turn.waitingFor);
-      }
+    const fromHooks = w.useHooks ? readHooks(w) : null;
+    if (fromHooks !== null) return fromHooks;
+    if (deps.now().getTime() >= w.deadline) {
+      return noReply(w, "timeout", w.useHooks ? "hooks" : "screen");
     }
-    if (deps.now().getTime() >= deadline) {
-      return {
-        ...base,
-        turnId: turn.turnId,
-        outcome: "timeout",
-        reply: "",
-        durationMs: elapsed(),
-        tools: turn.tools,
-        source: useHooks ? "hooks" : "screen",
-        backgroundTasks: [],
-        usage: null,
-      };
+    if (w.polls % STATUS_EVERY === STATUS_EVERY - 1 || (!w.useHooks && w.polls % 2 === 1)) {
+      const fromStatus = await readTurnStatus(w);
+      if (fromStatus !== null) return fromStatus;
     }
-    if (polls % STATUS_EVERY === STATUS_EVERY - 1 || (!useHooks && polls % 2 === 1)) {
-      let status: StatusRead | null = null;
-      try {
-        status = await readStatus(deps, { ...options, session: loc.session });
-      } catch {
-        status = null;
-      }
-      if (status !== null) {
-        const ended = endedBy(status);
-        const waiting = status.state === "waiting_input";
-        if (status.state === "in_progress") sawWork = true;
-        if (ended !== null && (useHooks || status.state !== "completed")) {
-          return {
-            ...base,
-            turnId: turn.turnId,
-            outcome: ended.outcome,
-            reply: "",
-            durationMs: elapsed(),
-            tools: turn.tools,
-            ...(ended.error ? { error: ended.error } : {}),
-            source: useHooks ? "hooks" : "screen",
-            backgroundTasks: [],
-            usage: null,
-          };
-        }
-        const asks = waiting && status.waitingFor === "permission" && (turn.started || sawWork);
-        // A resumed turn was waiting on the dialog this send answers: until the agent has taken
-        // the answer, status may still see that dialog (or its hook). Only a dialog that stays
-        // for IDLE_READS reads without a sign of the answer is one it waits on now.
-        permissionReads = asks ? permissionReads + 1 : 0;
-        if (asks && (!turn.answerPending || permissionReads >= IDLE_READS)) {
-          return atPermission(useHooks ? "hooks" : "screen");
-        }
-        if (!useHooks && before !== null) {
-          const after = await capture(deps, {
-            session: loc.session,
-            projectRoot: options.projectRoot,
-            deltaFrom: before.nextOffset,
-            raw: true,
-          }).catch(() => null);
-          const text = after === null
-            ? ""
-            : [after.capture, after.live ?? ""].filter((t) => t !== "").join("\n");
-          const changed = cleanScreenReply(text, sentText) !== "";
-          if (changed) sawWork = true;
-          // A command without an agent process reads as stuck once quiet: idle as well.
-          const quiet = waiting || status.state === "stuck" || status.state === "completed";
-          idle = quiet && sawWork ? idle + 1 : 0;
-          // A command that exited has ended the turn, whether or not it printed anything.
-          if (idle >= 2 || status.state === "completed") {
-            return {
-              ...base,
-              turnId: lineKey(`${loc.session}:${sentAt}`),
-              outcome: "completed",
-              reply: cleanScreenReply(text, sentText),
-              durationMs: elapsed(),
-              tools: [],
-              source: "screen",
-              backgroundTasks: [],
-              usage: null,
-            };
-          }
-        } else {
-          // Hooks: the agent went idle after working, without a line ending the turn (an Esc
-          // interrupt fires no hook).
-          if (status.state === "in_progress") sawWork = true;
-          idle = waiting && status.waitingFor !== "permission" && (turn.started || sawWork)
-            ? idle + 1
-            : 0;
-          if (idle >= IDLE_READS) {
-            return {
-              ...base,
-              turnId: turn.turnId,
-              outcome: "interrupted",
-              reply: "",
-              durationMs: elapsed(),
-              tools: turn.tools,
-              source: "hooks",
-              backgroundTasks: [],
-              usage: null,
-            };
-          }
-        }
-      }
-    }
-    polls++;
-    await deps.sleep(Math.max(0, Math.min(POLL_MS, deadline - deps.now().getTime())));
+    w.polls++;
+    await deps.sleep(Math.max(0, Math.min(POLL_MS, w.deadline - deps.now().getTime())));
   }
 }

@@ -10,11 +10,10 @@ import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import { parseMode } from "../../base/types.ts";
 import { type DoctorReport, runDoctor } from "./doctor.ts";
-import { monitorExitCode, monitorSession } from "../status/monitor.ts";
-import { detectNested } from "../spawn/nested.ts";
-import { deltaTime } from "../drive/capture.ts";
-import { parseOffset } from "../drive/capture_view.ts";
-import { resolveProject } from "../session/project.ts";
+import { monitorExitCode, monitorSession } from "../monitor/mod.ts";
+import { detectNested } from "../spawn/mod.ts";
+import { deltaTime, parseOffset } from "../capture/mod.ts";
+import { resolveProject } from "../session/mod.ts";
 
 /** Candidates `--auto-model` picks from when none are given (the older Go lisa's defaults). */
 export const DEFAULT_MODEL_CANDIDATES = ["gpt-5.3-codex", "gpt-5-codex"];

@@ -10,15 +10,14 @@
  * leaves nothing behind (no event logs, no stale socket).
  */
 import type { Deps } from "../../base/deps.ts";
-import { capture } from "../drive/capture.ts";
+import { capture } from "../capture/mod.ts";
 import { LisaError } from "../../base/errors.ts";
-import { killSessionTree } from "../kill/kill.ts";
-import { monitorSession } from "../status/monitor.ts";
+import { killSessionTree } from "../kill/mod.ts";
+import { monitorSession } from "../monitor/mod.ts";
 import { removeStaleSocket } from "./cleanup.ts";
-import { removeSpawnLock } from "../session/spawn_lock.ts";
-import { type Project, resolveProject } from "../session/project.ts";
+import { type Project, removeSpawnLock, resolveProject } from "../session/mod.ts";
 import { shellJoin, shellQuote } from "../../base/shell_quote.ts";
-import { spawnSession } from "../spawn/spawn.ts";
+import { spawnSession } from "../spawn/mod.ts";
 import { removeIfExists } from "../../store/atomic.ts";
 import { lockPathFor, sessionPaths } from "../../store/runtime_dir.ts";
 import { type PromptProbe, promptStyleProbe, runMatrix } from "./smoke_probe.ts";
@@ -174,60 +173,12 @@ export async function runSmoke(deps: Deps, options: SmokeOptions): Promise<Smoke
     ...(options.model !== undefined ? { model: options.model } : {}),
   };
   // Wording checks first: a failed one fails the smoke without running it.
-  const probe = options.promptStyle === undefined ? null : promptStyleProbe(options.promptStyle);
-  if (probe !== null) result.promptProbe = probe;
-  if (options.matrix !== undefined) {
-    const rows = runMatrix(options.matrix);
-    result.matrixRows = rows.length;
-    result.failedMatrix = rows.filter((r) => !r.ok);
-  }
-  if (probe !== null && !probe.ok) {
-    result.error = `prompt probe failed: "${probe.prompt}" gave ${probe.detection.reason}`;
-    result.errorCode = "prompt_probe_failed";
-  } else if ((result.failedMatrix?.length ?? 0) > 0) {
-    result.error = `${result.failedMatrix!.length} matrix row(s) failed`;
-    result.errorCode = "matrix_failed";
-  }
-  if (result.errorCode !== null) {
+  if (!wordingChecksPass(options, result)) {
     result.durationMs = deps.now().getTime() - started;
     return result;
   }
-  const input = { self: deps.selfCommand, projectRoot: project.root, sessions, timeoutSeconds };
   try {
-    await spawnSession(deps, {
-      agent: "claude",
-      mode: "exec",
-      command: smokeLevelCommand(input, 1),
-      session: sessions[0],
-      projectRoot: project.root,
-    });
-    const watched = await monitorSession(deps, {
-      session: sessions[0],
-      projectRoot: project.root,
-      pollIntervalSeconds: options.pollIntervalSeconds ?? SMOKE_POLL_SECONDS,
-      maxPolls: options.maxPolls,
-      timeoutSeconds: Math.max(1, timeoutSeconds - (deps.now().getTime() - started) / 1000),
-      untilState: "completed",
-      stopOnWaiting: false,
-    });
-    const out = await capture(deps, {
-      session: sessions[0],
-      projectRoot: project.root,
-      raw: true,
-      verbatim: true,
-      lines: 400,
-    });
-    result.finalState = watched.finalState;
-    result.markers = markersIn(out.capture);
-    result.missingMarkers = expected.filter((m) => !result.markers.includes(m));
-    if (watched.finalState !== "completed") {
-      result.error = `L1 ended ${watched.finalState} (exitReason ${watched.exitReason}` +
-        `${watched.exitCode === null ? "" : `, exit code ${watched.exitCode}`})`;
-    } else if (result.missingMarkers.length > 0) {
-      result.error = `markers missing: ${result.missingMarkers.join(", ")}`;
-    }
-    result.ok = result.error === undefined;
-    if (!result.ok) result.output = out.capture.split("\n").slice(-40);
+    await runLevels(deps, options, result, { project, expected, started, timeoutSeconds });
   } catch (error) {
     result.error = error instanceof Error ? error.message : String(error);
   } finally {
@@ -244,6 +195,71 @@ export async function runSmoke(deps: Deps, options: SmokeOptions): Promise<Smoke
   }
   if (!result.ok) result.errorCode ??= "smoke_failed";
   return result;
+}
+
+/** The nested-wording checks (`--prompt-style`, `--matrix-file`) into `result`; false on a miss. */
+function wordingChecksPass(options: SmokeOptions, result: SmokeResult): boolean {
+  const probe = options.promptStyle === undefined ? null : promptStyleProbe(options.promptStyle);
+  if (probe !== null) result.promptProbe = probe;
+  if (options.matrix !== undefined) {
+    const rows = runMatrix(options.matrix);
+    result.matrixRows = rows.length;
+    result.failedMatrix = rows.filter((r) => !r.ok);
+  }
+  if (probe !== null && !probe.ok) {
+    result.error = `prompt probe failed: "${probe.prompt}" gave ${probe.detection.reason}`;
+    result.errorCode = "prompt_probe_failed";
+  } else if ((result.failedMatrix?.length ?? 0) > 0) {
+    result.error = `${result.failedMatrix!.length} matrix row(s) failed`;
+    result.errorCode = "matrix_failed";
+  }
+  return result.errorCode === null;
+}
+
+/** Spawns L1 (which spawns the rest), monitors it to its end and reads the markers it printed. */
+async function runLevels(
+  deps: Deps,
+  options: SmokeOptions,
+  result: SmokeResult,
+  run: { project: Project; expected: string[]; started: number; timeoutSeconds: number },
+): Promise<void> {
+  const { project, expected, started, timeoutSeconds } = run;
+  const sessions = result.sessions;
+  const input = { self: deps.selfCommand, projectRoot: project.root, sessions, timeoutSeconds };
+  await spawnSession(deps, {
+    agent: "claude",
+    mode: "exec",
+    command: smokeLevelCommand(input, 1),
+    session: sessions[0],
+    projectRoot: project.root,
+  });
+  const watched = await monitorSession(deps, {
+    session: sessions[0],
+    projectRoot: project.root,
+    pollIntervalSeconds: options.pollIntervalSeconds ?? SMOKE_POLL_SECONDS,
+    maxPolls: options.maxPolls,
+    timeoutSeconds: Math.max(1, timeoutSeconds - (deps.now().getTime() - started) / 1000),
+    untilState: "completed",
+    stopOnWaiting: false,
+  });
+  const out = await capture(deps, {
+    session: sessions[0],
+    projectRoot: project.root,
+    raw: true,
+    verbatim: true,
+    lines: 400,
+  });
+  result.finalState = watched.finalState;
+  result.markers = markersIn(out.capture);
+  result.missingMarkers = expected.filter((m) => !result.markers.includes(m));
+  if (watched.finalState !== "completed") {
+    result.error = `L1 ended ${watched.finalState} (exitReason ${watched.exitReason}` +
+      `${watched.exitCode === null ? "" : `, exit code ${watched.exitCode}`})`;
+  } else if (result.missingMarkers.length > 0) {
+    result.error = `markers missing: ${result.missingMarkers.join(", ")}`;
+  }
+  result.ok = result.error === undefined;
+  if (!result.ok) result.output = out.capture.split("\n").slice(-40);
 }
 
 /**

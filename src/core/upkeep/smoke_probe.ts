@@ -5,7 +5,7 @@
  * reading the matrix file.
  */
 import { UsageError } from "../../base/errors.ts";
-import { detectNested, type NestedDetection } from "../spawn/nested.ts";
+import { detectNested, type NestedDetection } from "../spawn/mod.ts";
 
 /** The prompt wordings `--prompt-style` knows, with the bypass each must (not) trigger. */
 export const PROMPT_STYLES: Readonly<Record<string, { prompt: string; bypass: boolean }>> = {

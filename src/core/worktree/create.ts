@@ -3,9 +3,9 @@
  * under lisa's lock of the repository (`git.ts`), so parallel spawns into one repository never
  * trip over git's own lock files.
  *
- * Intent first (`record.ts`): the record, marked `spawning`, is written before `git worktree
- * add` runs, so whatever interrupts the spawn (a timeout, a signal, SIGKILL), prune and the
- * next spawn of the name find what it left (`leftover.ts`). The spawn drops the mark
+ * Intent first (`store/worktree_record.ts`): the record, marked `spawning`, is written before
+ * `git worktree add` runs, so whatever interrupts the spawn (a timeout, a signal, SIGKILL), prune
+ * and the next spawn of the name find what it left (`leftover.ts`). The spawn drops the mark
  * ({@link confirmWorktree}) once its session runs.
  */
 import type { Deps } from "../../base/deps.ts";
@@ -24,14 +24,14 @@ import {
   pathTaken,
   worktreeExistsError,
   type WorktreePlan,
-} from "./plan.ts";
+} from "./worktree_plan.ts";
 import {
   readRecord,
   removeRecord,
   type SpawnIntent,
   type WorktreeRecord,
   writeRecord,
-} from "./record.ts";
+} from "../../store/worktree_record.ts";
 
 /** The facts of the session a worktree is created for (its record). */
 export type RecordBase = Omit<WorktreeRecord, "worktree" | "merged" | "spawning">;

@@ -1,11 +1,11 @@
 /**
  * Finding a session's worktree: from its meta while the session exists, else from the durable
- * record (`record.ts`) that outlives `kill`.
+ * record (`store/worktree_record.ts`) that outlives `kill`.
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
-import { locateSession, type SessionLocation } from "../session/locate.ts";
-import { findRecord, recordPathOf, type WorktreeRecord } from "./record.ts";
+import { locateSession, type SessionLocation } from "../session/mod.ts";
+import { findRecord, recordPathOf, type WorktreeRecord } from "../../store/worktree_record.ts";
 
 /** A session's worktree, found. */
 export interface FoundWorktree {

@@ -22,7 +22,7 @@ import { joinPath } from "../../base/paths.ts";
 import type { RunResult } from "../../base/runner.ts";
 import { interruption, SIGNAL_NUMBERS } from "../../proc/interrupt.ts";
 import { withLock } from "../../store/lock.ts";
-import { withoutGitContext } from "./git_context.ts";
+import { withoutGitContext } from "../../base/git_context.ts";
 
 /** How long a lisa git lock (one per repository) is waited for. */
 export const REPO_LOCK_TIMEOUT_MS = 120_000;
@@ -178,7 +178,7 @@ export async function withRepoLock<T>(
   const lockName = `lisa's lock of the repository ${commonDir}`;
   return await withLock(repoLockPath(runtimeDir, commonDir), {
     timeoutMs: REPO_LOCK_TIMEOUT_MS,
-    // A signal to lisa in a section (`interrupt.ts`) does not wait for another lisa's merge.
+    // A signal to lisa in a section (`proc/interrupt.ts`) does not wait for another lisa's merge.
     stop: () => {
       const signal = interruption();
       if (signal === null) return null;

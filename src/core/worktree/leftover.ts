@@ -1,10 +1,10 @@
 /**
  * What an interrupted `spawn --worktree` leaves, and clearing it. The spawn records its intent
- * before `git worktree add` runs (`record.ts`, `spawning`); a record whose spawning lisa is gone
- * (killed, even by SIGKILL) while it was still making the worktree holds nothing but the base
- * commit's files: its worktree, its branch (while at the base commit) and git's own process group
- * (a `git worktree add` that outlived its lisa) are ended and removed, by prune and by the next
- * spawn of the name.
+ * before `git worktree add` runs (`store/worktree_record.ts`, `spawning`); a record whose
+ * spawning lisa is gone (killed, even by SIGKILL) while it was still making the worktree holds
+ * nothing but the base commit's files: its worktree, its branch (while at the base commit) and
+ * git's own process group (a `git worktree add` that outlived its lisa) are ended and removed,
+ * by prune and by the next spawn of the name.
  */
 import type { Deps } from "../../base/deps.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
@@ -12,7 +12,7 @@ import { endRecordedGroup } from "../../proc/group.ts";
 import { isAlive } from "../../proc/table.ts";
 import { git } from "./git.ts";
 import { withRepo } from "./merge_journal.ts";
-import { readRecord, removeRecord, type SpawnIntent } from "./record.ts";
+import { readRecord, removeRecord, type SpawnIntent } from "../../store/worktree_record.ts";
 
 /** True while the lisa that wrote `intent` still runs (its spawn is under way, not a leftover). */
 export function spawnerAlive(intent: SpawnIntent): boolean {

@@ -28,8 +28,8 @@ import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { openSection } from "../../proc/interrupt.ts";
-import { appendLifecycle } from "../session/lifecycle.ts";
-import { sessionStatus } from "../status/status.ts";
+import { appendLifecycle } from "../session/mod.ts";
+import { sessionStatus } from "../status/mod.ts";
 import { branchCommits, worktreePresent } from "./describe.ts";
 import { findWorktree, type FoundWorktree } from "./find.ts";
 import { git, gitMessage, splitZ } from "./git.ts";
@@ -37,7 +37,7 @@ import { applyMerge, changesOf, conflictError } from "./merge_apply.ts";
 import { hiddenChanges } from "./merge_hidden.ts";
 import { journalPath, STATUS_ARGS, statusPaths, withRepo } from "./merge_journal.ts";
 import { commitWorktree } from "./merge_pending.ts";
-import { type MergedMark, readRecord, writeRecord } from "./record.ts";
+import { type MergedMark, readRecord, writeRecord } from "../../store/worktree_record.ts";
 
 export { pendingCommitMessage } from "./merge_pending.ts";
 
@@ -224,6 +224,16 @@ async function checkMain(deps: Deps, main: string, branch: string): Promise<stri
 }
 
 /** Steps 2–6 of the module doc, under lisa's lock of the repository. */
+/** One merge, as `mergeSession` resolved it. */
+interface MergeJob {
+  deps: Deps;
+  found: FoundWorktree;
+  commonDir: string;
+  squash: boolean;
+  sessionState: string | null;
+  options: MergeOptions;
+}
+
 async function mergeLocked(
   deps: Deps,
   found: FoundWorktree,
@@ -232,126 +242,160 @@ async function mergeLocked(
   sessionState: string | null,
   options: MergeOptions,
 ): Promise<MergeResult> {
+  const job: MergeJob = { deps, found, commonDir, squash, sessionState, options };
+  return await withRepo(
+    deps,
+    found.location.runtimeDir,
+    commonDir,
+    (stuck) => mergeUnderLock(job, stuck),
+  );
+}
+
+/**
+ * Refuses a merge that something else stands in the way of: an earlier merge that could not be
+ * undone, or a prune that took the worktree while this merge waited for the lock.
+ */
+function checkInTheWay(job: MergeJob, stuck: { session: string; main: string } | null): void {
+  const { found, commonDir } = job;
+  if (stuck !== null) {
+    throw refused(
+      `A merge of session ${stuck.session} into ${stuck.main} was interrupted and could not ` +
+        `be undone; put ${stuck.main} back yourself (git status shows what it changed), then ` +
+        `remove ${journalPath(commonDir)}`,
+      { main: stuck.main, journal: journalPath(commonDir) },
+    );
+  }
+  // A prune of the same session that ran while this merge waited for the lock took the
+  // worktree and its record: nothing is left to merge.
+  if (readRecord(found.recordPath) === undefined && !worktreePresent(found.record.worktree)) {
+    throw new LisaError(
+      "worktree_not_found",
+      `Session "${found.session}" has no worktree any more (pruned meanwhile)`,
+      { details: { session: found.session } },
+    );
+  }
+}
+
+/** Steps 2 to 5 of the module doc, under lisa's lock of the repository. */
+async function mergeUnderLock(
+  job: MergeJob,
+  stuck: { session: string; main: string } | null,
+): Promise<MergeResult> {
+  const { deps, found, commonDir, squash, sessionState, options } = job;
   const { session } = found;
   const info = found.record.worktree;
   const main = info.repoRoot;
-  return await withRepo(deps, found.location.runtimeDir, commonDir, async (stuck) => {
-    if (stuck !== null) {
-      throw refused(
-        `A merge of session ${stuck.session} into ${stuck.main} was interrupted and could not ` +
-          `be undone; put ${stuck.main} back yourself (git status shows what it changed), then ` +
-          `remove ${journalPath(commonDir)}`,
-        { main: stuck.main, journal: journalPath(commonDir) },
-      );
-    }
-    // A prune of the same session that ran while this merge waited for the lock took the
-    // worktree and its record: nothing is left to merge.
-    if (readRecord(found.recordPath) === undefined && !worktreePresent(info)) {
-      throw new LisaError(
-        "worktree_not_found",
-        `Session "${session}" has no worktree any more (pruned meanwhile)`,
-        { details: { session } },
-      );
-    }
-    const into = await checkMain(deps, main, info.branch);
-
-    // The worktree's pending work becomes a commit on its branch.
-    const pendingCommit = await commitWorktree(deps, info, session);
-
-    const branchRef = `refs/heads/${info.branch}`;
-    const tip = await revParse(deps, main, branchRef);
-    const head = await revParse(deps, main, "HEAD");
-    const result = (mergeCommit: string | null, files: string[], commits: number) => ({
-      ok: true as const,
-      session,
-      worktree: info,
-      branch: info.branch,
-      into,
-      squash,
-      mergeCommit,
-      pendingCommit,
-      commits,
-      files,
-      upToDate: mergeCommit === null,
-      sessionState,
-    });
-    const mark = (commit: string | null) => {
-      const merged: MergedMark = { tip, into, commit, squash, at: deps.now().toISOString() };
-      try {
-        writeRecord(found.recordPath, { ...found.record, merged });
-      } catch { /* the merge stands; prune then judges by ancestry alone */ }
-    };
-
-    const ancestor = await git(deps, main, ["merge-base", "--is-ancestor", tip, head], {
-      allowFailure: true,
-    });
-    if (ancestor.success) {
-      mark(null);
-      return result(null, [], 0);
-    }
-    // The merge is first made without the checkout (`merge-tree`): a conflict is found with
-    // nothing written, and the files it changes are known before any is.
-    const computed = await git(deps, main, [
-      "merge-tree",
-      "--write-tree",
-      "-z",
-      "--name-only",
-      "--no-messages",
-      head,
-      tip,
-    ], { allowFailure: true });
-    const [tree, ...conflicted] = splitZ(computed.stdout);
-    if (computed.code === 1) {
-      throw conflictError(info.branch, into, main, [...new Set(conflicted)], true, pendingCommit);
-    }
-    if (!computed.success || tree === undefined) {
-      throw new LisaError("git_failed", `git merge-tree failed: ${gitMessage(computed)}`, {
-        details: { main, stderr: computed.stderr.trim() },
-      });
-    }
-    const changes = changesOf(
-      (await git(deps, main, ["diff", "--name-status", "-z", "--no-renames", head, tree]))
-        .stdout,
-    );
-    const files = [...changes.inHead, ...changes.added].sort();
-    const before = (await git(deps, main, STATUS_ARGS)).stdout;
-    const shown = statusPaths(before).filter((p) => touches(files, p));
-    // What status hides (ignored files, assume-unchanged and skip-worktree edits) is a
-    // person's too: git's merge would overwrite it, or refuse and leave lisa to undo over it.
-    const hidden = (await hiddenChanges(deps, main, head, changes))
-      .filter((h) => !shown.some((p) => touches([h], p)));
-    const overlap = [...shown, ...hidden].sort();
-    if (overlap.length > 0) {
-      throw new LisaError(
-        "merge_dirty_checkout",
-        `The main checkout ${main} has uncommitted, untracked or ignored changes in files the ` +
-          `merge would change: ${overlap.join(", ")}; commit, move or stash them first`,
-        { details: { main, files: overlap, pendingCommit } },
-      );
-    }
-    const mergeBase = (await git(deps, main, ["merge-base", head, tip])).stdout.trim();
-    const commits = (await branchCommits(deps, main, mergeBase, info.branch)).length;
-    if (squash && files.length === 0) {
-      // Everything is in `into` already: a squash has nothing to commit.
-      mark(null);
-      return result(null, [], commits);
-    }
-    const message = options.message ?? defaultMergeMessage(session, info.branch, squash);
-    const commit = await applyMerge(deps, {
-      session,
-      main,
-      commonDir,
-      into,
-      branch: info.branch,
-      head,
-      tree,
-      changes,
-      before,
-      squash,
-      message,
-      pendingCommit,
-    });
-    mark(commit);
-    return result(commit, files, commits);
+  checkInTheWay(job, stuck);
+  const into = await checkMain(deps, main, info.branch);
+  // The worktree's pending work becomes a commit on its branch.
+  const pendingCommit = await commitWorktree(deps, info, session);
+  const branchRef = `refs/heads/${info.branch}`;
+  const tip = await revParse(deps, main, branchRef);
+  const head = await revParse(deps, main, "HEAD");
+  const result = (mergeCommit: string | null, files: string[], commits: number) => ({
+    ok: true as const,
+    session,
+    worktree: info,
+    branch: info.branch,
+    into,
+    squash,
+    mergeCommit,
+    pendingCommit,
+    commits,
+    files,
+    upToDate: mergeCommit === null,
+    sessionState,
   });
+  const mark = (commit: string | null) => {
+    const merged: MergedMark = { tip, into, commit, squash, at: deps.now().toISOString() };
+    try {
+      writeRecord(found.recordPath, { ...found.record, merged });
+    } catch { /* the merge stands; prune then judges by ancestry alone */ }
+  };
+  const ancestor = await git(deps, main, ["merge-base", "--is-ancestor", tip, head], {
+    allowFailure: true,
+  });
+  if (ancestor.success) {
+    mark(null);
+    return result(null, [], 0);
+  }
+  const { tree, changes, files, before } = await mergeTree(job, { head, tip, into, pendingCommit });
+  const mergeBase = (await git(deps, main, ["merge-base", head, tip])).stdout.trim();
+  const commits = (await branchCommits(deps, main, mergeBase, info.branch)).length;
+  if (squash && files.length === 0) {
+    // Everything is in `into` already: a squash has nothing to commit.
+    mark(null);
+    return result(null, [], commits);
+  }
+  const message = options.message ?? defaultMergeMessage(session, info.branch, squash);
+  const commit = await applyMerge(deps, {
+    session,
+    main,
+    commonDir,
+    into,
+    branch: info.branch,
+    head,
+    tree,
+    changes,
+    before,
+    squash,
+    message,
+    pendingCommit,
+  });
+  mark(commit);
+  return result(commit, files, commits);
+}
+
+/**
+ * The merge made first without the checkout (`merge-tree`): a conflict is found with nothing
+ * written, and the files it changes are known before any is. Throws `merge_conflict`, and
+ * `merge_dirty_checkout` when the checkout has changes of its own in those files.
+ */
+async function mergeTree(
+  job: MergeJob,
+  at: { head: string; tip: string; into: string; pendingCommit: string | null },
+) {
+  const { deps, found } = job;
+  const info = found.record.worktree;
+  const main = info.repoRoot;
+  const { head, tip, into, pendingCommit } = at;
+  const computed = await git(deps, main, [
+    "merge-tree",
+    "--write-tree",
+    "-z",
+    "--name-only",
+    "--no-messages",
+    head,
+    tip,
+  ], { allowFailure: true });
+  const [tree, ...conflicted] = splitZ(computed.stdout);
+  if (computed.code === 1) {
+    throw conflictError(info.branch, into, main, [...new Set(conflicted)], true, pendingCommit);
+  }
+  if (!computed.success || tree === undefined) {
+    throw new LisaError("git_failed", `git merge-tree failed: ${gitMessage(computed)}`, {
+      details: { main, stderr: computed.stderr.trim() },
+    });
+  }
+  const changes = changesOf(
+    (await git(deps, main, ["diff", "--name-status", "-z", "--no-renames", head, tree]))
+      .stdout,
+  );
+  const files = [...changes.inHead, ...changes.added].sort();
+  const before = (await git(deps, main, STATUS_ARGS)).stdout;
+  const shown = statusPaths(before).filter((p) => touches(files, p));
+  // What status hides (ignored files, assume-unchanged and skip-worktree edits) is a
+  // person's too: git's merge would overwrite it, or refuse and leave lisa to undo over it.
+  const hidden = (await hiddenChanges(deps, main, head, changes))
+    .filter((h) => !shown.some((p) => touches([h], p)));
+  const overlap = [...shown, ...hidden].sort();
+  if (overlap.length > 0) {
+    throw new LisaError(
+      "merge_dirty_checkout",
+      `The main checkout ${main} has uncommitted, untracked or ignored changes in files the ` +
+        `merge would change: ${overlap.join(", ")}; commit, move or stash them first`,
+      { details: { main, files: overlap, pendingCommit } },
+    );
+  }
+  return { tree, changes, files, before };
 }

@@ -94,36 +94,7 @@ function newDirsOf(main: string, added: readonly string[]): string[] {
  */
 export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
   const { main, into, branch, pendingCommit } = step;
-  // The restore point, before anything of the checkout changes (`merge_journal.ts`).
-  const gitDir = (await git(deps, main, ["rev-parse", "--absolute-git-dir"])).stdout.trim();
-  const jpath = journalPath(step.commonDir);
-  const journal: MergeJournal = {
-    version: 1,
-    session: step.session,
-    main,
-    gitDir,
-    ref: `refs/heads/${into}`,
-    head: step.head,
-    tree: step.tree,
-    inHead: step.changes.inHead,
-    added: step.changes.added,
-    newDirs: newDirsOf(main, step.changes.added),
-    stateFiles: readStateFiles(gitDir),
-    status: step.before,
-    ...selfIdentity(),
-    gitGroup: null,
-    startedAt: deps.now().toISOString(),
-  };
-  try {
-    writeJournal(jpath, journal);
-  } catch (error) {
-    throw new LisaError(
-      "merge_failed",
-      `Cannot write the merge's restore point "${jpath}": ${(error as Error).message}; ` +
-        `nothing was merged and ${main} is as it was`,
-      { cause: error, details: { main, branch, into, pendingCommit, restored: true } },
-    );
-  }
+  const { journal, jpath } = await writeRestorePoint(deps, step);
   const options = {
     allowFailure: true,
     onStart: (pgid: number) => {
@@ -132,45 +103,7 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
       } catch { /* undone without ending that git, should this lisa be killed */ }
     },
   };
-  // `whole`: git ended by itself (it refused, or a hook did), so each file of the merge is
-  // whole, as HEAD has it or as the merge makes it, unless someone changed it since the checks
-  // (git's refusal to overwrite such a file is why it failed): that file is left as it is.
-  // A git ended by a signal or its time limit may have left a file half written: then every
-  // file of the merge is put back.
-  // The files the undo left as someone changed them meanwhile (`whole` undo only).
-  let kept: string[] = [];
-  const undo = async (whole = false): Promise<boolean> => {
-    const undone = await undoMerge(deps, journal, whole).catch(() => null);
-    // One that could not be undone stays, for the next lisa to try again.
-    if (undone?.settled) removeJournal(jpath);
-    if (undone !== null && !undone.restored && undone.restoredButLeft) kept = undone.left;
-    return undone?.restored ?? false;
-  };
-  const as = (restored: boolean) =>
-    restored
-      ? `${main} is as it was`
-      : kept.length > 0
-      ? `${main} is as it was but for ${kept.join(", ")}, which someone changed meanwhile ` +
-        "(kept as they made it)"
-      : `${main} is NOT as it was`;
-  const notMerged = (what: string, r: RunResult, restored: boolean) =>
-    new LisaError(
-      "merge_failed",
-      `git could not ${what} "${branch}" into "${into}": ${gitMessage(r).replace(/\.$/, "")}; ${
-        as(restored)
-      }`,
-      {
-        details: {
-          main,
-          branch,
-          into,
-          pendingCommit,
-          restored,
-          ...(kept.length > 0 ? { kept } : {}),
-          stderr: r.stderr.trim(),
-        },
-      },
-    );
+  const { undo, as, notMerged } = undoerOf(deps, step, journal, jpath);
   const branchRef = `refs/heads/${branch}`;
   try {
     const merged = await git(
@@ -224,4 +157,100 @@ export async function applyMerge(deps: Deps, step: MergeStep): Promise<string> {
     if (error instanceof LisaError) Object.assign(error.details, { main, restored });
     throw error;
   }
+}
+
+/** How a failed merge is taken back, and how the checkout it leaves is worded. */
+interface Undoer {
+  /** Undoes the merge (see `whole` in {@link undoerOf}); true when the checkout is as it was. */
+  undo(whole?: boolean): Promise<boolean>;
+  /** The checkout after an undo, in words. */
+  as(restored: boolean): string;
+  /** The `merge_failed` error of a git step that failed (`what`: the step, in words). */
+  notMerged(what: string, r: RunResult, restored: boolean): LisaError;
+}
+
+/** The undo of the merge of `step` from its restore point (`journal`, at `jpath`). */
+function undoerOf(deps: Deps, step: MergeStep, journal: MergeJournal, jpath: string): Undoer {
+  const { main, into, branch, pendingCommit } = step;
+  // `whole`: git ended by itself (it refused, or a hook did), so each file of the merge is
+  // whole, as HEAD has it or as the merge makes it, unless someone changed it since the checks
+  // (git's refusal to overwrite such a file is why it failed): that file is left as it is.
+  // A git ended by a signal or its time limit may have left a file half written: then every
+  // file of the merge is put back.
+  // The files the undo left as someone changed them meanwhile (`whole` undo only).
+  let kept: string[] = [];
+  const undo = async (whole = false): Promise<boolean> => {
+    const undone = await undoMerge(deps, journal, whole).catch(() => null);
+    // One that could not be undone stays, for the next lisa to try again.
+    if (undone?.settled) removeJournal(jpath);
+    if (undone !== null && !undone.restored && undone.restoredButLeft) kept = undone.left;
+    return undone?.restored ?? false;
+  };
+  const as = (restored: boolean) =>
+    restored
+      ? `${main} is as it was`
+      : kept.length > 0
+      ? `${main} is as it was but for ${kept.join(", ")}, which someone changed meanwhile ` +
+        "(kept as they made it)"
+      : `${main} is NOT as it was`;
+  const notMerged = (what: string, r: RunResult, restored: boolean) =>
+    new LisaError(
+      "merge_failed",
+      `git could not ${what} "${branch}" into "${into}": ${gitMessage(r).replace(/\.$/, "")}; ${
+        as(restored)
+      }`,
+      {
+        details: {
+          main,
+          branch,
+          into,
+          pendingCommit,
+          restored,
+          ...(kept.length > 0 ? { kept } : {}),
+          stderr: r.stderr.trim(),
+        },
+      },
+    );
+  return { undo, as, notMerged };
+}
+
+/**
+ * The restore point, written before anything of the checkout changes (`merge_journal.ts`).
+ * Throws `merge_failed` when it cannot be written: then nothing was merged.
+ */
+async function writeRestorePoint(
+  deps: Deps,
+  step: MergeStep,
+): Promise<{ journal: MergeJournal; jpath: string }> {
+  const { main, into, branch, pendingCommit } = step;
+  const gitDir = (await git(deps, main, ["rev-parse", "--absolute-git-dir"])).stdout.trim();
+  const jpath = journalPath(step.commonDir);
+  const journal: MergeJournal = {
+    version: 1,
+    session: step.session,
+    main,
+    gitDir,
+    ref: `refs/heads/${into}`,
+    head: step.head,
+    tree: step.tree,
+    inHead: step.changes.inHead,
+    added: step.changes.added,
+    newDirs: newDirsOf(main, step.changes.added),
+    stateFiles: readStateFiles(gitDir),
+    status: step.before,
+    ...selfIdentity(),
+    gitGroup: null,
+    startedAt: deps.now().toISOString(),
+  };
+  try {
+    writeJournal(jpath, journal);
+  } catch (error) {
+    throw new LisaError(
+      "merge_failed",
+      `Cannot write the merge's restore point "${jpath}": ${(error as Error).message}; ` +
+        `nothing was merged and ${main} is as it was`,
+      { cause: error, details: { main, branch, into, pendingCommit, restored: true } },
+    );
+  }
+  return { journal, jpath };
 }

@@ -259,7 +259,6 @@ export async function undoMerge(
   afterKill = false,
 ): Promise<UndoResult> {
   const opts = { allowFailure: true, cleanup: true };
-  const literal = { ...opts, env: { GIT_LITERAL_PATHSPECS: "1" } };
   const stuck: UndoResult = { restored: false, left: [], settled: false };
   const theirs: UndoResult = { restored: false, left: [], settled: true };
   if (j.gitGroup !== null) await endRecordedGroup(j.gitGroup);
@@ -295,41 +294,7 @@ export async function undoMerge(
   const keep = new Set(left);
   const added = j.added.filter((p) => !keep.has(p));
   const inHead = j.inHead.filter((p) => !keep.has(p));
-  // Added files first: a file the merge put where `head` has a directory (or the reverse).
-  if (added.length > 0) {
-    const rm = await git(deps, j.main, [
-      "rm",
-      "--cached",
-      "-q",
-      "-f",
-      "--ignore-unmatch",
-      "--pathspec-from-file=-",
-      "--pathspec-file-nul",
-    ], { ...literal, stdin: nul(added) });
-    if (!rm.success) return { ...stuck, left };
-    for (const file of added) {
-      const path = joinPath(j.main, file);
-      try {
-        if (!Deno.lstatSync(path).isDirectory) Deno.removeSync(path);
-      } catch { /* never written */ }
-    }
-    for (const dir of [...j.newDirs].sort((a, b) => b.length - a.length)) {
-      try {
-        Deno.removeSync(joinPath(j.main, dir));
-      } catch { /* not empty, or not there */ }
-    }
-  }
-  if (inHead.length > 0) {
-    const restored = await git(deps, j.main, [
-      "restore",
-      `--source=${j.head}`,
-      "--staged",
-      "--worktree",
-      "--pathspec-from-file=-",
-      "--pathspec-file-nul",
-    ], { ...literal, stdin: nul(inHead) });
-    if (!restored.success) return { ...stuck, left };
-  }
+  if (!(await putFilesBack(deps, j, added, inHead))) return { ...stuck, left };
   for (const [name, content] of Object.entries(j.stateFiles)) {
     const path = joinPath(j.gitDir, name);
     try {
@@ -352,6 +317,55 @@ export async function undoMerge(
     settled: true,
     restoredButLeft: others.length === 0,
   };
+}
+
+/**
+ * The merge's files as `head` has them: what it added goes (added files first: a file the merge
+ * put where `head` has a directory, or the reverse), what it changed is restored. False when git
+ * refused.
+ */
+async function putFilesBack(
+  deps: Deps,
+  j: MergeJournal,
+  added: string[],
+  inHead: string[],
+): Promise<boolean> {
+  const literal = { allowFailure: true, cleanup: true, env: { GIT_LITERAL_PATHSPECS: "1" } };
+  if (added.length > 0) {
+    const rm = await git(deps, j.main, [
+      "rm",
+      "--cached",
+      "-q",
+      "-f",
+      "--ignore-unmatch",
+      "--pathspec-from-file=-",
+      "--pathspec-file-nul",
+    ], { ...literal, stdin: nul(added) });
+    if (!rm.success) return false;
+    for (const file of added) {
+      const path = joinPath(j.main, file);
+      try {
+        if (!Deno.lstatSync(path).isDirectory) Deno.removeSync(path);
+      } catch { /* never written */ }
+    }
+    for (const dir of [...j.newDirs].sort((a, b) => b.length - a.length)) {
+      try {
+        Deno.removeSync(joinPath(j.main, dir));
+      } catch { /* not empty, or not there */ }
+    }
+  }
+  if (inHead.length > 0) {
+    const restored = await git(deps, j.main, [
+      "restore",
+      `--source=${j.head}`,
+      "--staged",
+      "--worktree",
+      "--pathspec-from-file=-",
+      "--pathspec-file-nul",
+    ], { ...literal, stdin: nul(inHead) });
+    if (!restored.success) return false;
+  }
+  return true;
 }
 
 /**

@@ -1,12 +1,13 @@
 /** The build's rewrite of lazy imports (scripts/build.ts): what the bundler can follow. */
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import {
+  declarationsOf,
+  EVERY_VERB_ROUTES,
   inlineLazyImports,
-  onlyRoute,
   parseBuildArgs,
   routeBundleName,
-  routeLoaders,
-  withoutRoutes,
+  routeLoaderOf,
+  withoutLoader,
 } from "../../../scripts/build.ts";
 import { routeIn } from "../../../main.ts";
 
@@ -51,42 +52,51 @@ Deno.test("main.ts's parts and non-relative imports (node:sqlite) are left as th
   ok(r.text.includes('new URL("node:sqlite")'));
 });
 
-const VERBS_COPY = [
-  "export const VERBS: Readonly<Record<string, VerbSpec>> = {",
-  '  "version": {',
-  '    brief: "print lisa\'s version",',
-  '    load: () => import("./commands/version.ts"),',
-  "  },",
-  '  "session kill-all": {',
-  '    brief: "kill every session",',
-  "    flags: V.killAllFlags,",
-  '    load: () => import("./commands/session/kill_all.ts"),',
-  "  },",
-  "};",
+/** A verb declaration as the build's copy holds it (its loader already a plain import). */
+const KILL_ALL_COPY = [
+  "export const killAllVerb = {",
+  '  route: "session kill-all",',
+  '  brief: "kill every session",',
+  "  flags: killAllFlags,",
+  '  load: () => import("./kill_all.ts"),',
+  "} satisfies VerbSpec;",
 ].join("\n");
 
-Deno.test("the routes of the table are read with the module each one loads", () => {
-  deepStrictEqual(routeLoaders(VERBS_COPY), [
-    { route: "version", module: "./commands/version.ts" },
-    { route: "session kill-all", module: "./commands/session/kill_all.ts" },
-  ]);
+Deno.test("a verb's declaration is read with its route and the module it loads", () => {
+  deepStrictEqual(routeLoaderOf("src/cli/commands/session/kill_all_spec.ts", KILL_ALL_COPY), {
+    route: "session kill-all",
+    spec: "src/cli/commands/session/kill_all_spec.ts",
+    module: "./kill_all.ts",
+  });
   strictEqual(routeBundleName("session kill-all"), "session-kill-all");
+  throws(
+    () => routeLoaderOf("x_spec.ts", KILL_ALL_COPY.replace(/ {2}load:.*\n/, "")),
+    /x_spec\.ts: a verb declaration needs one route and one loader/,
+  );
 });
 
-Deno.test("a route's bundle keeps its own loader and fails the others, naming them", () => {
-  const text = onlyRoute(VERBS_COPY, "session kill-all");
-  ok(text.includes('import("./commands/session/kill_all.ts")'));
-  ok(!text.includes('import("./commands/version.ts")'));
-  ok(text.includes('Promise.reject(new Error("lisa build: version is not in this bundle"))'));
-  throws(() => onlyRoute(VERBS_COPY, "session nope"), /"session nope" has 0 loaders/);
+Deno.test("another route's bundle fails this verb's loader, naming it", () => {
+  const text = withoutLoader(KILL_ALL_COPY, "session kill-all");
+  ok(!text.includes('import("./kill_all.ts")'));
+  ok(
+    text.includes(
+      'load: () => Promise.reject(new Error("lisa build: session kill-all is not in this bundle")),',
+    ),
+  );
 });
 
 Deno.test("the whole table's bundle can do without a route's code (mcp has a bundle of its own)", () => {
-  const text = withoutRoutes(VERBS_COPY, new Set(["version"]));
-  ok(!text.includes('import("./commands/version.ts")'));
-  ok(text.includes('import("./commands/session/kill_all.ts")'));
-  ok(text.includes('Promise.reject(new Error("lisa build: version is not in this bundle"))'));
-  throws(() => withoutRoutes(VERBS_COPY, new Set(["nope"])), /no loader of "nope"/);
+  const version = routeLoaderOf(
+    "src/cli/commands/version_spec.ts",
+    KILL_ALL_COPY.replace('"session kill-all"', '"version"').replace(
+      "./kill_all.ts",
+      "./version.ts",
+    ),
+  );
+  const killAll = routeLoaderOf("src/cli/commands/session/kill_all_spec.ts", KILL_ALL_COPY);
+  deepStrictEqual(declarationsOf([version, killAll], new Set(["version"])), [version]);
+  ok(EVERY_VERB_ROUTES.has("mcp"));
+  throws(() => declarationsOf([version, killAll], new Set(["nope"])), /no loader of "nope"/);
 });
 
 Deno.test("the built entry picks a route's bundle only for an exact route, two words first", () => {

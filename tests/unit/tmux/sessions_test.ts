@@ -14,7 +14,7 @@ import {
 } from "../../../src/tmux/sessions.ts";
 import { paneTarget, sessionTarget, Tmux } from "../../../src/tmux/tmux.ts";
 import { sessionRunId } from "../../../src/core/kill/kill.ts";
-import { capturePaneArgs, paneInfoArgs } from "../../../src/core/drive/capture.ts";
+import { capturePaneArgs, paneInfoArgs } from "../../../src/core/capture/capture.ts";
 import { statusTmuxCommands } from "../../../src/core/status/gather.ts";
 
 const SEP = "\x1f";

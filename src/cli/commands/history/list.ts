@@ -1,14 +1,15 @@
 /** `lisa history list`: the sessions history knows, newest first. */
 import type { LisaContext } from "../../context.ts";
 import { relativeAge, renderTable } from "../../output.ts";
-import type { FlagsOf, historyListFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { historyListFlags } from "./list_spec.ts";
 import { parseSince } from "../../../base/duration.ts";
 import {
   listSessions,
   listSessionsJson,
   projectFilter,
   readHistory,
-} from "../../../core/history/query.ts";
+} from "../../../core/history/mod.ts";
 import { formatDuration, formatTokens } from "./format.ts";
 
 /** Lists sessions (table, or JSON with what the read ingested and swept). */

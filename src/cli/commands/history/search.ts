@@ -1,8 +1,9 @@
 /** `lisa history search <words>`: turns whose prompt or reply holds every word. */
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, historySearchFlags } from "../../verbs.ts";
-import { readHistory, searchTurns } from "../../../core/history/query.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { historySearchFlags } from "./search_spec.ts";
+import { readHistory, searchTurns } from "../../../core/history/mod.ts";
 
 function oneLine(text: string | null, max = 100): string {
   const flat = (text ?? "").replace(/\s+/g, " ").trim();

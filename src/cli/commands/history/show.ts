@@ -1,8 +1,9 @@
 /** `lisa history show <session|alias>`: one session turn by turn. */
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, historyShowFlags } from "../../verbs.ts";
-import { historySubject, readHistory, showSession } from "../../../core/history/query.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { historyShowFlags } from "./show_spec.ts";
+import { historySubject, readHistory, showSession } from "../../../core/history/mod.ts";
 import { describeTokens, formatDuration, indent } from "./format.ts";
 
 /** Prints the session's turns: prompt, tools, reply, durations; then its plans. */

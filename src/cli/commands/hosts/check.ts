@@ -1,7 +1,8 @@
 /** `lisa hosts check`: every host reached at once; exit 1 when one is unreachable or mismatched. */
 import type { LisaContext } from "../../context.ts";
 import { printJson, renderTable } from "../../output.ts";
-import type { FlagsOf, hostsCheckFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { hostsCheckFlags } from "./check_spec.ts";
 import { checkHosts, readHostsFile, usableHosts } from "../../../core/hosts/mod.ts";
 
 const ms = (n: number | null) => n === null ? "-" : `${n} ms`;

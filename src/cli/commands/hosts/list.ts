@@ -1,7 +1,8 @@
 /** `lisa hosts list`: the hosts of the hosts file, as the file gives them (no connection). */
 import type { LisaContext } from "../../context.ts";
 import { printJson, renderTable } from "../../output.ts";
-import type { FlagsOf, hostsListFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { hostsListFlags } from "./list_spec.ts";
 import { readHostsFile, usableHosts } from "../../../core/hosts/mod.ts";
 
 /** Prints the hosts; exit 1 (`hosts_file_invalid`) when the file cannot be used. */

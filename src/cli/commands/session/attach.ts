@@ -1,9 +1,10 @@
 /** `lisa session attach [session]`: this terminal onto a live session (see core/drive/attach). */
 import type { LisaContext } from "../../context.ts";
 import { printJson, relativeAge } from "../../output.ts";
-import type { attachFlags, FlagsOf } from "../../verbs.ts";
-import { attachSession } from "../../../core/drive/attach.ts";
-import { type AskSession, pickSession } from "../../../core/inventory/pick.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { attachFlags } from "./attach_spec.ts";
+import { attachSession } from "../../../core/drive/mod.ts";
+import { type AskSession, pickSession } from "../../../core/inventory/mod.ts";
 
 /** Attaches; prints what it did with --json, or a line when it opened a window. */
 export default async function attach(

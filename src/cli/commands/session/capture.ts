@@ -3,9 +3,13 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { printJson } from "../../output.ts";
-import type { captureFlags, FlagsOf } from "../../verbs.ts";
-import { capture as captureCore, type CaptureOutcome } from "../../../core/drive/capture.ts";
-import { markerFields } from "../../../core/drive/markers.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { captureFlags } from "./capture_spec.ts";
+import {
+  capture as captureCore,
+  type CaptureOutcome,
+  markerFields,
+} from "../../../core/capture/mod.ts";
 
 /** One-line marker summary for people: `markers: found=A missing=B counts=A:2,B:0`. */
 export function markerSummaryLine(markers: NonNullable<CaptureOutcome["markers"]>): string {

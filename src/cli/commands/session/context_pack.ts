@@ -2,8 +2,9 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { contextPackFlags, FlagsOf } from "../../verbs.ts";
-import { handoffSession, packContext } from "../../../core/status/handoff.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { contextPackFlags } from "./context_pack_spec.ts";
+import { handoffSession, packContext } from "../../../core/monitor/mod.ts";
 import { UsageError } from "../../../base/errors.ts";
 
 /** Default token budget of a pack. */

@@ -2,9 +2,14 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { detectNestedFlags, FlagsOf } from "../../verbs.ts";
-import { explainPrompt, resolveNestedPolicy, rewritePrompt } from "../../../core/spawn/nested.ts";
-import { spawnSession } from "../../../core/spawn/spawn.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { detectNestedFlags } from "./detect_nested_spec.ts";
+import {
+  explainPrompt,
+  resolveNestedPolicy,
+  rewritePrompt,
+  spawnSession,
+} from "../../../core/spawn/mod.ts";
 
 /** Prints the nested detection and the decision for a prompt. */
 export default async function detectNested(

@@ -2,8 +2,9 @@
 import type { LisaContext } from "../../context.ts";
 import { sessionOf } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { diffFlags, FlagsOf } from "../../verbs.ts";
-import { type DiffResult, diffSession } from "../../../core/worktree/describe.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { diffFlags } from "./diff_spec.ts";
+import { type DiffResult, diffSession } from "../../../core/worktree/mod.ts";
 
 /** The summary above `--stat`'s table (the patch alone is printed bare, ready for `git apply`). */
 function summary(r: DiffResult): string {

@@ -2,8 +2,9 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { existsFlags, FlagsOf } from "../../verbs.ts";
-import { sessionExists } from "../../../core/inventory/exists.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { existsFlags } from "./exists_spec.ts";
+import { sessionExists } from "../../../core/inventory/mod.ts";
 
 /** Prints whether the session exists; exit 0 when it does, 1 when not. */
 export default async function exists(

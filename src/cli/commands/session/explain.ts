@@ -3,8 +3,10 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import { statusText } from "../../status_render.ts";
-import type { explainFlags, FlagsOf } from "../../verbs.ts";
-import { explainSession, parseSince } from "../../../core/status/explain.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { explainFlags } from "./explain_spec.ts";
+import { parseSince } from "../../../base/duration.ts";
+import { explainSession } from "../../../core/monitor/mod.ts";
 
 /** Prints the status and the recent events of a session. */
 export default async function explain(

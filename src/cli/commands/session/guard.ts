@@ -1,8 +1,9 @@
 /** `lisa session guard`: is a planned cleanup/kill safe for the user's default tmux server? */
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, guardFlags } from "../../verbs.ts";
-import { runGuard } from "../../../core/upkeep/guard.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { guardFlags } from "./guard_spec.ts";
+import { runGuard } from "../../../core/upkeep/mod.ts";
 import { UsageError } from "../../../base/errors.ts";
 
 /**

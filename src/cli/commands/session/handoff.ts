@@ -2,8 +2,9 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, handoffFlags } from "../../verbs.ts";
-import { handoffSession } from "../../../core/status/handoff.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { handoffFlags } from "./handoff_spec.ts";
+import { handoffSession } from "../../../core/monitor/mod.ts";
 
 /** Prints the handoff (JSON, compact JSON, or a few lines of text). */
 export default async function handoff(

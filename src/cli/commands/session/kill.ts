@@ -2,8 +2,9 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, killFlags } from "../../verbs.ts";
-import { type KeptWorktree, killSessionTree, type ProcessReport } from "../../../core/kill/kill.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { killFlags } from "./kill_spec.ts";
+import { type KeptWorktree, killSessionTree, type ProcessReport } from "../../../core/kill/mod.ts";
 
 /**
  * Prints a kill/kill-all outcome: the JSON payload (with `errorCode: "processes_remaining"` when

@@ -1,7 +1,8 @@
 /** `lisa session kill-all`: end every lisa session (of the project, or of every server). */
 import type { LisaContext } from "../../context.ts";
-import type { FlagsOf, killAllFlags } from "../../verbs.ts";
-import { killAllSessions } from "../../../core/kill/kill.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { killAllFlags } from "./kill_all_spec.ts";
+import { killAllSessions } from "../../../core/kill/mod.ts";
 import { printKillOutcome } from "./kill.ts";
 
 /** Kills every listed session tree. */

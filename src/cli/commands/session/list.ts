@@ -2,23 +2,28 @@
 import type { LisaContext } from "../../context.ts";
 import { printList } from "../../list_render.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, listFlags } from "../../verbs.ts";
-import { type ListResult, listSessionsOf } from "../../../core/inventory/list.ts";
-import type { FleetListResult } from "../../../core/inventory/all_hosts.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { listFlags } from "./list_spec.ts";
+import {
+  type FleetListResult,
+  listAllHosts,
+  type ListResult,
+  listSessionsOf,
+} from "../../../core/inventory/mod.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { lazyImport } from "../../../base/lazy.ts";
 import type { Deps } from "../../../base/deps.ts";
 import { listCompat } from "./list_compat.ts";
 
-type QueryModule = typeof import("../../../core/history/query.ts");
+type HistoryModule = typeof import("../../../core/history/mod.ts");
 
 /**
  * `--wide`: each session's tokens so far, from this machine's history (loaded only then); a
  * row of another host (`--all-hosts`) has its tokens in that host's history: none here.
  */
 async function withUsage(deps: LisaContext["deps"], result: ListResult): Promise<ListResult> {
-  const { sessionsUsage } = await lazyImport<QueryModule>(
-    new URL("../../../core/history/query.ts", import.meta.url),
+  const { sessionsUsage } = await lazyImport<HistoryModule>(
+    new URL("../../../core/history/mod.ts", import.meta.url),
   );
   const here = (s: ListResult["sessions"][number]) => !(s as { host?: unknown }).host;
   const local = result.sessions.filter(here);
@@ -29,8 +34,6 @@ async function withUsage(deps: LisaContext["deps"], result: ListResult): Promise
   const of = new Map(local.map((s, i) => [s, usage[i]]));
   return { ...result, sessions: result.sessions.map((s) => ({ ...s, usage: of.get(s) ?? null })) };
 }
-
-type AllHosts = typeof import("../../../core/inventory/all_hosts.ts");
 
 /** `--all-hosts` with a flag that reads or keeps this machine's files only: refused. */
 function checkAllHosts(flags: FlagsOf<typeof listFlags>): void {
@@ -99,9 +102,6 @@ export default async function list(
   });
   const fetch = async (): Promise<ListResult> => {
     if (!allHosts) return await listSessionsOf(deps, options);
-    const { listAllHosts } = await lazyImport<AllHosts>(
-      new URL("../../../core/inventory/all_hosts.ts", import.meta.url),
-    );
     return await listAllHosts(deps, options);
   };
   const render = async (listed: ListResult) => {

@@ -5,11 +5,10 @@
  */
 import type { Deps } from "../../../base/deps.ts";
 import { UsageError } from "../../../base/errors.ts";
-import type { FlagsOf, listFlags } from "../../verbs.ts";
-import type { ListResult } from "../../../core/inventory/list.ts";
-import { staleReport } from "../../../core/inventory/stale.ts";
-import { listDelta } from "../../../core/inventory/cursor_delta.ts";
-import { nextAction } from "../../../core/status/next_action.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { listFlags } from "./list_spec.ts";
+import { listDelta, type ListResult, staleReport } from "../../../core/inventory/mod.ts";
+import { nextAction } from "../../../core/status/mod.ts";
 
 /**
  * What to print instead of the plain table/JSON: a JSON payload, or extra text lines after the

@@ -2,8 +2,9 @@
 import type { LisaContext } from "../../context.ts";
 import { sessionOf } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, mergeFlags } from "../../verbs.ts";
-import { mergeSession } from "../../../core/worktree/merge.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { mergeFlags } from "./merge_spec.ts";
+import { mergeSession } from "../../../core/worktree/mod.ts";
 
 /** Merges the session's branch; a conflict is an error (exit 2) that changed nothing. */
 export default async function merge(

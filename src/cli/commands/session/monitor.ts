@@ -2,12 +2,12 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, monitorFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { monitorFlags } from "./monitor_spec.ts";
 import { UsageError } from "../../../base/errors.ts";
-import { type MonitorPoll, monitorSession } from "../../../core/status/monitor.ts";
-import { nextAction } from "../../../core/status/next_action.ts";
-import { writeCursorFile } from "../../../core/drive/capture.ts";
-import { markerFields } from "../../../core/drive/markers.ts";
+import { type MonitorPoll, monitorSession } from "../../../core/monitor/mod.ts";
+import { nextAction } from "../../../core/status/mod.ts";
+import { markerFields, writeCursorFile } from "../../../core/capture/mod.ts";
 
 /** Polls and prints; exit 0 for success, 2 for a non-success stop. */
 export default async function monitor(

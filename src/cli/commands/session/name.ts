@@ -1,9 +1,9 @@
 /** `lisa session name`: the name spawn would use. */
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, nameFlags } from "../../verbs.ts";
-import { sessionName } from "../../../core/session/identity.ts";
-import { resolveProject } from "../../../core/session/project.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { nameFlags } from "./name_spec.ts";
+import { resolveProject, sessionName } from "../../../core/session/mod.ts";
 
 /** Prints the name spawn would give a session with these flags. */
 export default function name(this: LisaContext, flags: FlagsOf<typeof nameFlags>): void {

@@ -1,8 +1,9 @@
 /** `lisa session preflight`: environment plus a self-check of the contracts. */
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, preflightFlags } from "../../verbs.ts";
-import { runPreflight } from "../../../core/upkeep/preflight.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { preflightFlags } from "./preflight_spec.ts";
+import { runPreflight } from "../../../core/upkeep/mod.ts";
 
 /** Prints the preflight report; exit 0 when ready, 1 when not. */
 export default async function preflight(

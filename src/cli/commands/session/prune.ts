@@ -1,8 +1,10 @@
 /** `lisa session prune`: remove finished or gone sessions' files by age (never a live one). */
 import type { LisaContext } from "../../context.ts";
 import { printJson, renderTable } from "../../output.ts";
-import type { FlagsOf, pruneFlags } from "../../verbs.ts";
-import { parseDuration, pruneSessions } from "../../../core/upkeep/prune.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { pruneFlags } from "./prune_spec.ts";
+import { parseDuration } from "../../../base/duration.ts";
+import { pruneSessions } from "../../../core/upkeep/mod.ts";
 
 /** Prunes and reports what went (or, with --dry-run, what would go). */
 export default async function prune(

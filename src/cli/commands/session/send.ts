@@ -1,12 +1,14 @@
 /** `lisa session send`: paste text (bracketed), press keys, press Enter; `--wait` for the turn. */
+import { warn } from "../../../base/io.ts";
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, sendFlags } from "../../verbs.ts";
-import { sendToSession } from "../../../core/drive/send.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { sendFlags } from "./send_spec.ts";
+import { sendToSession } from "../../../core/drive/mod.ts";
 import { lazyImport } from "../../../base/lazy.ts";
 
-type WaitModule = typeof import("../../../core/turns/wait.ts");
+type WaitModule = typeof import("../../../core/turns/mod.ts");
 
 /** Sends text and/or keys; with `--wait`, waits for the turn and prints its reply. */
 export default async function send(
@@ -27,15 +29,16 @@ export default async function send(
   };
   if (flags.wait) {
     const { sendAndWait } = await lazyImport<WaitModule>(
-      new URL("../../../core/turns/wait.ts", import.meta.url),
+      new URL("../../../core/turns/mod.ts", import.meta.url),
     );
     const result = await sendAndWait(this.deps, {
       ...options,
       timeoutSeconds: flags.timeoutSeconds,
     });
     if (result.sent.removedChars > 0) {
-      this.deps.io.err(
-        `lisa: warning: ${result.sent.removedChars} control characters were removed from the text\n`,
+      warn(
+        this.deps.io,
+        `${result.sent.removedChars} control characters were removed from the text`,
       );
     }
     this.exitCode = result.outcome === "completed" ? 0 : 2;
@@ -52,9 +55,7 @@ export default async function send(
   }
   const result = await sendToSession(this.deps, options);
   if (result.removedChars > 0) {
-    this.deps.io.err(
-      `lisa: warning: ${result.removedChars} control characters were removed from the text\n`,
-    );
+    warn(this.deps.io, `${result.removedChars} control characters were removed from the text`);
   }
   if (flags.jsonMin) printJson(this.deps.io, { session: result.session, ok: true });
   else if (flags.json) printJson(this.deps.io, { ...result });

@@ -1,8 +1,9 @@
 /** `lisa session smoke`: a deterministic nested run L1 → … → LN with lisa itself. */
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, smokeFlags } from "../../verbs.ts";
-import { runSmoke } from "../../../core/upkeep/smoke.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { smokeFlags } from "./smoke_spec.ts";
+import { runSmoke } from "../../../core/upkeep/mod.ts";
 import { LisaError } from "../../../base/errors.ts";
 import { resolvePath } from "../../../base/paths.ts";
 

@@ -3,9 +3,10 @@ import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson } from "../../output.ts";
 import { statusExitCode, statusMin, statusText } from "../../status_render.ts";
-import type { FlagsOf, snapshotFlags } from "../../verbs.ts";
-import { type SnapshotResult, snapshotSession } from "../../../core/status/snapshot.ts";
-import { markerFields } from "../../../core/drive/markers.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { snapshotFlags } from "./snapshot_spec.ts";
+import { type SnapshotResult, snapshotSession } from "../../../core/monitor/mod.ts";
+import { markerFields } from "../../../core/capture/mod.ts";
 import { markerSummaryLine, requireMarkers } from "./capture.ts";
 
 /**

@@ -1,8 +1,9 @@
 /** `lisa session spawn`: start an agent (or any command) in a new tmux session. */
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, spawnFlags } from "../../verbs.ts";
-import { type SpawnResult, spawnSession } from "../../../core/spawn/spawn.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { spawnFlags } from "./spawn_spec.ts";
+import { type SpawnResult, spawnSession } from "../../../core/spawn/mod.ts";
 
 function human(result: SpawnResult): string {
   if (!result.dryRun) return `${result.session}\n`;

@@ -2,8 +2,9 @@
 import type { LisaContext } from "../../context.ts";
 import { lazyImport } from "../../../base/lazy.ts";
 import { printStatus, statusExitCode } from "../../status_render.ts";
-import type { FlagsOf, statusFlags } from "../../verbs.ts";
-import { sessionStatus } from "../../../core/status/status.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { statusFlags } from "./status_spec.ts";
+import { sessionStatus } from "../../../core/status/mod.ts";
 
 /** Prints the session's status; exit 0 for any state (1 for not_found with --fail-not-found). */
 export default async function status(
@@ -20,8 +21,8 @@ export default async function status(
 
 /** The one running session when --session is left out (never asks: status is for scripts). */
 async function pickOnly(ctx: LisaContext, projectRoot: string | undefined): Promise<string> {
-  const { pickSession } = await lazyImport<typeof import("../../../core/inventory/pick.ts")>(
-    new URL("../../../core/inventory/pick.ts", import.meta.url),
+  const { pickSession } = await lazyImport<typeof import("./status_pick.ts")>(
+    new URL("./status_pick.ts", import.meta.url),
   );
   return await pickSession(ctx.deps, undefined, projectRoot);
 }

@@ -1,18 +1,24 @@
 /** `lisa session tree`: the parent/child graph of sessions from their metadata. */
 import type { LisaContext } from "../../context.ts";
 import { printJson, relativeAge, renderTable } from "../../output.ts";
-import type { FlagsOf, treeFlags } from "../../verbs.ts";
-import { flattenTree, renderTreeLines, type TreeNode } from "../../../core/inventory/tree_graph.ts";
-import { runTree } from "../../../core/inventory/tree.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { treeFlags } from "./tree_spec.ts";
+import {
+  flattenTree,
+  type FleetTreeResult,
+  renderTreeLines,
+  runTree,
+  treeAllHosts,
+  type TreeNode,
+} from "../../../core/inventory/mod.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { resolvePath } from "../../../base/paths.ts";
-import { locateSession, resolveSession } from "../../../core/session/locate.ts";
-import { isValidSessionName } from "../../../core/session/identity.ts";
-import { resolveProject } from "../../../core/session/project.ts";
-import { lazyImport } from "../../../base/lazy.ts";
-import type { FleetTreeResult } from "../../../core/inventory/all_hosts.ts";
-
-type AllHosts = typeof import("../../../core/inventory/all_hosts.ts");
+import {
+  isValidSessionName,
+  locateSession,
+  resolveProject,
+  resolveSession,
+} from "../../../core/session/mod.ts";
 
 /** The flags of tree that read or keep this machine's files only (refused with --all-hosts). */
 function checkAllHosts(flags: FlagsOf<typeof treeFlags>): void {
@@ -76,16 +82,14 @@ function countNodes(n: TreeNode): number {
   return 1 + n.children.reduce((sum, c) => sum + countNodes(c), 0);
 }
 
-/** Prints the session tree (nested, flat, or JSON) and, with --delta, the edge changes. */
-export default async function tree(
-  this: LisaContext,
+/** What `runTree` gives (this machine's tree). */
+type Tree = Awaited<ReturnType<typeof runTree>>;
+
+/** The tree the flags ask for: this machine's, or with --all-hosts every host's (`fleet`). */
+async function gatherTree(
+  deps: LisaContext["deps"],
   flags: FlagsOf<typeof treeFlags>,
-): Promise<void> {
-  const deps = this.deps;
-  if (flags.cursorFile !== undefined && !flags.deltaJson) {
-    throw new UsageError("--cursor-file needs --delta-json", "cursor_file_requires_delta_json");
-  }
-  if (flags.allHosts) checkAllHosts(flags);
+): Promise<{ result: Tree; fleet?: FleetTreeResult }> {
   const local = () =>
     runTree(deps, {
       projectRoot: flags.projectRoot,
@@ -95,21 +99,27 @@ export default async function tree(
       delta: flags.delta === true || flags.deltaJson === true,
       ...(flags.cursorFile ? { deltaPath: resolvePath(deps.cwd, flags.cursorFile) } : {}),
     });
-  let fleet: FleetTreeResult | undefined;
-  if (flags.allHosts) {
-    const { treeAllHosts } = await lazyImport<AllHosts>(
-      new URL("../../../core/inventory/all_hosts.ts", import.meta.url),
-    );
-    fleet = await treeAllHosts(deps, local, {
-      allHashes: flags.allHashes,
-      activeOnly: flags.activeOnly,
-      withState: flags.withState,
-    });
-    for (const h of fleet.hosts) {
-      if (!h.ok) deps.io.err(`lisa: host ${h.name}: ${h.errorCode}: ${h.error}\n`);
-    }
+  if (!flags.allHosts) return { result: await local() };
+  const fleet = await treeAllHosts(deps, local, {
+    allHashes: flags.allHashes,
+    activeOnly: flags.activeOnly,
+    withState: flags.withState,
+  });
+  for (const h of fleet.hosts) {
+    if (!h.ok) deps.io.err(`lisa: host ${h.name}: ${h.errorCode}: ${h.error}\n`);
   }
-  const result = fleet ?? await local();
+  return { result: fleet, fleet };
+}
+
+/**
+ * With --session, `result` narrowed to that session's subtree; the session's name (undefined
+ * without --session).
+ */
+async function narrowToSession(
+  deps: LisaContext["deps"],
+  flags: FlagsOf<typeof treeFlags>,
+  result: Tree,
+): Promise<string | undefined> {
   // A full name, an alias or an unambiguous prefix of an alias (session_ambiguous otherwise); a
   // value that matches no session keeps the empty answer.
   const session = flags.session === undefined ? undefined : (await resolveSession(
@@ -127,6 +137,21 @@ export default async function tree(
     result.roots = found ? [found] : [];
     result.nodeCount = found ? countNodes(found) : 0;
   }
+  return session;
+}
+
+/** Prints the session tree (nested, flat, or JSON) and, with --delta, the edge changes. */
+export default async function tree(
+  this: LisaContext,
+  flags: FlagsOf<typeof treeFlags>,
+): Promise<void> {
+  const deps = this.deps;
+  if (flags.cursorFile !== undefined && !flags.deltaJson) {
+    throw new UsageError("--cursor-file needs --delta-json", "cursor_file_requires_delta_json");
+  }
+  if (flags.allHosts) checkAllHosts(flags);
+  const { result, fleet } = await gatherTree(deps, flags);
+  const session = await narrowToSession(deps, flags, result);
   if (flags.jsonMin) {
     const slim = (n: TreeNode): Record<string, unknown> => ({
       ...(fleet ? { host: (n as { host?: string | null }).host ?? null } : {}),
@@ -150,8 +175,13 @@ export default async function tree(
     } else printJson(deps.io, { session: session ?? null, ...result });
     return;
   }
+  printTreeText(deps, flags.flat === true, result);
+}
+
+/** The tree for a person: nested or flat (`flat`), its cycles, and the edge changes. */
+function printTreeText(deps: LisaContext["deps"], flat: boolean, result: Tree): void {
   const now = deps.now();
-  if (flags.flat) {
+  if (flat) {
     const rows = flattenTree(result.roots).map((r) => [
       `${"  ".repeat(r.depth)}${named(r)}`,
       r.parentSession ?? "-",

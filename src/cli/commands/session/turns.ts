@@ -2,8 +2,9 @@
 import type { LisaContext } from "../../context.ts";
 import { needed } from "../../flags.ts";
 import { printJson, renderTable } from "../../output.ts";
-import type { FlagsOf, turnsFlags } from "../../verbs.ts";
-import { historySubject, readHistory, showSession } from "../../../core/history/query.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { turnsFlags } from "./turns_spec.ts";
+import { historySubject, readHistory, showSession } from "../../../core/history/mod.ts";
 import { formatTokens } from "../history/format.ts";
 
 function oneLine(text: string | null, max = 60): string {

@@ -1,14 +1,16 @@
 /** `lisa session watch`: a stream of state changes, optionally until a condition is met. */
 import type { LisaContext } from "../../context.ts";
 import { UsageError } from "../../../base/errors.ts";
-import type { FlagsOf, watchFlags } from "../../verbs.ts";
-import { locateSession } from "../../../core/session/locate.ts";
-import { type WatchEvent, watchSessions } from "../../../core/status/watch.ts";
-import type { FleetWatchEvent } from "../../../core/status/watch_hosts.ts";
-import { lazyImport } from "../../../base/lazy.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { watchFlags } from "./watch_spec.ts";
+import { locateSession } from "../../../core/session/mod.ts";
+import {
+  type FleetWatchEvent,
+  watchAllHosts,
+  type WatchEvent,
+  watchSessions,
+} from "../../../core/inventory/mod.ts";
 import { usableHosts } from "../../../core/hosts/mod.ts";
-
-type WatchHosts = typeof import("../../../core/status/watch_hosts.ts");
 
 /** A session as a person addresses it: its alias (or name), `host:` first on another host. */
 function named(s: { session?: string; alias?: string | null; host?: string | null }): string {
@@ -68,9 +70,6 @@ export default async function watch(
   try {
     if (flags.allHosts) {
       const hosts = usableHosts(deps);
-      const { watchAllHosts } = await lazyImport<WatchHosts>(
-        new URL("../../../core/status/watch_hosts.ts", import.meta.url),
-      );
       this.exitCode = (await watchAllHosts(deps, { ...options, hosts }, print)).exitCode;
       return;
     }

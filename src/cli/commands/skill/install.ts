@@ -1,10 +1,12 @@
 /** `lisa skill install`: lisa's SKILL.md where claude and codex read skills. */
+import { warn } from "../../../base/io.ts";
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, skillInstallFlags } from "../../verbs.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { skillInstallFlags } from "./install_spec.ts";
 import { UsageError } from "../../../base/errors.ts";
 import { AGENTS } from "../../../base/types.ts";
-import { installSkill, type TargetReport } from "../../../core/skill/install.ts";
+import { installSkill, type TargetReport } from "../../../core/skill/mod.ts";
 
 /** What a person reads for each target (`--dry-run`: what would happen). */
 function line(t: TargetReport, dryRun: boolean): string {
@@ -39,9 +41,10 @@ export default async function install(
   });
   const io = this.deps.io;
   for (const copy of report.otherCopies) {
-    io.err(
-      `lisa: warning: ${copy.agent} also reads ${copy.path} (${copy.state}), a second skill ` +
-        `named lisa; lisa leaves it alone: remove it if it is an older copy\n`,
+    warn(
+      io,
+      `${copy.agent} also reads ${copy.path} (${copy.state}), a second skill ` +
+        `named lisa; lisa leaves it alone: remove it if it is an older copy`,
     );
   }
   if (flags.json) {

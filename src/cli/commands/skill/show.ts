@@ -1,8 +1,9 @@
 /** `lisa skill show`: the SKILL.md that `skill install` writes. */
 import type { LisaContext } from "../../context.ts";
 import { printJson } from "../../output.ts";
-import type { FlagsOf, skillShowFlags } from "../../verbs.ts";
-import { SKILL_DESCRIPTION, SKILL_NAME, skillFile } from "../../../core/skill/content.ts";
+import type { FlagsOf } from "../../verb_spec.ts";
+import type { skillShowFlags } from "./show_spec.ts";
+import { SKILL_DESCRIPTION, SKILL_NAME, skillFile } from "../../../core/skill/mod.ts";
 
 /** Prints the skill as install writes it (with `--json`: also its name, description, size). */
 export default async function show(

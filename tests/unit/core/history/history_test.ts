@@ -354,8 +354,8 @@ Deno.test("node:sqlite is named only by the history store's loader, which loads 
     }
   };
   walk(src);
-  deepStrictEqual(users, ["core/history/sqlite.ts"]);
-  const loader = Deno.readTextFileSync(`${src}core/history/sqlite.ts`);
+  deepStrictEqual(users, ["store/sqlite.ts"]);
+  const loader = Deno.readTextFileSync(`${src}store/sqlite.ts`);
   ok(!/^import[^;]*node:sqlite/m.test(loader), "no static import of node:sqlite");
 });
 

@@ -3,7 +3,7 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { type HookIo, readStdinCapped, runHook } from "../../../../src/core/hook/run_hook.ts";
-import { MAX_LINE_BYTES } from "../../../../src/core/hook/record.ts";
+import { MAX_LINE_BYTES } from "../../../../src/core/hook/hook_record.ts";
 import { LISA_ARGV } from "../../../helpers/world.ts";
 import { markRead } from "../../../../src/store/events.ts";
 

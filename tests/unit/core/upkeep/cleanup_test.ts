@@ -1,6 +1,7 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { fakeDeps } from "../../../helpers/fake_deps.ts";
-import { runCleanup, type SocketProbe } from "../../../../src/core/upkeep/cleanup.ts";
+import { runCleanup } from "../../../../src/core/upkeep/cleanup.ts";
+import type { SocketProbe } from "../../../../src/tmux/sessions.ts";
 import type { Runner, RunOptions, RunResult } from "../../../../src/base/runner.ts";
 
 const NOW = new Date("2026-03-01T12:00:00Z");
