@@ -7,7 +7,8 @@
  *   `message.usage` (`input_tokens`, `output_tokens`, `cache_read_input_tokens`,
  *   `cache_creation_input_tokens`) on each assistant entry. A message streamed as several
  *   entries repeats its usage: counted once per `message.id`. The entries of a turn are those
- *   after its prompt's entry (`promptId`, claude's `prompt_id`), up to the next prompt.
+ *   timed after its prompt's entry (`promptId`, claude's `prompt_id`), up to the next prompt's
+ *   (by timestamp: claude may write a reply above the prompt entry it answers).
  * - codex 0.169: its session log (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<thread-id>.jsonl`)
  *   has `token_usage_record` entries whose `turn_token_usage` sums the turn so far (older logs:
  *   `event_msg` `token_count` entries, whose `last_token_usage` are added up between the turn's
@@ -126,6 +127,11 @@ export function readClaudeUsage(path: string): ClaudeUsageIndex | null {
   const byId = new Map<string, ClaudeMessage>();
   const anonymous: ClaudeMessage[] = [];
   const prompts = new Set<string>();
+  // The user entries of each prompt by time: claude 2.1.197 may write a turn's first reply above
+  // the prompt entry it answers (their timestamps stay in order), so a message belongs to the
+  // prompt of the latest user entry before it, and to the one above it in the file only when
+  // times are missing.
+  const userEntries: { atMs: number; promptId: string }[] = [];
   let current: string | null = null;
   for (const line of log.lines) {
     // Most lines are neither prompts nor usage: skip them without parsing.
@@ -136,6 +142,8 @@ export function readClaudeUsage(path: string): ClaudeUsageIndex | null {
     if (entry.type === "user" && typeof entry.promptId === "string") {
       current = entry.promptId;
       if (isPrompt(message)) prompts.add(current);
+      const at = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : NaN;
+      if (!Number.isNaN(at)) userEntries.push({ atMs: at, promptId: current });
       continue;
     }
     const usage = obj(message.usage);
@@ -150,7 +158,27 @@ export function readClaudeUsage(path: string): ClaudeUsageIndex | null {
     if (typeof message.id === "string") byId.set(message.id, m);
     else anonymous.push(m);
   }
-  return { messages: [...byId.values(), ...anonymous], prompts, whole: log.whole };
+  const messages = [...byId.values(), ...anonymous];
+  userEntries.sort((a, b) => a.atMs - b.atMs);
+  for (const m of messages) m.promptId = promptAt(userEntries, m.atMs) ?? m.promptId;
+  return { messages, prompts, whole: log.whole };
+}
+
+/** The prompt of the latest user entry at or before `atMs` (entries sorted by time), or null. */
+function promptAt(
+  entries: readonly { atMs: number; promptId: string }[],
+  atMs: number | null,
+): string | null {
+  if (atMs === null) return null;
+  // Binary search: the first entry after `atMs`, then the one before it.
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (entries[mid].atMs <= atMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? null : entries[lo - 1].promptId;
 }
 
 /**

@@ -105,6 +105,43 @@ Deno.test("a claude turn's tokens are its prompt's messages, each counted once",
   }
 });
 
+Deno.test("an assistant entry written before its prompt's entry counts for that prompt", async () => {
+  // Seen with real claude 2.1.197 (the background Bash of tests/agents/turn_truth_test.ts): the
+  // turn's first reply (a tool call) is in the file above the prompt entry it answers; their
+  // timestamps are in order.
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/t.jsonl`;
+    const lines = [
+      { type: "mode", mode: "normal" },
+      assistant("msg_1", "2026-11-27T22:05:14.630Z", USAGE, "tool"),
+      { type: "file-history-snapshot" },
+      {
+        type: "user",
+        promptId: P1,
+        message: { role: "user", content: "start the background job" },
+        timestamp: "2026-11-27T22:05:14.497Z",
+      },
+      {
+        type: "user",
+        promptId: P1,
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1" }] },
+        timestamp: "2026-11-27T22:05:14.817Z",
+      },
+      assistant("msg_2", "2026-11-27T22:05:14.856Z", USAGE),
+    ];
+    Deno.writeTextFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    deepStrictEqual(claudeTurnUsage(readClaudeUsage(path)!, { promptId: P1 }), {
+      inputTokens: 20,
+      outputTokens: 10,
+      cacheReadTokens: 200,
+      cacheWriteTokens: 6,
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a missing, damaged or foreign transcript gives null, never an error", async () => {
   const dir = await Deno.makeTempDir();
   try {
