@@ -70,10 +70,10 @@ Deno.test("the generator keeps the hand-written prose blocks, and refuses to dro
   throws(() => new KeptProse(twice, "page"), /two prose blocks named a/);
   // A verb's block is placed under that verb, whatever place it was written in.
   const moved = referencePage(
-    `<!-- prose:session-send:start -->\n\nSend's fields.\n\n<!-- prose:session-send:end -->\n${page}`,
+    `<!-- prose:session-exists:start -->\n\nIts fields.\n\n<!-- prose:session-exists:end -->\n${page}`,
   );
-  const send = moved.slice(moved.indexOf("### `lisa session send`"));
-  ok(send.slice(0, send.indexOf("\n### ")).includes("Send's fields."));
+  const exists = moved.slice(moved.indexOf("### `lisa session exists`"));
+  ok(exists.slice(0, exists.indexOf("\n### ")).includes("Its fields."));
 });
 
 /** Error codes thrown anywhere in `src/`. */
