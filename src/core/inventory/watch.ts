@@ -122,7 +122,7 @@ export async function watchSessions(
         channels,
         cpuMemory,
       );
-      await keepChannels(channels, all, () => waker.wake());
+      await keepChannels(channels, all, () => waker.wake(), project.runtimeDir);
       const rows = all.filter((r) => only === null || only.has(keyOf(r)));
       const now = new Map(rows.map((r) => [keyOf(r), r]));
       emitChanges(known, rows, now, { emit, at, keyOf });
@@ -223,6 +223,8 @@ async function keepChannels(
   channels: Map<string, ControlChannel>,
   rows: readonly ListedSession[],
   onChange: () => void,
+  /** lisa's private runtime dir: the channels' captures are written there (control.ts). */
+  captureDir: string,
 ): Promise<void> {
   const bySocket = new Map<string, ListedSession[]>();
   for (const r of rows) bySocket.set(r.socketPath, [...(bySocket.get(r.socketPath) ?? []), r]);
@@ -236,7 +238,7 @@ async function keepChannels(
   for (const [socket, list] of bySocket) {
     if (channels.has(socket)) continue;
     const target = list.find((r) => r.alive) ?? list[0];
-    const channel = ControlChannel.open(socket, target.session, { onChange });
+    const channel = ControlChannel.open(socket, target.session, { onChange, captureDir });
     if (channel !== null) channels.set(socket, channel);
   }
 }
