@@ -151,12 +151,14 @@ export async function watchSessions(
         // Stopped before an --until condition was met: not a success (130, as after SIGINT).
         return { exitCode: options.until === undefined ? 0 : WATCH_STOPPED_EXIT, last };
       }
-      if (deps.now().getTime() + WATCH_INTERVAL_MS > deadline) {
+      // The last round is at the deadline itself: a state reached in the last interval counts.
+      const left = deadline - deps.now().getTime();
+      if (left <= 0) {
         const last: WatchEvent = { type: "timeout", at: at() };
         emit(last);
         return { exitCode: 2, last };
       }
-      await waker.wait(WATCH_INTERVAL_MS);
+      await waker.wait(Math.min(WATCH_INTERVAL_MS, left));
     }
   }
 }
