@@ -104,8 +104,8 @@ export function renderList(result: ListResult, now: Date, view: ListView = {}): 
   // Said, not only shown: a row per lost session is easy to miss among live ones.
   const [them, their, they] = lost === 1 ? ["it", "its", "it was"] : ["them", "their", "they were"];
   return `${text}${lost} session${lost === 1 ? "" : "s"} lost: tmux no longer has ${them} ` +
-    `(${their} server died, or ${they} closed outside lisa); lisa session prune removes ` +
-    `${their} files\n`;
+    `(${their} server died, or ${they} closed outside lisa); lisa session prune --older-than 0s ` +
+    `removes ${their} files now (a plain prune, once a week has passed)\n`;
 }
 
 /** Prints `result` as JSON (`json`) or as a table. */

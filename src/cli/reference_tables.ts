@@ -5,6 +5,7 @@
  */
 import type { SessionStateName } from "../base/types.ts";
 import { STDOUT_CLOSED_EXIT_CODE } from "../base/io.ts";
+import { WATCH_STOPPED_EXIT } from "../core/inventory/mod.ts";
 import type { WaitingFor } from "../core/status/mod.ts";
 
 /** What each session state means. */
@@ -56,13 +57,21 @@ export const EXIT_CODES: readonly ExitCodeRow[] = [
   },
   {
     code: 2,
-    meaning: "`monitor` non-success: `crashed`, `stuck`, `not_found`, `max_polls_exceeded`, " +
-      "`degraded_max_polls_exceeded`, `timeout`, `expected_terminal_got_<reason>`, " +
-      "`expected_marker_got_<reason>`",
+    meaning: "did not get what it waited for: `monitor` non-success (`crashed`, `stuck`, " +
+      "`not_found`, `max_polls_exceeded`, `degraded_max_polls_exceeded`, `timeout`, " +
+      "`expected_terminal_got_<reason>`, `expected_marker_got_<reason>`); `watch --until` not " +
+      "met within `--timeout-seconds`; `send --wait` whose turn outlasted `--timeout-seconds` " +
+      "(`outcome: timeout`); a `merge` that conflicts (`merge_conflict`: aborted, nothing changed)",
+  },
+  {
+    code: WATCH_STOPPED_EXIT,
+    meaning: "`watch --until` stopped (Ctrl-C, SIGTERM) before its condition was met; any verb " +
+      "interrupted by SIGINT (`interrupted`, 128 + the signal's number: 129 SIGHUP, 143 SIGTERM)",
   },
   {
     code: STDOUT_CLOSED_EXIT_CODE,
-    meaning: "`monitor` stopped because nobody reads its output any more (`exitReason` " +
+    meaning:
+      "`monitor` or `watch` stopped because nobody reads its output any more (`exitReason` " +
       "`stdout_closed`, see below)",
   },
 ];

@@ -231,14 +231,40 @@ Deno.test("capture --markers counts markers, but not in a line that only echoes 
     );
     await waitForText(world, pane, /^> Say hello/m);
     const before = await captureJson(world, ["--session", session, "--markers", "MARK_OK,NOPE"]);
-    // Marker-only mode, under the older Go lisa's names (the text is left out).
+    // The older Go lisa's marker fields, and (unlike it) the text beside them.
     deepStrictEqual(
       [before.foundMarkers, before.missingMarkers, before.markerCounts, before.markerMatches],
       [[], ["MARK_OK", "NOPE"], { MARK_OK: 0, NOPE: 0 }, { MARK_OK: false, NOPE: false }],
     );
     deepStrictEqual(before.markers, ["MARK_OK", "NOPE"]);
-    strictEqual(before.capture, undefined);
+    ok(String(before.capture).includes("> Say hello"), JSON.stringify(before));
+    // A cursor file read with markers moves past what it returned, so it returns the text too:
+    // it used to move past lines it never gave, and the next read started after them.
+    const cursor = `${world.base}/cursor`;
+    await captureJson(world, ["--session", session, "--cursor-file", cursor]);
     Deno.writeTextFileSync(pane.trigger, "");
+    await waitForText(world, pane, /^MARK_OK$/m);
+    const marked = await captureJson(world, [
+      "--session",
+      session,
+      "--cursor-file",
+      cursor,
+      "--markers",
+      "MARK_OK",
+    ]);
+    deepStrictEqual(marked.foundMarkers, ["MARK_OK"]);
+    ok(/hello\nMARK_OK/.test(String(marked.capture)), JSON.stringify(marked));
+    const snap = await world.lisaInProcess([
+      "session",
+      "snapshot",
+      "--session",
+      session,
+      "--markers",
+      "MARK_OK",
+      "--json",
+    ]);
+    ok(/hello\nMARK_OK/.test(String(snap.json?.capture)), snap.stdout);
+    deepStrictEqual(snap.json?.foundMarkers, ["MARK_OK"]);
     await waitForText(world, pane, /^MARK_OK$/m);
     const after = await captureJson(world, ["--session", session, "--markers", "MARK_OK,NOPE"]);
     deepStrictEqual(

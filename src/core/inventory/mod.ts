@@ -22,7 +22,7 @@ export {
 export type { AskSession } from "./pick.ts";
 export type { CleanupPlan, CleanupPlanOptions, LiveSession } from "./stale_files.ts";
 export { flattenTree, renderTreeLines, type TreeNode } from "./tree_graph.ts";
-export type { WatchEvent } from "./watch.ts";
+export { WATCH_STOPPED_EXIT, type WatchEvent } from "./watch.ts";
 export type { FleetWatchEvent } from "./watch_hosts.ts";
 
 type AllHosts = typeof import("./all_hosts.ts");

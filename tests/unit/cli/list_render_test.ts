@@ -96,7 +96,7 @@ Deno.test("sessions tmux lost come last, and the table says how many were lost",
   const text = renderList(r, NOW);
   ok(
     text.endsWith(
-      "2 sessions lost: tmux no longer has them (their server died, or they were closed outside lisa); lisa session prune removes their files\n",
+      "2 sessions lost: tmux no longer has them (their server died, or they were closed outside lisa); lisa session prune --older-than 0s removes their files now (a plain prune, once a week has passed)\n",
     ),
     text,
   );

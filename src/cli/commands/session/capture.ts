@@ -20,9 +20,10 @@ export function markerSummaryLine(markers: NonNullable<CaptureOutcome["markers"]
 
 /**
  * The JSON payload of a capture (`min`: the compact one). With markers, the marker summary
- * replaces the text (marker-only mode, as the older Go lisa), with `markerHits` stamped `hitsAt`
- * when given (`--markers-json`); the transcript source adds its messages (full) or their count
- * (min).
+ * (the older Go lisa's marker mode), with `markerHits` stamped `hitsAt` when given
+ * (`--markers-json`), and the text beside it: the Go lisa left the text out, and a delta or a
+ * cursor file moved past lines nobody was given. The transcript source adds its messages (full)
+ * or their count (min).
  */
 export function capturePayload(
   o: CaptureOutcome,
@@ -39,8 +40,11 @@ export function capturePayload(
       source: o.source,
       ...transcript,
       ...markerFields(markers, { counts: !min, hitsAt }),
+      capture,
       nextOffset: o.nextOffset,
       ...(o.deltaMode ? { deltaMode: o.deltaMode } : {}),
+      ...(o.delta ? { delta: o.delta } : {}),
+      ...(o.live !== undefined ? { live: o.live } : {}),
     };
   }
   if (!min) return { ...rest, ...transcript, capture };

@@ -11,8 +11,8 @@ import { markerSummaryLine, requireMarkers } from "./capture.ts";
 
 /**
  * The capture part of a snapshot's JSON: `capture` as a string (the older Go lisa's shape) with
- * its facts beside it; with markers, the marker summary instead of the text (with `markerHits`
- * stamped `hitsAt` when given: `--markers-json`).
+ * its facts beside it; with markers, the marker summary too (with `markerHits` stamped `hitsAt`
+ * when given: `--markers-json`), and the text still (see capture's payload).
  */
 function capturePart(
   result: SnapshotResult,
@@ -20,15 +20,11 @@ function capturePart(
   hitsAt?: Date,
 ): Record<string, unknown> {
   const c = result.capture;
-  if (result.markers) {
-    return {
-      nextOffset: result.nextOffset,
-      ...markerFields(result.markers, { counts: !min, hitsAt }),
-    };
-  }
-  if (c === null) return { capture: null, nextOffset: null };
+  const markers = result.markers ? markerFields(result.markers, { counts: !min, hitsAt }) : {};
+  if (c === null) return { ...markers, capture: null, nextOffset: result.nextOffset ?? null };
   const facts = min ? {} : { captureLines: c.lines, truncated: c.truncated };
   return {
+    ...markers,
     capture: c.text,
     nextOffset: c.nextOffset,
     ...facts,
