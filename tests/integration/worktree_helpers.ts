@@ -114,6 +114,22 @@ export async function waitCompleted(world: World, session: string): Promise<void
     return s === "completed" || s === "crashed" ? s : "";
   }, 20_000);
   strictEqual(state, "completed", `${session} did not complete`);
+  // The done file comes a moment before the wrapper's exit, and prune keeps a session whose pane
+  // still runs ("live"): wait for the pane to be dead too.
+  const paneDead = async () => {
+    for (const entry of Deno.readDirSync(world.socketDir)) {
+      const r = await world.tmux(`${world.socketDir}/${entry.name}`, [
+        "list-panes",
+        "-t",
+        `=${session}`,
+        "-F",
+        "#{pane_dead}",
+      ]);
+      if (r.code === 0) return r.stdout.trim().split("\n").every((d) => d === "1");
+    }
+    return true;
+  };
+  ok(await waitFor(paneDead, 20_000), `${session}'s pane did not end`);
 }
 
 /** Real deps in the world (to call core functions directly). */

@@ -214,8 +214,11 @@ const LINGER_LINES = [
  * when the done file appears the command's last output is on tmux's screen (a busy tmux can
  * lag the pty by a second, and a status or capture at the done file would miss the last lines).
  * - `read -s -p` sends the query itself, after turning echo off, so the answer never shows;
- * - text typed ahead and never read may hold an `R` (the answer's last byte): reading goes on
- *   until what was read ends like an answer (`ESC[row;col`), eight reads at most;
+ * - text typed ahead and never read may hold an `R` (the answer's last byte): whole lines of it
+ *   are read away first, while no answer can come yet (each `read` turns echo back on when it
+ *   returns, and an answer arriving between two reads would show on the screen: it did, under
+ *   load); for a partial line, reading goes on until what was read ends like an answer
+ *   (`ESC[row;col`), eight reads at most;
  * - a query held by Ctrl-S (XOFF) would block its write forever, and an unfinished escape
  *   sequence swallows it unanswered: the barrier runs apart (a process substitution), the
  *   wrapper waits `seconds` at most for it to end, then ends it (`$!` is its pid from bash 4.4;
@@ -232,6 +235,8 @@ function barrierLines(seconds: number): string[] {
   return [
     "__lisa_barrier() {",
     "  local a n=0",
+    '  while [ "$n" -lt 64 ] && read -t 0; do IFS= read -rs -t 1 a || break; n=$((n + 1)); done',
+    "  n=0",
     `  IFS= read -rs -d R -t ${t} -p $'\\033[6n' a || return 0`,
     "  while :; do",
     "    case $a in *$'\\033['*';'*) return 0 ;; esac",
