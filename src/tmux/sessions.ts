@@ -270,6 +270,42 @@ export async function killSession(tmux: Tmux, session: string): Promise<boolean>
   return fail(tmux, commands, r);
 }
 
+/**
+ * The session option `kill` sets before it signals anything. Between its SIGTERM and its
+ * `kill-session` the pane reads dead by signal; a waiter that sees the mark knows the session
+ * is being killed, not that its agent crashed. It goes with the session.
+ */
+export const KILLING_OPTION = "@lisa-killing";
+
+/** Marks `session` as being killed ({@link KILLING_OPTION}); false when it is already gone. */
+export async function markKilling(tmux: Tmux, session: string): Promise<boolean> {
+  const commands = [["set-option", "-t", sessionTarget(session), KILLING_OPTION, "1"]];
+  const r = await tmux.run(commands);
+  if (r.success) return true;
+  if (isNoServer(r.stderr) || isMissingTarget(r.stderr)) return false;
+  return fail(tmux, commands, r);
+}
+
+/**
+ * Whether a kill of `session` is under way ({@link markKilling}); null when the session or its
+ * server is gone.
+ */
+export async function beingKilled(tmux: Tmux, session: string): Promise<boolean | null> {
+  const target = sessionTarget(session);
+  // `has-session` first: show-options -q says nothing for a missing target either.
+  const commands = [["has-session", "-t", target], [
+    "show-options",
+    "-qv",
+    "-t",
+    target,
+    KILLING_OPTION,
+  ]];
+  const r = await tmux.run(commands);
+  if (r.success) return r.stdout.trim() === "1";
+  if (isNoServer(r.stderr) || isMissingTarget(r.stderr)) return null;
+  return fail(tmux, commands, r);
+}
+
 /** A paste buffer name nobody else uses. */
 function bufferName(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));

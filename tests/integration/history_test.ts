@@ -156,7 +156,13 @@ Deno.test("a spawn sweeps history: a session whose tmux session vanished is clos
 Deno.test("a session killed during send --wait: the wait ends interrupted (exit 2), one turn in history", async () => {
   const world = await makeWorld();
   try {
-    const s = await spawn(world, ["--agent", "claude"], { FAKE_TURN_SECONDS: "60" });
+    // A child deaf to SIGTERM holds kill in its grace period (2 s) between its SIGTERM, which
+    // ends the pane (it reads crashed, pane_signaled:15), and its kill-session: the wait's
+    // status reads (one a second) see that window.
+    const s = await spawn(world, ["--agent", "claude"], {
+      FAKE_TURN_SECONDS: "60",
+      FAKE_BEHAVIOR: "stubborn-child",
+    });
     const hooks = artifact(world, s, "hooks.jsonl");
     ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
     const waiting = world.lisa([
