@@ -32,11 +32,11 @@
  *    their API). While the session is younger than its grace window (`LISA_GRACE_SECONDS`,
  *    default {@link SESSION_GRACE_SECONDS}), the quiet answers (idle title, quiet agent) are
  *    `just_started` instead.
- * 6. no agent: a non-shell process in the pane (the wrapper's heartbeat excluded), a script
- *    between two of its commands (`command_between_steps`), busy shells or a changing screen →
- *    `in_progress`; then, inside the grace window, → `just_started`; otherwise → `stuck`. A
- *    fresh heartbeat alone does not count: it proves the wrapper lives, not that anything works
- *    (seed 003: stuck = no active process after grace).
+ * 6. no agent: a non-shell process in the pane (the wrapper's heartbeat excluded), busy shells
+ *    or a changing screen → `in_progress`; then, inside the grace window, → `just_started`;
+ *    then a script between two of its commands (`command_between_steps`) → `in_progress`;
+ *    otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the wrapper lives,
+ *    not that anything works (seed 003: stuck = no active process after grace).
  *
  * Stalls (issue 13): any `in_progress` answer past the grace window becomes `stuck`
  * (`stalled:<reason>`, with `stall: {quietSeconds, evidence}`) once nothing progressed for
@@ -658,12 +658,13 @@ function commandProcess(e: Evidence): Answer {
   }
   const proc = e.s.command.processes[0];
   if (proc !== undefined) return answer("in_progress", `command_running:${proc}`);
-  // A script between two commands shows no process for a moment: it moves, it is not stuck.
-  if (e.s.command.stepping === true) return answer("in_progress", "command_between_steps");
   if (commandCpuBusy) return answer("in_progress", "command_cpu_busy");
   // A command of shell builtins only (an echo loop) still shows its work on the screen.
   if (e.changing) return answer("in_progress", "command_output_changing");
   if (e.inGrace) return answer("just_started", "grace_period");
+  // A script between two commands shows no process for a moment: it moves, it is not stuck.
+  // (Inside the grace window its starting shell runs like that too: that is just_started.)
+  if (e.s.command.stepping === true) return answer("in_progress", "command_between_steps");
   return answer("stuck", "no_active_process");
 }
 
