@@ -1,25 +1,27 @@
 /**
- * `deno task docs`: rewrites the generated blocks of the README (command map, error codes, from
- * the command table and the error-code table) and of `docs/development.md` (the ranking of the
+ * `deno task docs`: rewrites the reference page (`docs/reference.md`: commands, flags, states,
+ * exit and error codes, environment, from the command table and the code's tables, keeping its
+ * hand-written prose blocks), the generated block of `docs/development.md` (the ranking of the
  * core domains, from the imports: `module_graph.ts`), and the MCP tools' reference page
  * (`docs/mcp-tools.md`, whole). `--check` exits 1 when a file is out of date.
  */
-import { withBlocks, withGeneratedBlocks } from "../src/cli/docs.ts";
-import { REFERENCE_PATH, referencePage } from "../src/mcp/reference.ts";
+import { withBlocks } from "../src/cli/docs.ts";
+import { REFERENCE_PAGE, referencePage } from "../src/cli/reference.ts";
+import { REFERENCE_PATH, referencePage as toolsPage } from "../src/mcp/reference.ts";
 import { checkoutGraph, rankingTable } from "./module_graph.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
 /** Each generated file with the function that redoes it (its blocks, or the whole of it). */
 const FILES: Record<string, (text: string) => string> = {
-  "README.md": withGeneratedBlocks,
+  [REFERENCE_PAGE]: referencePage,
   "docs/development.md": (text) =>
     withBlocks(
       text,
       { "domain-ranking": () => rankingTable(checkoutGraph(ROOT)) },
       "docs/development.md",
     ),
-  [REFERENCE_PATH]: () => referencePage(),
+  [REFERENCE_PATH]: () => toolsPage(),
 };
 
 /** The file's text; "" when there is none yet (a generated page is then written whole). */

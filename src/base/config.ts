@@ -80,7 +80,7 @@ interface VarSpec {
  */
 export const DEFAULT_DONE_BARRIER_SECONDS = 10;
 
-/** Every variable lisa reads, with its default and meaning (README's env table mirrors this). */
+/** Every variable lisa reads, with its default and meaning (docs/reference.md's table shows it). */
 export const VARIABLES: readonly VarSpec[] = [
   {
     name: "LISA_CMD_TIMEOUT_SECONDS",

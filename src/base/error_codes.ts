@@ -1,7 +1,7 @@
 /**
- * Every `errorCode` lisa reports, with when it happens: the one table of error codes. The
- * README's table is generated from it (`deno task docs`), and a test fails when code in `src/`
- * throws a code that is not here.
+ * Every `errorCode` lisa reports, with when it happens: the one table of error codes. The table
+ * of docs/reference.md is generated from it (`deno task docs`), and a test fails when code in
+ * `src/` throws a code that is not here.
  */
 
 /** One row: the codes and when they happen. */
@@ -10,7 +10,7 @@ export interface ErrorCodeRow {
   when: string;
 }
 
-/** The error codes, grouped as the README shows them. */
+/** The error codes, grouped as the reference shows them. */
 export const ERROR_CODES: readonly ErrorCodeRow[] = [
   {
     codes: ["invalid_argument"],

@@ -1,71 +1,9 @@
 /**
- * The README's generated parts: the command map from the command table (`verbs.ts`) and the
- * error-code table from `base/error_codes.ts`. `deno task docs` writes them between their
- * markers; a test fails when the README differs.
+ * The machinery of lisa's generated documentation: blocks a generator redoes between markers in
+ * a hand-written page (`withBlocks`: the domain ranking of `docs/development.md`), and the
+ * hand-written blocks a generated page keeps (`KeptProse`: `docs/reference.md`, see
+ * `reference.ts`). `deno task docs` (scripts/docs.ts) runs them; tests fail when a page differs.
  */
-import { ERROR_CODES } from "../base/error_codes.ts";
-import { VERBS } from "./verbs.ts";
-
-const WIDTH = 100;
-const INDENT = 27;
-
-/** `camelCase` → `--kebab-case`. */
-function flagName(key: string): string {
-  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-}
-
-/** How a flag shows in the map: its name, choices when it has some, `--no-` when on by default. */
-function flagWord(key: string, spec: { kind: string; placeholder?: string; default?: unknown }) {
-  const name = flagName(key);
-  if (spec.kind === "boolean") return spec.default === true ? `--no-${name.slice(2)}` : name;
-  const placeholder = spec.placeholder ?? "";
-  return placeholder.includes("|") ? `${name} ${placeholder}` : name;
-}
-
-/** The command map: one entry per verb, its flags wrapped under it. */
-export function commandMap(): string {
-  const lines: string[] = [];
-  for (const [route, spec] of Object.entries(VERBS)) {
-    const head = `lisa ${route}`;
-    const words = Object.entries(spec.flags).map(([k, s]) => flagWord(k, s));
-    const positionals = (spec.positional?.parameters ?? []).map((p) =>
-      p.optional ? `[${p.placeholder}]` : `<${p.placeholder}>`
-    );
-    words.unshift(...positionals);
-    let line = head.padEnd(INDENT - 1);
-    let first = true;
-    for (const w of words) {
-      if (!first && line.length + 1 + w.length > WIDTH) {
-        lines.push(line);
-        line = " ".repeat(INDENT - 1);
-      }
-      line += ` ${w}`;
-      first = false;
-    }
-    lines.push(line.trimEnd());
-  }
-  lines.push(`${"lisa hook <agent>".padEnd(INDENT - 1)} (hidden; called by agent hooks)`);
-  return lines.join("\n") + "\n";
-}
-
-/** The error-code table as markdown. */
-export function errorTable(): string {
-  const rows = ERROR_CODES.map((r) => [r.codes.map((c) => `\`${c}\``).join(", "), r.when]);
-  const w0 = Math.max(4, ...rows.map((r) => r[0].length));
-  const w1 = Math.max(4, ...rows.map((r) => r[1].length));
-  const line = (a: string, b: string) => `| ${a.padEnd(w0)} | ${b.padEnd(w1)} |`;
-  return [
-    line("code", "when"),
-    `| ${"-".repeat(w0)} | ${"-".repeat(w1)} |`,
-    ...rows.map(([a, b]) => line(a, b)),
-  ].join("\n") + "\n";
-}
-
-/** Generated blocks by marker name. */
-export const GENERATED: Readonly<Record<string, () => string>> = {
-  "command-map": () => "```\n" + commandMap() + "```\n",
-  "error-codes": errorTable,
-};
 
 /**
  * `text` with the block of each of `generators` between `<!-- name:start -->` and
@@ -74,7 +12,7 @@ export const GENERATED: Readonly<Record<string, () => string>> = {
 export function withBlocks(
   text: string,
   generators: Readonly<Record<string, () => string>>,
-  what = "README",
+  what: string,
 ): string {
   let out = text;
   for (const [name, render] of Object.entries(generators)) {
@@ -89,7 +27,42 @@ export function withBlocks(
   return out;
 }
 
-/** `text` (the README) with every generated block between its markers redone. */
-export function withGeneratedBlocks(text: string): string {
-  return withBlocks(text, GENERATED);
+const PROSE = /<!-- prose:([a-z0-9-]+):start -->\n([\s\S]*?)<!-- prose:\1:end -->/g;
+
+/**
+ * The hand-written blocks of a generated page (`<!-- prose:ID:start -->` … `<!-- prose:ID:end
+ * -->`), read from the page as it is, handed back where the generator places them. It records
+ * which were placed, so a block the page no longer has a place for is reported, never dropped.
+ */
+export class KeptProse {
+  readonly #blocks = new Map<string, string>();
+  readonly #placed = new Set<string>();
+
+  /** Reads the blocks of `text` (the page `what` names); throws on an id used twice. */
+  constructor(text: string, readonly what: string) {
+    for (const m of text.matchAll(PROSE)) {
+      if (this.#blocks.has(m[1])) throw new Error(`${what}: two prose blocks named ${m[1]}`);
+      this.#blocks.set(m[1], m[2].trim());
+    }
+  }
+
+  /**
+   * The lines of block `id` with its markers, a blank line before; none when the page has no such
+   * block, unless `always` (a place every page has: its markers are written, empty).
+   */
+  block(id: string, always = false): string[] {
+    this.#placed.add(id);
+    const body = this.#blocks.get(id);
+    if (body === undefined && !always) return [];
+    const inner = body ? ["", body, ""] : [""];
+    return ["", `<!-- prose:${id}:start -->`, ...inner, `<!-- prose:${id}:end -->`];
+  }
+
+  /** Throws when a block of the page was given no place (its text would be lost). */
+  checkAllPlaced(): void {
+    const orphans = [...this.#blocks.keys()].filter((id) => !this.#placed.has(id));
+    if (orphans.length > 0) {
+      throw new Error(`${this.what}: no place for the prose block(s) ${orphans.join(", ")}`);
+    }
+  }
 }

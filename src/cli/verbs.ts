@@ -2,7 +2,7 @@
  * The command table: every verb of lisa, assembled from the verbs' own declarations
  * (`commands/<group>/<verb>_spec.ts`: route, flags picked from `flags.ts` where each shared flag
  * is declared once, help, and a lazy loader of the implementation beside it). `route_map.ts`
- * turns it into stricli's route map; help, completions and the README's command map read it too
+ * turns it into stricli's route map; help, completions and the reference page read it too
  * (the pre-parsed paths read only their verb's declaration). Loading this module loads no verb
  * and not stricli.
  *
@@ -49,7 +49,7 @@ import type { VerbSpec } from "./verb_spec.ts";
 
 export type { FlagsOf, Guard, ImplOverrides, VerbImpl, VerbModule, VerbSpec } from "./verb_spec.ts";
 
-/** Every verb, in the order help and the README list them. */
+/** Every verb, in the order help and the reference list them. */
 const SPECS: readonly VerbSpec[] = [
   versionVerb,
   doctorVerb,

@@ -28,12 +28,14 @@ export function referencePage(): string {
   const out = [
     "# lisa's MCP tools",
     "",
-    "Generated from the command table by `deno task docs` (do not edit). `lisa mcp` serves these",
-    "tools over stdio; each runs the verb of the same name (`session` dropped: `kill_all` is",
-    "`lisa session kill-all`) with its flags as arguments, and returns the document that verb",
-    "prints under `--json` as `structuredContent` (and as JSON text in `content`), with",
+    "Every tool `lisa mcp` serves, with its arguments: for whoever connects an agent or another MCP",
+    "client to lisa. Generated from the command table by `deno task docs` (do not edit). `lisa mcp`",
+    "serves these tools over stdio; each runs the verb of the same name (`session` dropped:",
+    "`kill_all` is `lisa session kill-all`) with its flags as arguments, and returns the document",
+    "that verb prints under `--json` as `structuredContent` (and as JSON text in `content`), with",
     "`isError: true` when that document says `ok: false`; `_meta.exitCode` is the CLI's exit code.",
-    "See the README's section on `lisa mcp`.",
+    "How to add it to an agent, and what it promises:",
+    "[the guide](guide.md#agents-as-orchestrators-lisa-mcp).",
     "",
   ];
   for (const t of toolSpecs()) {

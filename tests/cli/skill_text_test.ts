@@ -5,60 +5,18 @@
  * state it names is one lisa has, its states table covers every state, and it stays short.
  */
 import { deepStrictEqual, fail, ok, strictEqual } from "node:assert/strict";
-import { MemoryIo } from "../../src/cli/io.ts";
-import { main } from "../../src/cli/run.ts";
 import { routeOf } from "../../src/cli/route_map.ts";
 import { VERBS } from "../../src/cli/verbs.ts";
 import { allErrorCodes } from "../../src/base/error_codes.ts";
 import { SESSION_STATES } from "../../src/base/types.ts";
 import type { WaitingFor } from "../../src/core/status/classify.ts";
 import { skillFile } from "../../src/core/skill/content.ts";
-import { fakeDeps } from "../helpers/fake_deps.ts";
+import { parse, words } from "../helpers/command_lines.ts";
 
 const { text: SKILL } = await skillFile();
 
 /** Values for the shell variables the skill's lines use. */
 const VARS: Record<string, string> = { S: "lisa-w-1", A: "lisa-w-2", B: "lisa-w-3", NEXT: "o2.1" };
-
-/** Splits a shell line into words: quotes, `$VAR` and `"$VAR"`; no other shell syntax allowed. */
-function words(line: string): string[] {
-  const out: string[] = [];
-  let cur: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (c === " ") {
-      if (cur !== null) out.push(cur);
-      cur = null;
-    } else if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      ok(end > i, `unclosed ' in: ${line}`);
-      cur = (cur ?? "") + line.slice(i + 1, end);
-      i = end;
-    } else if (c === '"') {
-      const end = line.indexOf('"', i + 1);
-      ok(end > i, `unclosed " in: ${line}`);
-      cur = (cur ?? "") + expand(line.slice(i + 1, end), line);
-      i = end;
-    } else if (c === "$") {
-      const name = /^\$([A-Z]+)/.exec(line.slice(i))?.[1];
-      ok(name !== undefined, `only $VAR is allowed in: ${line}`);
-      cur = (cur ?? "") + expand(`$${name}`, line);
-      i += name.length;
-    } else {
-      ok(!"|&;<>()`\\".includes(c), `shell syntax ${c} in a command line: ${line}`);
-      cur = (cur ?? "") + c;
-    }
-  }
-  if (cur !== null) out.push(cur);
-  return out;
-}
-
-function expand(text: string, line: string): string {
-  return text.replace(/\$([A-Z]+)/g, (_, name: string) => {
-    ok(name in VARS, `unknown variable $${name} in: ${line}`);
-    return VARS[name];
-  });
-}
 
 /** The skill's shell lines (```sh blocks), each with the block's language. */
 function shellLines(): string[] {
@@ -82,22 +40,11 @@ function lisaLines(): string[] {
   return [...shellLines(), ...prose().spans].filter((l) => l.startsWith("lisa "));
 }
 
-/** Runs argv through the real command line with every verb stubbed; returns who ran. */
-async function parse(argv: string[]): Promise<{ code: number; out: string; route?: string }> {
-  const io = new MemoryIo();
-  let ran: string | undefined;
-  const overrides = Object.fromEntries(
-    Object.keys(VERBS).map((route) => [route, () => void (ran = route)]),
-  );
-  const code = await main(argv, fakeDeps({ io }), { overrides });
-  return { code, out: io.stdout + io.stderr, route: ran };
-}
-
 Deno.test("every lisa command line of the skill parses, with flags its verb has", async () => {
   const lines = lisaLines();
   ok(lines.length >= 30, `${lines.length} lines found`);
   for (const line of lines) {
-    const argv = words(line).slice(1);
+    const argv = words(line, VARS).slice(1);
     const route = routeOf(argv);
     // `lisa mcp` is another verb's (issue 22, item 1): checked once the table has it.
     if (route === undefined && argv[0] === "mcp") continue;

@@ -5,7 +5,7 @@
  *
  * Files outside this folder import this file only (see tests/unit/layering_test.ts).
  */
-export type { CoarseStatus, WaitingFor } from "./classify.ts";
+export { type CoarseStatus, coarseStatus, type WaitingFor } from "./classify.ts";
 export { fleetStatuses, paneOf, type SocketReading } from "./fleet.ts";
 export { nextAction } from "./next_action.ts";
 export { STATUS_CAPTURE_LINES, statusTmuxCommands } from "./gather.ts";
