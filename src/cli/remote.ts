@@ -20,8 +20,41 @@ const STREAMING = new Set([
   "session monitor",
   "session watch",
   "session smoke",
-  "session send",
 ]);
+
+/**
+ * True for a call that may take as long as its own flags say: a verb of {@link STREAMING}, or a
+ * `send --wait` (a turn).
+ */
+function mayTakeLong(route: string, args: readonly string[]): boolean {
+  return STREAMING.has(route) || (route === "session send" && args.includes("--wait"));
+}
+
+/** The value of `--NAME N` or `--NAME=N` in `args`, when it is a number. */
+function secondsFlag(args: readonly string[], name: string): number | undefined {
+  for (const [i, a] of args.entries()) {
+    const value = a === name
+      ? args[i + 1]
+      : a.startsWith(`${name}=`)
+      ? a.slice(name.length + 1)
+      : "";
+    if (value !== "" && Number.isFinite(Number(value))) return Number(value);
+  }
+  return undefined;
+}
+
+/**
+ * The time limit of a call that is not streamed: the host timeout, and for a plain send also
+ * the waits its flags allow before it answers (a starting agent's readiness, 20 s by default;
+ * the receipt, 5 s by default). Without a limit, a send over a shared connection gone silent
+ * (where ssh's ConnectTimeout never applies) waited forever.
+ */
+function callLimitMs(route: string, args: readonly string[], hostSeconds: number): number {
+  if (route !== "session send") return hostSeconds * 1000;
+  const ready = secondsFlag(args, "--ready-timeout") ?? 20;
+  const receipt = secondsFlag(args, "--confirm-timeout") ?? 5;
+  return (hostSeconds + ready + receipt) * 1000;
+}
 
 /** Flags naming a file this lisa would read back or keep: refused with a host. */
 const LOCAL_FILES: Readonly<Record<string, string>> = {
@@ -306,10 +339,10 @@ export async function runRemote(
     const nl = line.endsWith("\n") ? "\n" : "";
     return tagJsonLine(nl ? line.slice(0, -1) : line, host.name) + nl;
   };
-  const stream = STREAMING.has(route) || streaming;
+  const stream = mayTakeLong(route, call.args) || streaming;
   const out = lines((line) => deps.io.out(tag(line)));
   const r = await runOnHost(deps, host, call.args, {
-    timeoutMs: stream ? Infinity : deps.config.hostTimeoutSeconds * 1000,
+    timeoutMs: stream ? Infinity : callLimitMs(route, call.args, deps.config.hostTimeoutSeconds),
     ...(call.stdin !== undefined ? { stdin: call.stdin } : {}),
     ...(stream ? { onStdout: out.push, onStderr: (text: string) => deps.io.err(text) } : {}),
     ...(signal !== undefined ? { signal } : {}),

@@ -9,6 +9,12 @@
  * then looks at once). When the attached session ends, tmux closes the client (`%exit`): the channel
  * reports itself closed and callers fall back to a one-shot tmux call.
  *
+ * tmux writes a command's output into the same stream as its framing and escapes nothing, so a
+ * pane that shows a line like `%end <time> <number> 1` would end a capture's block early (and a
+ * `%begin …` line then opens one that never ends). Pane text therefore never rides the stream: a
+ * capture that prints (`capture-pane -p`) is run as a capture into a named buffer that
+ * `save-buffer` writes to a file in the channel's private `captureDir`, read and removed here.
+ *
  * This is the one place lisa keeps a subprocess running across calls, so it uses
  * `Deno.Command` directly (the runner runs to completion); the child is ended by its own pid
  * in {@link ControlChannel.close}.
@@ -36,6 +42,21 @@ export interface ControlOptions {
    * listing ones from a read-only client. Default true.
    */
   readOnly?: boolean;
+  /**
+   * A private (0700) directory for the files captures are written to (see the module doc).
+   * Without one, a capture's text comes over the stream, as tmux prints it.
+   */
+  captureDir?: string;
+}
+
+/** True for a capture that prints its text (`capture-pane -p`). */
+function printsCapture(command: readonly string[]): boolean {
+  return command[0] === "capture-pane" && command.includes("-p");
+}
+
+/** The block a one-command chain answers with: its failure, else its last block. */
+function lastBlock(blocks: readonly ControlReply[]): ControlReply {
+  return blocks.find((b) => !b.ok) ?? blocks.at(-1) ?? { ok: true, output: "" };
 }
 
 /**
@@ -78,6 +99,8 @@ export class ControlChannel {
   private isClosed = false;
   private readonly encoder = new TextEncoder();
   private sentinels = 0;
+  private captures = 0;
+  private readonly captureDir?: string;
   /** Makes the sentinels of this channel unguessable by what a pane shows (a capture). */
   private readonly nonce = Array.from(
     crypto.getRandomValues(new Uint8Array(6)),
@@ -95,6 +118,7 @@ export class ControlChannel {
     options: ControlOptions,
   ) {
     this.onChange = options.onChange;
+    this.captureDir = options.captureDir;
     const flags = options.readOnly === false ? "ignore-size,no-output" : CONTROL_FLAGS;
     this.child = new Deno.Command("tmux", {
       args: [
@@ -208,6 +232,18 @@ export class ControlChannel {
    * their replies in order. Throws when the channel is closed or closes meanwhile.
    */
   async run(commands: readonly (readonly string[])[]): Promise<ControlReply[]> {
+    if (this.captureDir !== undefined && commands.some(printsCapture)) {
+      // Each call below writes its lines before it first waits, so the lines keep their order.
+      return await Promise.all(
+        commands.map(async (c) =>
+          printsCapture(c) ? lastBlock(await this.runChain([c])) : (await this.runLines([c]))[0]
+        ),
+      );
+    }
+    return await this.runLines(commands);
+  }
+
+  private async runLines(commands: readonly (readonly string[])[]): Promise<ControlReply[]> {
     if (this.isClosed) throw new ChannelClosedError(false);
     const replies = commands.map(() =>
       new Promise<ControlReply>((resolve, reject) =>
@@ -232,14 +268,44 @@ export class ControlChannel {
    */
   async runChain(commands: readonly (readonly string[])[]): Promise<ControlReply[]> {
     if (this.isClosed) throw new ChannelClosedError(false);
+    const files = new Map<string, string>();
+    const sent = this.captureDir === undefined
+      ? commands
+      : commands.flatMap((c) => printsCapture(c) ? this.captureToFile(c, files) : [c]);
     const sentinel = `__LISA_CONTROL_END__:${this.nonce}:${++this.sentinels}`;
     const blocks = new Promise<ControlReply[]>((resolve, reject) =>
       this.waiters.push({ kind: "chain", sentinel, blocks: [], started: false, resolve, reject })
     );
     blocks.catch(() => {});
-    const line = commands.map((c) => c.map(quoteWord).join(" ")).join(" ; ");
-    await this.write(`${line}\ndisplay-message -p ${quoteWord(sentinel)}\n`);
-    return await blocks;
+    const line = sent.map((c) => c.map(quoteWord).join(" ")).join(" ; ");
+    try {
+      await this.write(`${line}\ndisplay-message -p ${quoteWord(sentinel)}\n`);
+      const answer = await blocks;
+      if (files.size === 0) return answer;
+      return await Promise.all(answer.map(async (b) => {
+        const file = b.ok ? files.get(b.output) : undefined;
+        return file === undefined ? b : { ok: true, output: await Deno.readTextFile(file) };
+      }));
+    } finally {
+      for (const file of files.values()) await Deno.remove(file).catch(() => {});
+    }
+  }
+
+  /**
+   * A printing capture as commands that put its text in a file instead (see the module doc):
+   * the last prints a mark whose block {@link runChain} replaces with the file's text.
+   */
+  private captureToFile(command: readonly string[], files: Map<string, string>): string[][] {
+    const n = ++this.captures;
+    const buffer = `lisa-capture-${this.nonce}-${n}`;
+    const file = `${this.captureDir}/capture-${this.nonce}-${n}`;
+    files.set(`__LISA_CAPTURE__:${this.nonce}:${n}\n`, file);
+    return [
+      ["capture-pane", "-b", buffer, ...command.slice(1).filter((w) => w !== "-p")],
+      ["save-buffer", "-b", buffer, file],
+      ["delete-buffer", "-b", buffer],
+      ["display-message", "-p", `__LISA_CAPTURE__:${this.nonce}:${n}`],
+    ];
   }
 
   private async write(text: string): Promise<void> {

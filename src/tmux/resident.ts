@@ -13,7 +13,8 @@
  *   for one process; the answer is mapped back to what the process would have said (outputs
  *   on stdout, the failing command's message on stderr, exit code 1).
  * - `load-buffer … -` (stdin) reads a 0600 file in `bufferDir` instead (control mode has no
- *   stdin for a command), removed right after.
+ *   stdin for a command), removed right after; a capture's text comes back through a file
+ *   there too (pane text on the control stream could forge its framing: control.ts).
  * - A word holding a line break cannot be written on a control line: that call runs one-shot.
  *
  * A reply is only ever taken from a live client: a channel that closes (its session ended, its
@@ -88,7 +89,7 @@ export interface ResidentStats {
 
 /** Options of {@link ResidentRunner}. */
 export interface ResidentOptions {
-  /** A private (0700) directory for the files `load-buffer -` reads instead of stdin. */
+  /** A private (0700) directory for the files `load-buffer -` reads and captures write. */
   bufferDir: string;
   /** Default timeout of a call, ms (the wrapped runner's own applies to one-shot calls). */
   timeoutMs: number;
@@ -217,7 +218,10 @@ export class ResidentRunner implements Runner {
     }
     const inode = socketInode(socket);
     if (inode === null) return null;
-    const channel = Channel.open(socket, session, { readOnly: false });
+    const channel = Channel.open(socket, session, {
+      readOnly: false,
+      captureDir: this.options.bufferDir,
+    });
     if (channel === null) return null;
     this.stats.opened++;
     this.channels.set(socket, channel);

@@ -153,8 +153,9 @@ Deno.test("a call for a host is one ssh call: the same command line without the 
     ),
     line,
   );
-  // send may wait (its ready timeout): streamed, no time limit, the remote lisa ended with us.
-  strictEqual(options.timeoutMs, Infinity);
+  // A plain send has a time limit: the host's (30 s), its ready timeout (20 s by default) and its
+  // receipt's (5 s). Without one, a send over a shared connection gone silent never returned.
+  strictEqual(options.timeoutMs, (30 + 20 + 5) * 1000);
   strictEqual(options.holdStdin, true);
   deepStrictEqual(r.json, {
     host: "box1",
@@ -295,4 +296,30 @@ Deno.test("watch --sessions of one host goes there without the prefixes; session
   strictEqual(r.json?.host, "box1");
   const mixed = await call(["session", "watch", "--sessions", "a,box1:b", "--json"], s.env);
   strictEqual(mixed.json?.errorCode, "conflicting_options", mixed.stdout);
+});
+
+Deno.test("send's time limit on a host follows its flags: a turn (--wait) has none, --ready-timeout and --confirm-timeout add theirs", async () => {
+  using s = setup();
+  const limit = async (extra: string[]) => {
+    const runner = recording({ stdout: '{"ok":true}\n' });
+    const r = await call(
+      ["session", "send", "--session", "box1:brave-otter", "--text", "x", ...extra, "--json"],
+      { ...s.env, LISA_HOST_TIMEOUT_SECONDS: "7" },
+      runner,
+    );
+    strictEqual(r.code, 0, r.stdout + r.stderr);
+    return runner.calls[0].options.timeoutMs;
+  };
+  strictEqual(await limit(["--enter", "--wait"]), Infinity);
+  strictEqual(await limit(["--enter"]), (7 + 20 + 5) * 1000);
+  strictEqual(await limit(["--enter", "--ready-timeout", "3"]), (7 + 3 + 5) * 1000);
+  strictEqual(await limit(["--enter", "--ready-timeout=0"]), (7 + 0 + 5) * 1000);
+  // A status is bounded by the host timeout alone.
+  const runner = recording({ stdout: '{"ok":true}\n' });
+  await call(
+    ["session", "status", "--session", "box1:brave-otter", "--json"],
+    { ...s.env, LISA_HOST_TIMEOUT_SECONDS: "7" },
+    runner,
+  );
+  strictEqual(runner.calls[0].options.timeoutMs, 7000);
 });

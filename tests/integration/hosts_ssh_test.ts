@@ -69,6 +69,9 @@ hostsTest(
       const r = await world.lisaInProcess(["hosts", "check", "--json"]);
       strictEqual(r.code, 1, r.stdout + r.stderr);
       strictEqual(r.json?.ok, false);
+      // Like every ok:false document, it has an errorCode to branch on: the first failing host's.
+      strictEqual(r.json?.errorCode, "host_unreachable", r.stdout);
+      ok(/2 of 3 host\(s\) failed: dead \(host_unreachable\), old/.test(String(r.json?.error)));
       const hosts = Object.fromEntries(
         (r.json?.hosts as Record<string, unknown>[]).map((h) => [h.name, h]),
       );

@@ -8,6 +8,7 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { makeWorld, waitFor } from "../helpers/world.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
 import { commandsOfArgv, ResidentRunner } from "../../src/tmux/resident.ts";
+import { ControlChannel } from "../../src/tmux/control.ts";
 import { Tmux } from "../../src/tmux/tmux.ts";
 import type { Runner, RunOptions, RunResult } from "../../src/base/runner.ts";
 
@@ -176,6 +177,45 @@ Deno.test("a server killed and started again under a resident client is read afr
     strictEqual(c.success, false);
     deepStrictEqual(t.resident.openSockets(), []);
   } finally {
+    await t.resident.close();
+    await t.world.dispose();
+  }
+});
+
+Deno.test("a pane that prints tmux's framing lines (%end, %begin) is captured whole over a control client", async () => {
+  const t = await setup();
+  let channel: ControlChannel | null = null;
+  try {
+    // Lines shaped like the end of a reply block, for every tag a capture in the next seconds
+    // may get (tmux's tag: the time in seconds and its command number), then a block that never
+    // ends. Over the control stream they cut the capture short, or left it waiting forever.
+    const script = "awk -v t=$(date +%s) 'BEGIN { for (s = t - 1; s <= t + 15; s++) " +
+      'for (n = 1; n <= 3000; n++) print "%end " s " " n " 1"; ' +
+      'print "%begin 1 1 1"; print "LASTLINE" }\'; sleep 60';
+    await t.oneShot.run([
+      ["new-session", "-d", "-s", "keep", "sleep", "60"],
+      ["set-option", "-g", "history-limit", "60000"],
+      ["new-session", "-d", "-s", "forger", "sh", "-c", script],
+    ]);
+    const capture = ["capture-pane", "-p", "-J", "-t", "=forger:", "-S", "-"];
+    const want = await waitFor(async () => {
+      const r = await t.oneShot.run([capture]);
+      return r.stdout.includes("LASTLINE") ? r : null;
+    }, 10_000);
+    ok(want !== null && want.stdout.split("\n").length > 50_000, "the pane never printed it all");
+    // The MCP server's path: the resident runner.
+    deepStrictEqual(await t.viaResident.run([capture]), want);
+    strictEqual(t.resident.stats.resident, 1);
+    // watch's path: a read-only channel, one command per line.
+    channel = ControlChannel.open(t.socket, "keep", { captureDir: t.bufferDir });
+    ok(channel !== null);
+    const replies = await channel.run([capture, ["display-message", "-p", "after"]]);
+    deepStrictEqual(replies, [{ ok: true, output: want!.stdout }, { ok: true, output: "after\n" }]);
+    // Nothing left behind: no capture file, no buffer.
+    deepStrictEqual([...Deno.readDirSync(t.bufferDir)], []);
+    strictEqual((await t.oneShot.run([["list-buffers"]])).stdout, "");
+  } finally {
+    await channel?.close();
     await t.resident.close();
     await t.world.dispose();
   }

@@ -344,3 +344,28 @@ Deno.test("watch --until started before the first spawn watches the sessions tha
     await world.dispose();
   }
 });
+
+Deno.test("watch --timeout-seconds gives up at the deadline, not an interval before it (a state reached in the last 0.4 s counts)", async () => {
+  const world = await makeWorld();
+  try {
+    await spawn(world, ["--command", "sleep 60"]);
+    const started = performance.now();
+    const r = await world.lisaInProcess([
+      "session",
+      "watch",
+      "--json",
+      "--until",
+      "crashed",
+      "--timeout-seconds",
+      "1",
+    ]);
+    const elapsed = performance.now() - started;
+    strictEqual(r.code, 2, r.stdout);
+    strictEqual(JSON.parse(r.stdout.trim().split("\n").at(-1)!).type, "timeout");
+    // It used to stop when less than one interval (400 ms) was left: after 0.6–1.0 s.
+    ok(elapsed >= 1000, `timed out after ${Math.round(elapsed)} ms`);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});

@@ -122,7 +122,7 @@ export async function watchSessions(
         channels,
         cpuMemory,
       );
-      await keepChannels(channels, all, () => waker.wake());
+      await keepChannels(channels, all, () => waker.wake(), project.runtimeDir);
       const rows = all.filter((r) => only === null || only.has(keyOf(r)));
       const now = new Map(rows.map((r) => [keyOf(r), r]));
       emitChanges(known, rows, now, { emit, at, keyOf });
@@ -151,12 +151,14 @@ export async function watchSessions(
         // Stopped before an --until condition was met: not a success (130, as after SIGINT).
         return { exitCode: options.until === undefined ? 0 : WATCH_STOPPED_EXIT, last };
       }
-      if (deps.now().getTime() + WATCH_INTERVAL_MS > deadline) {
+      // The last round is at the deadline itself: a state reached in the last interval counts.
+      const left = deadline - deps.now().getTime();
+      if (left <= 0) {
         const last: WatchEvent = { type: "timeout", at: at() };
         emit(last);
         return { exitCode: 2, last };
       }
-      await waker.wait(WATCH_INTERVAL_MS);
+      await waker.wait(Math.min(WATCH_INTERVAL_MS, left));
     }
   }
 }
@@ -223,6 +225,8 @@ async function keepChannels(
   channels: Map<string, ControlChannel>,
   rows: readonly ListedSession[],
   onChange: () => void,
+  /** lisa's private runtime dir: the channels' captures are written there (control.ts). */
+  captureDir: string,
 ): Promise<void> {
   const bySocket = new Map<string, ListedSession[]>();
   for (const r of rows) bySocket.set(r.socketPath, [...(bySocket.get(r.socketPath) ?? []), r]);
@@ -236,7 +240,7 @@ async function keepChannels(
   for (const [socket, list] of bySocket) {
     if (channels.has(socket)) continue;
     const target = list.find((r) => r.alive) ?? list[0];
-    const channel = ControlChannel.open(socket, target.session, { onChange });
+    const channel = ControlChannel.open(socket, target.session, { onChange, captureDir });
     if (channel !== null) channels.set(socket, channel);
   }
 }

@@ -18,7 +18,14 @@ export default async function hostsCheck(
   const ok = checks.every((c) => c.ok);
   this.exitCode = ok ? 0 : 1;
   if (flags.json) {
-    printJson(deps.io, { ok, hostsFile: readHostsFile(deps).path, hosts: checks });
+    // A failed check says so as every ok:false document does: the first failing host's code.
+    const failed = checks.filter((c) => !c.ok);
+    const error = failed.length === 0 ? {} : {
+      errorCode: failed[0].errorCode ?? "host_unreachable",
+      error: `${failed.length} of ${checks.length} host(s) failed: ` +
+        failed.map((c) => `${c.name} (${c.errorCode})`).join(", "),
+    };
+    printJson(deps.io, { ok, ...error, hostsFile: readHostsFile(deps).path, hosts: checks });
     return;
   }
   if (checks.length === 0) {
