@@ -224,6 +224,22 @@ async function inputOf(
 }
 
 /**
+ * The `pane_input_off` refusal: the session's pane lives but its input is turned off (a
+ * person's `select-pane -d`), so tmux would drop the write without a word.
+ */
+function inputOff(loc: SessionLocation, target: string, sentSome: boolean): LisaError {
+  return new LisaError(
+    "pane_input_off",
+    `Input to the pane of session "${loc.session}" is turned off (tmux select-pane -d), so ` +
+      `tmux would drop what lisa types; ${
+        sentSome ? "the rest of this send was not sent" : "nothing was sent"
+      }. Turn it on with \`tmux -S ${loc.socketPath} select-pane -e -t '${target}'\` and send ` +
+      "again",
+    { details: { session: loc.session, sent: sentSome } },
+  );
+}
+
+/**
  * Writes the text, the keys and Enter into the session's own pane under its input lock; whether
  * the pane turned out dead (nothing more is then written), whether some of it went in, and the
  * signal that came while it wrote (held until the writes were done), if any.
@@ -244,6 +260,7 @@ async function deliver(
   const delivered = async (write: Promise<PaneWrite>) => {
     const result = await write;
     if (result === "absent") throw new SessionNotFoundError(loc.session);
+    if (result === "input_off") throw inputOff(loc, target, state.sentSome);
     if (result === "dead") state.dead = true;
     else state.sentSome = true;
     return !state.dead;
