@@ -20,11 +20,18 @@ export function parseSince(text: string, nowMs: number): number {
   throw new UsageError(`--since expects a duration like 15m or 2h, or an ISO time; got "${text}"`);
 }
 
-/** Parses a duration (`0s`, `90s`, `15m`, `12h`, `7d`); throws `invalid_argument` otherwise. */
+/**
+ * Parses a duration (`0s`, `90s`, `15m`, `12h`, `7d`, `1w`; a bare `0`); throws
+ * `invalid_argument` otherwise. A bare number other than 0 is refused: `prune --older-than 7`
+ * read as 7 seconds pruned what its user meant to keep for a week.
+ */
 export function parseDuration(text: string, flag = "--older-than"): number {
   const m = /^(\d+(?:\.\d+)?)([smhdw]?)$/.exec(text.trim());
-  if (m === null) {
-    throw new UsageError(`${flag} expects a duration like 7d, 12h, 30m or 0s; got "${text}"`);
+  if (m === null || (m[2] === "" && Number(m[1]) !== 0)) {
+    const hint = m === null ? "" : ` (give a unit: ${m[1]}d for days, ${m[1]}s for seconds)`;
+    throw new UsageError(
+      `${flag} expects a duration like 7d, 12h, 30m or 0s; got "${text}"${hint}`,
+    );
   }
   const unit = m[2] === "" ? "s" : m[2];
   return Number(m[1]) * (unit === "w" ? 7 * UNIT_MS.d : UNIT_MS[unit]);

@@ -108,6 +108,11 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
       "send/attach: the session's command has finished; nothing sent (payload: `state`, `exitCode`)",
   },
   {
+    codes: ["pane_input_off"],
+    when: "send: the session's pane lives but its input is turned off (`tmux select-pane -d`); " +
+      "nothing (more) sent (payload: `sent`)",
+  },
+  {
     codes: ["attach_self"],
     when: "attach run from a shell inside that very session (it would show itself inside itself)",
   },

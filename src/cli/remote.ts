@@ -288,6 +288,15 @@ async function payloadToStdin(
   return undefined;
 }
 
+/**
+ * A line of a remote spawn's human output: the new session's bare name (what scripts read) names
+ * nothing on this machine, so it becomes `HOST:NAME`, which every session verb here takes. Other
+ * lines (a dry run's table, `nested:`) pass as they are. Pure.
+ */
+export function hostSpawned(line: string, host: string): string {
+  return /^lisa-[A-Za-z0-9_-]+\n?$/.test(line) ? `${host}:${line}` : line;
+}
+
 /** Each complete line of a stream of text chunks, handed to `each` (with its newline). */
 function lines(each: (line: string) => void): { push: (text: string) => void; end: () => void } {
   let pending = "";
@@ -329,7 +338,7 @@ export async function runRemote(
     return r.code;
   }
   const tag = (line: string) => {
-    if (!ctx.json) return line;
+    if (!ctx.json) return route === "session spawn" ? hostSpawned(line, host.name) : line;
     const nl = line.endsWith("\n") ? "\n" : "";
     return tagJsonLine(nl ? line.slice(0, -1) : line, host.name) + nl;
   };

@@ -9,7 +9,7 @@ import {
   ProgramNotFoundError,
 } from "../base/errors.ts";
 import type { Runner, RunOptions, RunResult } from "../base/runner.ts";
-import { addGroup, interruption, SIGNAL_NUMBERS } from "./interrupt.ts";
+import { addGroup, interruption, listenBeforeSpawn, SIGNAL_NUMBERS } from "./interrupt.ts";
 import { endGroup } from "./group.ts";
 
 const decoder = new TextDecoder();
@@ -121,6 +121,7 @@ async function runGroup(
   timeoutMs: number,
 ): Promise<RunResult> {
   let child: Deno.ChildProcess;
+  const listening = listenBeforeSpawn();
   try {
     child = new Deno.Command(argv[0], {
       args: argv.slice(1),
@@ -134,6 +135,7 @@ async function runGroup(
       detached: true,
     }).spawn();
   } catch (error) {
+    listening();
     if (error instanceof Deno.errors.NotFound) throw new ProgramNotFoundError(argv[0]);
     throw error;
   }
@@ -149,6 +151,7 @@ async function runGroup(
     }
   };
   const unregister = addGroup(pgid, () => end("signal"));
+  listening();
   const timer = setTimeout(() => end("timeout"), timeoutMs);
   const stopProgress = reportProgress(options.progress, Date.now());
   try {

@@ -96,6 +96,19 @@ export function readStat(pid: number): Omit<ProcInfo, "argv"> | null {
 }
 
 /**
+ * Context switches of `pid` so far (voluntary and involuntary, from `/proc/<pid>/status`); null
+ * when it is gone or the file does not say.
+ */
+export function contextSwitches(pid: number): number | null {
+  const text = readText(`/proc/${pid}/status`);
+  if (text === null) return null;
+  const count = (field: string) =>
+    Number(text.match(new RegExp(`^${field}:\\s*(\\d+)$`, "m"))?.[1]);
+  const sum = count("voluntary_ctxt_switches") + count("nonvoluntary_ctxt_switches");
+  return Number.isFinite(sum) ? sum : null;
+}
+
+/**
  * System call numbers of the calls a process waiting for keyboard input sleeps in: `read`/`readv`
  * on its terminal (`cat`, a shell's `read`, Python's `input()` without readline), or
  * `select`/`pselect6` watching fd 0 alone (readline: an interactive bash, the Python REPL).

@@ -270,6 +270,42 @@ export async function killSession(tmux: Tmux, session: string): Promise<boolean>
   return fail(tmux, commands, r);
 }
 
+/**
+ * The session option `kill` sets before it signals anything. Between its SIGTERM and its
+ * `kill-session` the pane reads dead by signal; a waiter that sees the mark knows the session
+ * is being killed, not that its agent crashed. It goes with the session.
+ */
+export const KILLING_OPTION = "@lisa-killing";
+
+/** Marks `session` as being killed ({@link KILLING_OPTION}); false when it is already gone. */
+export async function markKilling(tmux: Tmux, session: string): Promise<boolean> {
+  const commands = [["set-option", "-t", sessionTarget(session), KILLING_OPTION, "1"]];
+  const r = await tmux.run(commands);
+  if (r.success) return true;
+  if (isNoServer(r.stderr) || isMissingTarget(r.stderr)) return false;
+  return fail(tmux, commands, r);
+}
+
+/**
+ * Whether a kill of `session` is under way ({@link markKilling}); null when the session or its
+ * server is gone.
+ */
+export async function beingKilled(tmux: Tmux, session: string): Promise<boolean | null> {
+  const target = sessionTarget(session);
+  // `has-session` first: show-options -q says nothing for a missing target either.
+  const commands = [["has-session", "-t", target], [
+    "show-options",
+    "-qv",
+    "-t",
+    target,
+    KILLING_OPTION,
+  ]];
+  const r = await tmux.run(commands);
+  if (r.success) return r.stdout.trim() === "1";
+  if (isNoServer(r.stderr) || isMissingTarget(r.stderr)) return null;
+  return fail(tmux, commands, r);
+}
+
 /** A paste buffer name nobody else uses. */
 function bufferName(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
@@ -279,26 +315,35 @@ function bufferName(): string {
 /**
  * What a write into a pane did: `sent`; `absent` when the pane, its session or the server is
  * gone; `dead` when the pane's command has ended (tmux keeps it with `remain-on-exit`) and
- * nothing was written.
+ * nothing was written; `input_off` when the pane lives but its input is turned off
+ * (`select-pane -d`: tmux would drop the write silently) and nothing was written.
  */
-export type PaneWrite = "sent" | "absent" | "dead";
+export type PaneWrite = "sent" | "absent" | "dead" | "input_off";
 
-/** Printed by the dead branch of {@link writeToPane}; no other command of the call prints. */
+/** Printed by the refusing branch of {@link writeToPane} for a dead pane; nothing else prints. */
 export const PANE_DEAD_MARK = "__LISA_PANE_DEAD__";
+/** Printed by the refusing branch of {@link writeToPane} for a live pane whose input is off. */
+export const PANE_INPUT_OFF_MARK = "__LISA_PANE_INPUT_OFF__";
+
+/** The condition of {@link writeToPane}'s refusing branch: a dead pane, or input turned off. */
+const REFUSE_CONDITION = "#{||:#{pane_dead},#{pane_input_off}}";
 
 /** Options of {@link writeToPane}. */
 interface WriteSpec {
   /** Commands run first in the same invocation (not guarded: they must not touch the pane). */
   before?: string[][];
-  /** Commands the dead branch runs before it reports (cleanup of what `before` made). */
-  onDead?: string[][];
+  /** Commands the refusing branch runs before it reports (cleanup of what `before` made). */
+  onRefused?: string[][];
   stdin?: string;
 }
 
 /**
  * THE way lisa writes into a pane: every paste and key goes through here. tmux decides, in the
- * same invocation and right before the write, whether the pane is dead:
- * `if-shell -F -t TARGET '#{pane_dead}' DEAD-BRANCH WRITE-BRANCH`. With `-F`, tmux 3.3a expands
+ * same invocation and right before the write, whether the pane is dead or its input is off:
+ * `if-shell -F -t TARGET '#{||:#{pane_dead},#{pane_input_off}}' REFUSE-BRANCH WRITE-BRANCH`,
+ * the refusing branch printing which it was (dead first: lisa's `pane-died` hook turns a dead
+ * pane's input off too). tmux drops a write into a pane whose input is off without a word, so
+ * such a write would answer `sent` having delivered nothing. With `-F`, tmux 3.3a expands
  * the condition on the target pane and queues the chosen branch right after the if-shell
  * (`cmd-if-shell.c`: no shell, no wait), and its command queue runs both before it returns to
  * its event loop, which is the only place a pane can die (tmux learns of it from the pty's EOF
@@ -313,17 +358,28 @@ async function writeToPane(
   write: string[][],
   spec: WriteSpec = {},
 ): Promise<PaneWrite> {
-  const dead = [...(spec.onDead ?? []), ["display-message", "-p", PANE_DEAD_MARK]];
+  const refuse = [
+    ...(spec.onRefused ?? []),
+    [
+      "display-message",
+      "-p",
+      "-t",
+      target,
+      `#{?pane_dead,${PANE_DEAD_MARK},${PANE_INPUT_OFF_MARK}}`,
+    ],
+  ];
   // A pane a person left in copy mode (scrolled back) or another mode would take the keys as
   // its own commands (Enter copies and leaves it) and the agent would get nothing: `-q` ends
   // every mode, and does nothing to a pane in none.
   const live = [["copy-mode", "-q", "-t", target], ...write];
   const commands = [
     ...(spec.before ?? []),
-    ["if-shell", "-F", "-t", target, "#{pane_dead}", commandString(dead), commandString(live)],
+    ["if-shell", "-F", "-t", target, REFUSE_CONDITION, commandString(refuse), commandString(live)],
   ];
   const r = await tmux.run(commands, spec.stdin === undefined ? {} : { stdin: spec.stdin });
-  if (r.stdout.split("\n").includes(PANE_DEAD_MARK)) return "dead";
+  const printed = r.stdout.split("\n");
+  if (printed.includes(PANE_DEAD_MARK)) return "dead";
+  if (printed.includes(PANE_INPUT_OFF_MARK)) return "input_off";
   if (r.success) return "sent";
   if (isNoServer(r.stderr) || isMissingTarget(r.stderr)) return "absent";
   return fail(tmux, commands, r);
@@ -333,7 +389,7 @@ async function writeToPane(
  * Pastes `text` into the pane at `target` ({@link paneTarget}) with bracketed paste
  * (`paste-buffer -p`), in one invocation: `has-session` on the target first (tmux stops the
  * chain there, so no buffer is made for a missing pane), `load-buffer` from stdin, then the
- * guarded `paste-buffer -d` of {@link writeToPane} (a dead pane gets its buffer deleted
+ * guarded `paste-buffer -d` of {@link writeToPane} (a refused paste gets its buffer deleted
  * instead). A pane gone while the buffer loaded leaves the buffer: it is deleted then.
  */
 export async function pasteText(tmux: Tmux, target: string, text: string): Promise<PaneWrite> {
@@ -344,7 +400,7 @@ export async function pasteText(tmux: Tmux, target: string, text: string): Promi
     [["paste-buffer", "-p", "-d", "-b", buffer, "-t", target]],
     {
       before: [["has-session", "-t", target], ["load-buffer", "-b", buffer, "-"]],
-      onDead: [["delete-buffer", "-b", buffer]],
+      onRefused: [["delete-buffer", "-b", buffer]],
       stdin: text,
     },
   );

@@ -165,6 +165,31 @@ Deno.test("a call for a host is one ssh call: the same command line without the 
   });
 });
 
+Deno.test("spawn --host prints the new session as box1:NAME, which names it from here; JSON keeps the bare name with host", async () => {
+  using s = setup();
+  const human = await call(
+    ["session", "spawn", "--host", "box1", "--command", "sleep 60"],
+    s.env,
+    recording({ stdout: "lisa-remote-1\n" }),
+  );
+  strictEqual(human.code, 0, human.stdout + human.stderr);
+  strictEqual(human.stdout, "box1:lisa-remote-1\n");
+  const json = await call(
+    ["session", "spawn", "--host", "box1", "--command", "sleep 60", "--json"],
+    s.env,
+    recording({ stdout: '{"ok":true,"session":"lisa-remote-1"}\n' }),
+  );
+  deepStrictEqual(json.json, { host: "box1", ok: true, session: "lisa-remote-1" });
+  // A dry run's table and other lines pass unchanged.
+  const table = "session  lisa-remote-1\nagent    claude\n";
+  const dry = await call(
+    ["session", "spawn", "--host", "box1", "--command", "x", "--dry-run"],
+    s.env,
+    recording({ stdout: table }),
+  );
+  strictEqual(dry.stdout, table);
+});
+
 Deno.test("--text-file and --text - go over ssh's stdin, byte for byte; the remote reads --text-file -", async () => {
   using s = setup();
   const text = "line 1\n'quoted' $(x) `y`\nñ 🚀\n";

@@ -67,9 +67,25 @@ Deno.test("list, list --json and tree --with-state show five sessions' live stat
     await new Promise((r) => setTimeout(r, world.graceSeconds * 1000 + 500));
 
     const runner = new CountingRunner();
-    const rows = await listJson(world, runner);
+    let rows = await listJson(world, runner);
     strictEqual(runner.count("tmux"), 1, JSON.stringify(runner.calls.map((c) => c.slice(0, 4))));
     strictEqual(runner.count("ps"), 0);
+    // The busy fake's CPU is read over list's one 150 ms sample (no status call stored one). On
+    // a loaded machine its loop may get no clock tick in it: then that reading's quiet answer is
+    // the only other one allowed, and the next list, which has this one's sample (a longer
+    // window), shows it busy.
+    const first = rows.find((r) => r.session === working.session);
+    if (first?.state !== "in_progress") {
+      strictEqual(first?.classificationReason, "agent_quiet", JSON.stringify(first));
+      const busy = await waitFor(async () => {
+        const again = await listJson(world);
+        return again.find((r) => r.session === working.session)?.state === "in_progress"
+          ? again
+          : undefined;
+      }, 30_000);
+      ok(busy !== undefined, "list never saw the busy agent's CPU");
+      rows = busy;
+    }
     const by = new Map(rows.map((r) => [r.session, r]));
     const expect: [Spawned, string, string | null, number | null][] = [
       [working, "in_progress", null, null],

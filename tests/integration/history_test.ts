@@ -156,7 +156,13 @@ Deno.test("a spawn sweeps history: a session whose tmux session vanished is clos
 Deno.test("a session killed during send --wait: the wait ends interrupted (exit 2), one turn in history", async () => {
   const world = await makeWorld();
   try {
-    const s = await spawn(world, ["--agent", "claude"], { FAKE_TURN_SECONDS: "60" });
+    // A child deaf to SIGTERM holds kill in its grace period (2 s) between its SIGTERM, which
+    // ends the pane (it reads crashed, pane_signaled:15), and its kill-session: the wait's
+    // status reads (one a second) see that window.
+    const s = await spawn(world, ["--agent", "claude"], {
+      FAKE_TURN_SECONDS: "60",
+      FAKE_BEHAVIOR: "stubborn-child",
+    });
     const hooks = artifact(world, s, "hooks.jsonl");
     ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
     const waiting = world.lisa([
@@ -262,6 +268,49 @@ Deno.test("kill while another writer holds history keeps the session's files; th
     ok(history.keptFiles.includes(hooks), killed.stdout);
     ok(/history not recorded/.test(killed.stderr), killed.stderr);
     strictEqual(json.finalState, "killed");
+  } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("kill with a corrupt, FIFO or symlinked history database keeps the hook file and says so", async () => {
+  const world = await makeWorld();
+  try {
+    const kinds: [string, (db: string) => void][] = [
+      ["corrupt", (db) => Deno.writeFileSync(db, crypto.getRandomValues(new Uint8Array(3000)))],
+      ["fifo", (db) => {
+        const r = new Deno.Command("mkfifo", { args: ["-m", "600", db] }).outputSync();
+        strictEqual(r.code, 0, new TextDecoder().decode(r.stderr));
+      }],
+      ["symlink", (db) => {
+        Deno.writeTextFileSync(`${db}.real`, "");
+        Deno.chmodSync(`${db}.real`, 0o600);
+        Deno.symlinkSync(`${db}.real`, db);
+      }],
+    ];
+    for (const [kind, make] of kinds) {
+      const dir = `${world.base}/state-${kind}`;
+      Deno.mkdirSync(dir, { mode: 0o700 });
+      const db = `${dir}/history.db`;
+      make(db);
+      const env = { LISA_HISTORY_DB: db };
+      const s = await spawn(world, ["--agent", "claude"]);
+      const hooks = artifact(world, s, "hooks.jsonl");
+      ok(await waitFor(() => (readIf(hooks) ?? "").includes("SessionStart") || undefined, 30_000));
+      const args = ["session", "kill", "--session", s.session, "--json"];
+      const killed = await world.lisaInProcess(args, { env });
+      strictEqual(killed.code, 0, `${kind}: ${killed.stdout}${killed.stderr}`);
+      const history = killed.json!.history as {
+        recorded: boolean;
+        keptFiles: string[];
+        errorCode?: string;
+      };
+      strictEqual(history.recorded, false, `${kind}: ${killed.stdout}`);
+      ok(typeof history.errorCode === "string", `${kind}: ${killed.stdout}`);
+      ok(history.keptFiles.includes(hooks), `${kind}: ${killed.stdout}`);
+      ok((readIf(hooks) ?? "").includes("SessionStart"), `${kind}: the hook file is gone`);
+      ok(/history not recorded/.test(killed.stderr), `${kind}: ${killed.stderr}`);
+    }
   } finally {
     await world.dispose();
   }

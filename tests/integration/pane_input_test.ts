@@ -132,15 +132,19 @@ Deno.test("send to a finished session is session_not_running with its final stat
     ]);
     ok(["just_started", "in_progress"].includes(String(report.json?.sessionState)), report.stdout);
     // What a person's client does with `prefix ]` (a paste not checked by lisa) cannot crash
-    // the server either: lisa's servers turn a dead pane's input off.
-    const off = await world.tmux(fin.socketPath, [
-      "display-message",
-      "-p",
-      "-t",
-      `=${fin.session}:`,
-      "#{pane_input_off}",
-    ]);
-    strictEqual(off.stdout.trim(), "1");
+    // the server either: lisa's servers turn a dead pane's input off. The pane-died hook runs
+    // after tmux marks the pane dead, so it is waited for.
+    const off = await waitFor(async () => {
+      const r = await world.tmux(fin.socketPath, [
+        "display-message",
+        "-p",
+        "-t",
+        `=${fin.session}:`,
+        "#{pane_input_off}",
+      ]);
+      return r.stdout.trim() === "1" || undefined;
+    }, 10_000);
+    ok(off, "the pane-died hook never turned the dead pane's input off");
     await world.tmux(fin.socketPath, [
       "set-buffer",
       "-b",
@@ -221,6 +225,55 @@ Deno.test("every printable key word reaches the agent byte for byte through the 
       return text === expected ? text : undefined;
     }, 30_000);
     strictEqual(got ?? Deno.readTextFileSync(record), expected);
+  } finally {
+    await endStray();
+    await world.dispose();
+  }
+});
+
+Deno.test("send to a live pane whose input a person turned off is pane_input_off and writes nothing", async () => {
+  const world = await makeWorld();
+  try {
+    const s = await spawn(world, ["--command", "cat"]);
+    const target = `=${s.session}:`;
+    const screen = async () =>
+      (await world.tmux(s.socketPath, ["capture-pane", "-p", "-t", target])).stdout;
+    // A person's `select-pane -d`: tmux drops whatever is written to the pane from now on.
+    strictEqual((await world.tmux(s.socketPath, ["select-pane", "-d", "-t", target])).code, 0);
+    for (const args of [["--text", "typed-while-off", "--enter"], ["--keys", "x y z"]]) {
+      const r = await world.lisaInProcess([
+        "session",
+        "send",
+        "--session",
+        s.session,
+        ...args,
+        "--force",
+        "--json",
+      ]);
+      const what = `send ${args.join(" ")}: ${r.stdout}${r.stderr}`;
+      strictEqual(r.code, 1, what);
+      strictEqual(r.json?.errorCode, "pane_input_off", what);
+      strictEqual(r.json?.sent, false, what);
+      ok(String(r.json?.error).includes("select-pane -e"), what);
+    }
+    strictEqual((await world.tmux(s.socketPath, ["list-buffers"])).stdout, "");
+    // Turned on again, the same send goes through and cat echoes it.
+    strictEqual((await world.tmux(s.socketPath, ["select-pane", "-e", "-t", target])).code, 0);
+    const sent = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "typed-while-on",
+      "--enter",
+      "--force",
+      "--json",
+    ]);
+    strictEqual(sent.code, 0, sent.stdout + sent.stderr);
+    ok(await waitFor(async () => (await screen()).includes("typed-while-on") || undefined, 10_000));
+    const text = await screen();
+    ok(!/while-off|x ?y ?z/.test(text), text);
   } finally {
     await endStray();
     await world.dispose();

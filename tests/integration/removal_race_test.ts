@@ -8,8 +8,22 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import type { Runner, RunOptions, RunResult } from "../../src/base/runner.ts";
 import { DenoRunner } from "../../src/proc/runner.ts";
-import { type LisaResult, makeWorld, waitFor } from "../helpers/world.ts";
+import { type LisaResult, makeWorld, waitFor, type World } from "../helpers/world.ts";
 import { endStray, readIf, spawn } from "./lifecycle_helpers.ts";
+
+/**
+ * History has the new run of `name` (`runId`) open: its removal recorded only the old run
+ * (it used to record before the spawn lock, and a spawn landing first had its new run closed
+ * with the old one's reason).
+ */
+async function newRunOpenInHistory(world: World, name: string, runId: string): Promise<void> {
+  const shown = await world.lisaInProcess(["history", "show", name, "--json"]);
+  strictEqual(shown.code, 0, shown.stdout + shown.stderr);
+  const run = shown.json as { runId: string; endedAt: string | null; endReason: string | null };
+  strictEqual(run.runId, runId, shown.stdout);
+  strictEqual(run.endedAt, null, shown.stdout);
+  strictEqual(run.endReason, null, shown.stdout);
+}
 
 Deno.test("a spawn of the name while prune removes a finished session keeps its files: prune leaves the new run alone", async () => {
   const world = await makeWorld();
@@ -23,6 +37,16 @@ Deno.test("a spawn of the name while prune removes a finished session keeps its 
         return r.json?.sessionState === "completed";
       }, 20_000),
       "the first run never finished",
+    );
+    // The done file comes just before the wrapper exits: prune takes the pane once it is dead
+    // (a running pane is live to it), so the test waits for that too.
+    const dead = ["display-message", "-p", "-t", `=${name}:`, "#{pane_dead}"];
+    ok(
+      await waitFor(
+        async () => (await world.tmux(old.socketPath, dead)).stdout.trim() === "1",
+        20_000,
+      ),
+      "the first run's pane never ended",
     );
     // The spawn comes right after prune closed the finished tmux session (the name is free)
     // and before it removes the files: deterministically, where history's wait used to be.
@@ -62,6 +86,7 @@ Deno.test("a spawn of the name while prune removes a finished session keeps its 
     strictEqual(JSON.parse(readIf(meta) ?? "{}").runId, runId, "the new run's meta is gone");
     const status = await world.lisaInProcess(["session", "status", "--session", name, "--json"]);
     ok(["just_started", "in_progress"].includes(String(status.json?.sessionState)), status.stdout);
+    await newRunOpenInHistory(world, name, runId);
   } finally {
     await endStray();
     await world.dispose();
@@ -117,6 +142,7 @@ Deno.test("a spawn of the name while cleanup removes a gone session's files keep
     );
     const status = await world.lisaInProcess(["session", "status", "--session", name, "--json"]);
     ok(["just_started", "in_progress"].includes(String(status.json?.sessionState)), status.stdout);
+    await newRunOpenInHistory(world, name, String(again?.json?.runId));
   } finally {
     await endStray();
     await world.dispose();

@@ -49,6 +49,11 @@ Deno.test("live sessions past the grace window", async (t) => {
     ]);
     const cat = await spawn(world, ["--command", "cat"]);
     const running = await spawn(world, ["--command", "sleep 60"]);
+    // A script of many short commands: a poll often lands between two of them.
+    const steps = await spawn(world, [
+      "--command",
+      "while :; do /bin/true; /bin/sleep 0.01; done",
+    ]);
     // Let the grace window pass for all of them (counted from each spawn).
     await new Promise((r) => setTimeout(r, world.graceSeconds * 1000 + 500));
 
@@ -119,6 +124,19 @@ Deno.test("live sessions past the grace window", async (t) => {
       strictEqual(r.status, "failed");
       strictEqual(r.classificationReason, "no_active_process");
       strictEqual(r.exitCode, null);
+    });
+
+    await t.step("a script between two of its commands is never stuck", async () => {
+      await statusUntil(world, steps.session, pastGrace);
+      // 2 in 25 polls landed between two commands and read stuck/no_active_process.
+      const seen = new Map<string, number>();
+      for (let i = 0; i < 50; i++) {
+        const r = await status(world, steps.session);
+        const key = `${r.sessionState}/${r.classificationReason}`;
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+      }
+      const states = JSON.stringify([...seen]);
+      ok([...seen.keys()].every((k) => k.startsWith("in_progress/")), states);
     });
 
     await t.step("a command running a process is in_progress", async () => {

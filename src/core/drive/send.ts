@@ -249,6 +249,22 @@ async function inputOf(
 }
 
 /**
+ * The `pane_input_off` refusal: the session's pane lives but its input is turned off (a
+ * person's `select-pane -d`), so tmux would drop the write without a word.
+ */
+function inputOff(loc: SessionLocation, target: string, sentSome: boolean): LisaError {
+  return new LisaError(
+    "pane_input_off",
+    `Input to the pane of session "${loc.session}" is turned off (tmux select-pane -d), so ` +
+      `tmux would drop what lisa types; ${
+        sentSome ? "the rest of this send was not sent" : "nothing was sent"
+      }. Turn it on with \`tmux -S ${loc.socketPath} select-pane -e -t '${target}'\` and send ` +
+      "again",
+    { details: { session: loc.session, sent: sentSome } },
+  );
+}
+
+/**
  * The error a delivery ends with, or null when it went through: a signal that came while the
  * writes ran (`interrupted`, they were finished first), or a pane that ended before or between
  * them (`session_not_running`).
@@ -366,16 +382,19 @@ async function deliverLocked(
     receipt: { confirmed: null, confirmedBy: null, promptId: null },
     enterRetried: false,
   };
+  // The agent's own pane, exactly: never a window someone opened in the session since.
+  const target = paneTarget(loc.session, loc.meta);
   const pane: SendPane = {
     tmux: new Tmux(deps.runner, loc.socketPath),
-    // The agent's own pane, exactly: never a window someone opened in the session since.
-    target: paneTarget(loc.session, loc.meta),
+    target,
     out,
-    // Each write is refused by tmux itself when the pane is dead (`pasteText`): then nothing
-    // more is written, and the refusal is built once the input lock is released.
+    // Each write is refused by tmux itself when the pane is dead or its input is off
+    // (`pasteText`): then nothing more is written; a dead pane's refusal is built once the input
+    // lock is released.
     delivered: async (write) => {
       const result = await write;
       if (result === "absent") throw new SessionNotFoundError(loc.session);
+      if (result === "input_off") throw inputOff(loc, target, out.sentSome);
       if (result === "dead") out.dead = true;
       else out.sentSome = true;
       return !out.dead;

@@ -20,7 +20,7 @@ export {
   listSessionsOf,
 } from "./list.ts";
 export type { AskSession } from "./pick.ts";
-export type { CleanupPlan, CleanupPlanOptions, LiveSession } from "./stale_files.ts";
+export type { CleanupPlan, CleanupPlanOptions, GoneSession, LiveSession } from "./stale_files.ts";
 export { flattenTree, renderTreeLines, type TreeNode } from "./tree_graph.ts";
 export { WATCH_STOPPED_EXIT, type WatchEvent } from "./watch.ts";
 export type { FleetWatchEvent } from "./watch_hosts.ts";

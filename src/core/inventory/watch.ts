@@ -225,7 +225,7 @@ async function keepChannels(
   channels: Map<string, ControlChannel>,
   rows: readonly ListedSession[],
   onChange: () => void,
-  /** lisa's private runtime dir: the channels' captures are written there (control.ts). */
+  /** lisa's private runtime dir: the channels' captures are written there (src/tmux/control.ts). */
   captureDir: string,
 ): Promise<void> {
   const bySocket = new Map<string, ListedSession[]>();

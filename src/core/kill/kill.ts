@@ -48,7 +48,7 @@ import type { SessionMeta } from "../../base/types.ts";
 import { pathExists } from "../../store/atomic.ts";
 import { pruneOldEvents } from "../../store/events.ts";
 import { sessionPaths } from "../../store/runtime_dir.ts";
-import { hasSession, killSession, sessionPanePids } from "../../tmux/sessions.ts";
+import { hasSession, killSession, markKilling, sessionPanePids } from "../../tmux/sessions.ts";
 import { sessionTarget, Tmux } from "../../tmux/tmux.ts";
 
 /** How long processes get between SIGTERM and SIGKILL. */
@@ -274,6 +274,8 @@ async function endSession(
     graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
     sleep: deps.sleep,
   };
+  // A `send --wait` that sees the pane die of our SIGTERM must take it for the kill it is.
+  if (pids !== null) await markKilling(tmux, target.session).catch(() => false);
   const ended = await endProcesses(deps, victims, { runId, pids, terminateOptions });
   let close: (() => Promise<void>) | null = null;
   if (pids !== null) {

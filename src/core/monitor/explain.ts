@@ -130,7 +130,7 @@ function processRows(
     [
       "command processes",
       sig.commandProcesses.length === 0 ? "none" : sig.commandProcesses.join(", "),
-      is("command_running", "no_active_process"),
+      is("command_running", "command_between_steps", "no_active_process"),
     ],
     [
       "terminal input",

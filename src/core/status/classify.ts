@@ -39,6 +39,7 @@
  *    `just_started` instead.
  * 6. no agent: a non-shell process in the pane (the wrapper's heartbeat excluded), busy shells
  *    or a changing screen → `in_progress`; then, inside the grace window, → `just_started`;
+ *    then a script between two of its commands (`command_between_steps`) → `in_progress`;
  *    otherwise → `stuck`. A fresh heartbeat alone does not count: it proves the wrapper lives,
  *    not that anything works (seed 003: stuck = no active process after grace).
  *
@@ -169,7 +170,16 @@ export interface Signals {
    * Without an agent: non-shell processes in the pane (heartbeat excluded), their CPU, and
    * whether they all sleep with one waiting for keyboard input on the terminal.
    */
-  command: { processes: string[]; cpu: CpuReading | null; readingTerminal?: boolean };
+  command: {
+    processes: string[];
+    cpu: CpuReading | null;
+    readingTerminal?: boolean;
+    /**
+     * The command moves between two of its commands: a shell of it runs, a command of it just
+     * ended, or status's second look saw its processes change (`gather.ts` `isStepping`).
+     */
+    stepping?: boolean;
+  };
   screen: {
     title: string;
     /** The visible rows of the pane. */
@@ -391,6 +401,10 @@ export function progressOf(
   const children = s.agent ? s.agent.busyChildren : s.command.processes;
   evidence.push(children.length > 0 ? `children: ${children.join(", ")}` : "children: none");
   if (children.length > 0) ages.push(0);
+  if (s.agent === null && s.command.stepping === true) {
+    evidence.push("command: between two of its commands");
+    ages.push(0);
+  }
   if (retrying) {
     evidence.push("last busy: not counted while retrying");
   } else if (s.lastBusyAgeSeconds !== undefined && s.lastBusyAgeSeconds !== null) {
@@ -692,6 +706,9 @@ function commandProcess(e: Evidence): Answer {
   // A command of shell builtins only (an echo loop) still shows its work on the screen.
   if (e.changing) return answer("in_progress", "command_output_changing");
   if (e.inGrace) return answer("just_started", "grace_period");
+  // A script between two commands shows no process for a moment: it moves, it is not stuck.
+  // (Inside the grace window its starting shell runs like that too: that is just_started.)
+  if (e.s.command.stepping === true) return answer("in_progress", "command_between_steps");
   return answer("stuck", "no_active_process");
 }
 

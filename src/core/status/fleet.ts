@@ -20,16 +20,14 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
-import { CPU_SECOND_SAMPLE_MS } from "./cpu.ts";
 import { missingProbe, type PaneProbe, parseProbe, STATUS_PANE_FIELDS } from "./gather.ts";
 import { STATUS_CAPTURE_LINES } from "./gather.ts";
 import {
   evaluateSession,
   finishEvaluation,
   lostExitStatus,
-  needsSecondSample,
   readPrelude,
-  resample,
+  secondPass,
   SIGCHLD_SETTLE_MS,
   type StatusOutcome,
   type StatusPrelude,
@@ -422,11 +420,7 @@ export async function fleetStatuses(
     const { probe, captured } = paneOf(reading, loc.session, loc.meta);
     return evaluateSession(deps, loc, prelude, probe, captured);
   }));
-  const second = evals.filter(needsSecondSample);
-  if (second.length > 0) {
-    await deps.sleep(CPU_SECOND_SAMPLE_MS);
-    for (const ev of second) resample(deps, ev);
-  }
+  await secondPass(deps, evals);
   const outcomes = new Map<string, StatusOutcome>();
   const memory = options.cpuMemory;
   for (const ev of evals) {

@@ -225,6 +225,11 @@ export interface ProcessView {
   busyChildren: string[];
   /** Without an agent: non-shell processes of the pane other than the wrapper and heartbeat. */
   commandProcesses: string[];
+  /**
+   * Without an agent: the command moves from one of its commands to the next (see
+   * {@link isStepping}); false with an agent.
+   */
+  commandStepping: boolean;
   /** Processes whose CPU is sampled: the agent family, else the pane's processes below the root. */
   sampled: ProcInfo[];
 }
@@ -315,15 +320,65 @@ export function inspectProcesses(
     const busyChildren = descendantsOf(found.proc.pid, live)
       .filter((p) => !family.has(p.pid) && isWork(p, helpers))
       .map((p) => p.name);
-    return { found, busyChildren, commandProcesses: [], sampled: found.family };
+    return {
+      found,
+      busyChildren,
+      commandProcesses: [],
+      commandStepping: false,
+      sampled: found.family,
+    };
   }
-  const commandProcesses = live
-    .filter((p) => p.pid !== rootPid && isWork(p, []) && !SHELL_NAMES.has(p.name.toLowerCase()))
+  const below = live.filter((p) => p.pid !== rootPid);
+  const commandProcesses = below
+    .filter((p) => isWork(p, []) && !SHELL_NAMES.has(p.name.toLowerCase()))
     .map((p) => p.name);
   // The pane's root is lisa's wrapper: the session's command always runs as its child, so the
   // root's own CPU (its start-up, seconds before any command runs) is never the session's work.
-  const sampled = live.filter((p) => p.pid !== rootPid && p.state !== "Z" && p.state !== "X");
-  return { found: null, busyChildren: [], commandProcesses, sampled };
+  const sampled = below.filter((p) => p.state !== "Z" && p.state !== "X");
+  return {
+    found: null,
+    busyChildren: [],
+    commandProcesses,
+    commandStepping: isStepping(below),
+    sampled,
+  };
+}
+
+/**
+ * True when a script moves between two of its commands (`procs`: the command's processes, the
+ * wrapper and heartbeat left out): one of its shells runs (it forks the next command, or its
+ * child has not exec'd yet) or a command of it has ended and waits to be reaped. A script
+ * spends a moment like that between any two commands, with no other process to show; a shell
+ * blocked for good (opening a FIFO nobody writes) sleeps with no such child. Pure.
+ */
+export function isStepping(procs: readonly ProcInfo[]): boolean {
+  return procs.some((p) =>
+    p.state === "Z" || (p.state === "R" && SHELL_NAMES.has(p.name.toLowerCase()))
+  );
+}
+
+/** A process at a moment: who it is and how often it has been switched in so far. */
+export interface ProcMark {
+  pid: number;
+  startTime: number;
+  /** Context switches so far (voluntary and not); null when unreadable. */
+  switches: number | null;
+}
+
+/**
+ * True when the command's processes moved between two looks (`before`, `after`): a process came
+ * or went, or one was switched in since (a shell waiting for its commands wakes as each ends;
+ * one blocked for good is never switched in). Pure.
+ */
+export function movedBetween(before: readonly ProcMark[], after: readonly ProcMark[]): boolean {
+  const key = (m: ProcMark) => `${m.pid}:${m.startTime}`;
+  const earlier = new Map(before.map((m) => [key(m), m.switches]));
+  if (earlier.size !== after.length) return true;
+  return after.some((m) => {
+    if (!earlier.has(key(m))) return true;
+    const was = earlier.get(key(m));
+    return was !== null && was !== undefined && m.switches !== null && m.switches !== was;
+  });
 }
 
 /** Subtree of `rootPid` from a full listing (the `ps` fallback). */

@@ -41,10 +41,12 @@ import {
   fileAgeSeconds,
   inspectProcesses,
   missingProbe,
+  movedBetween,
   type PaneProbe,
   parseDoneFile,
   probePane,
   type ProcessView,
+  type ProcMark,
   readHintedAgent,
   readPaneProcesses,
   sampleCpu,
@@ -55,7 +57,14 @@ import {
 import { readHookSignal } from "../../agents/hooks.ts";
 import { extraMatchNames } from "../../agents/match.ts";
 import { COMMAND_CPU, rulesFor } from "../../agents/rules/index.ts";
-import { CLK_TCK, hasProcFs, type ProcInfo, waitsForTerminalInput } from "../../proc/table.ts";
+import {
+  CLK_TCK,
+  contextSwitches,
+  hasProcFs,
+  type ProcInfo,
+  subtree,
+  waitsForTerminalInput,
+} from "../../proc/table.ts";
 import { readTextIfExists } from "../../store/atomic.ts";
 import { readState } from "../../store/session_store.ts";
 import { recordPoll } from "./poll_record.ts";
@@ -67,6 +76,11 @@ export { SNAPSHOT_EVENT_INTERVAL_MS } from "./poll_record.ts";
 
 /** Wait after nudging the tmux server with SIGCHLD before reading the pane again. */
 export const SIGCHLD_SETTLE_MS = 200;
+/**
+ * Wait of the second look at a command that seems to run nothing: a script between two commands
+ * forks the next one, or is switched in as one ends, well within it.
+ */
+export const SECOND_LOOK_MS = 40;
 
 /** Options of {@link sessionStatus}. */
 export interface StatusOptions {
@@ -267,7 +281,7 @@ function trackProgress(prev: SessionStateFile, facts: ProcessFacts, nowMs: numbe
   const agent = view.found?.agent ?? null;
   const cpu = agent ? rulesFor(agent).cpu : COMMAND_CPU;
   const busyNow = isCpuBusy(facts.cpu, cpu.busyMinPercent) || view.busyChildren.length > 0 ||
-    view.commandProcesses.length > 0;
+    view.commandProcesses.length > 0 || view.commandStepping;
   const ticks = latest.reduce((sum, sample) => sum + sample.ticks, 0);
   return nextProgress(prev, { ticks, busyNow }, nowMs, cpu.idleMaxPercent, CLK_TCK);
 }
@@ -441,6 +455,7 @@ function signalsOf(
       processes: facts.view?.commandProcesses ?? [],
       cpu: found ? null : facts.cpu,
       readingTerminal: facts.readingTerminal,
+      stepping: facts.view?.commandStepping ?? false,
     },
     screen: {
       title: probe.title,
@@ -484,6 +499,76 @@ export function resample(deps: Deps, ev: Evaluation): void {
   if (ev.signals.agent) ev.signals.agent = { ...ev.signals.agent, cpu: ev.facts.cpu };
   else ev.signals.command = { ...ev.signals.command, cpu: ev.facts.cpu };
   ev.c = classify(ev.signals);
+}
+
+/**
+ * True when the answer is `no_active_process` and the pane's processes can be read again: a
+ * script between two commands shows no process for a moment, so status looks once more before
+ * it answers `stuck` (which monitor and smoke take as final).
+ */
+export function needsSecondLook(ev: Evaluation): boolean {
+  return ev.c.classificationReason === "no_active_process" && ev.facts.view !== null &&
+    ev.probe.panePid !== null && procFs();
+}
+
+/** The marks of `procs` now (who they are, how often each was switched in). */
+function marksOf(procs: readonly ProcInfo[]): ProcMark[] {
+  return procs.map((p) => ({
+    pid: p.pid,
+    startTime: p.startTime,
+    switches: contextSwitches(p.pid),
+  }));
+}
+
+/**
+ * The second look at a command that seemed to run nothing (`before`: its processes' marks at
+ * the first look, a moment ago): reads the pane's processes again and classifies again. The
+ * command moves when a process of it runs now, or its processes came, went or were switched in
+ * between the looks ({@link movedBetween}); a shell blocked for good does none of that.
+ */
+function lookAgain(deps: Deps, ev: Evaluation, before: readonly ProcMark[]): void {
+  const first = ev.facts.view!;
+  let view: ProcessView;
+  try {
+    view = inspectProcesses(
+      subtree(ev.probe.panePid!),
+      ev.probe.panePid,
+      extraMatchNames(deps.config),
+      null,
+      (agent) => rulesFor(agent).idleHelpers,
+    );
+  } catch {
+    return;
+  }
+  if (view.found !== null) return;
+  const moved = view.commandStepping || movedBetween(before, marksOf(view.sampled));
+  ev.facts.view = { ...view, sampled: first.sampled, commandStepping: moved };
+  ev.progress = trackProgress(ev.prelude.prev, ev.facts, ev.nowMs);
+  ev.signals.command = {
+    ...ev.signals.command,
+    processes: view.commandProcesses,
+    stepping: moved,
+  };
+  if (ev.progress.lastBusyAtMs !== null) {
+    ev.signals.lastBusyAgeSeconds = Math.max(0, (ev.nowMs - ev.progress.lastBusyAtMs) / 1000);
+  }
+  ev.c = classify(ev.signals);
+}
+
+/**
+ * The second pass of a poll, after one wait shared by every evaluation of `evals` that needs it:
+ * a second CPU sample where the answer hinges on CPU and none is recent
+ * ({@link CPU_SECOND_SAMPLE_MS}), and a second look at a command that seems to run nothing
+ * ({@link SECOND_LOOK_MS}).
+ */
+export async function secondPass(deps: Deps, evals: readonly Evaluation[]): Promise<void> {
+  const sample = evals.filter(needsSecondSample);
+  const look = evals.filter(needsSecondLook);
+  if (sample.length === 0 && look.length === 0) return;
+  const marks = new Map(look.map((ev) => [ev, marksOf(ev.facts.view!.sampled)]));
+  await deps.sleep(sample.length > 0 ? CPU_SECOND_SAMPLE_MS : SECOND_LOOK_MS);
+  for (const ev of sample) resample(deps, ev);
+  for (const ev of look) if (needsSecondLook(ev)) lookAgain(deps, ev, marks.get(ev)!);
 }
 
 /**
@@ -624,11 +709,9 @@ export async function sessionStatus(deps: Deps, options: StatusOptions): Promise
     prelude.done = readDone(loc.paths.done, loc.meta, prelude.failures);
   }
   const ev = await evaluateSession(deps, loc, prelude, probe);
-  if (needsSecondSample(ev)) {
-    // No recent sample and the answer hinges on CPU: measure it now (once, ~150 ms).
-    await deps.sleep(CPU_SECOND_SAMPLE_MS);
-    resample(deps, ev);
-  }
+  // No recent CPU sample where the answer hinges on it (~150 ms), or a command that seems to
+  // run nothing (~40 ms): one more look before answering.
+  await secondPass(deps, [ev]);
   const outcome = await finishEvaluation(deps, ev);
   const { session, sessionState: state, waitingFor } = outcome.report;
   deps.noteState?.({ session, state, waitingFor });

@@ -41,6 +41,8 @@ import { type TokenUsage, UsageReader } from "../../agents/usage.ts";
 import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
 import { LisaError, LockBusyError } from "../../base/errors.ts";
 import { withLock } from "../../store/lock.ts";
+import { beingKilled } from "../../tmux/sessions.ts";
+import { Tmux } from "../../tmux/tmux.ts";
 import {
   isElicitation,
   lineKey,
@@ -384,6 +386,18 @@ function endedBy(s: StatusRead): { outcome: TurnOutcome; error?: string } | null
 }
 
 /**
+ * True when the session is being killed ({@link beingKilled}) or already gone: kill's SIGTERM
+ * lands before its `kill-session`, so for a moment the pane reads crashed by signal 15.
+ */
+async function killUnderway(w: TurnWait): Promise<boolean> {
+  try {
+    return await beingKilled(new Tmux(w.deps.runner, w.loc.socketPath), w.loc.session) !== false;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Sends per `options` (Enter always pressed) and waits for the turn it started (module doc).
  * Throws what {@link sendToSession} throws; once the text is sent, it never throws for the
  * turn's sake: a gone session is the outcome `interrupted`.
@@ -586,7 +600,9 @@ async function readTurnStatus(w: TurnWait): Promise<WaitResult | null> {
   }
   if (status === null) return null;
   const source = w.useHooks ? "hooks" : "screen";
-  const ended = endedBy(status);
+  const ended = status.state === "crashed" && await killUnderway(w)
+    ? { outcome: "interrupted" as const }
+    : endedBy(status);
   const waiting = status.state === "waiting_input";
   if (status.state === "in_progress") w.sawWork = true;
   if (ended !== null && (w.useHooks || status.state !== "completed")) {

@@ -11,10 +11,12 @@ import type { Runner } from "../../base/runner.ts";
 import { fileIdentity } from "../../store/atomic.ts";
 import { probeSocket } from "../../tmux/sessions.ts";
 import { recordBeforeRemoval, recordKey } from "../history/mod.ts";
-import { withSpawnLock } from "../session/mod.ts";
+import { tryReadMeta, withSpawnLock } from "../session/mod.ts";
+import { sessionPaths } from "../../store/runtime_dir.ts";
 import {
   type CleanupPlan,
   type CleanupPlanOptions,
+  type GoneSession,
   type LiveSession,
   planCleanup,
 } from "../inventory/mod.ts";
@@ -65,10 +67,12 @@ export async function removeStaleSocket(
 }
 
 /**
- * Removes the files of the plan's gone sessions (history takes what their hook and event files
- * say first), each session's under the project's spawn lock: no spawn of the name begins between
- * the look and the removal, and a file replaced since it was listed (a spawn of the name wrote
- * it while history waited for its database, say) is that session's and stays.
+ * Removes the files of the plan's gone sessions, a project's under its spawn lock: no spawn of
+ * a name begins between the look and the removal. History takes what their hook and event files
+ * say first, under the same lock: a spawn of the name landing earlier would otherwise have its
+ * new run ingested and closed as `cleanup`. A session with a file replaced since it was listed
+ * (a spawn of the name wrote it) is another run's now: history leaves it to that run, and the
+ * replaced files stay.
  */
 async function removeGoneSessions(
   deps: Deps,
@@ -76,41 +80,53 @@ async function removeGoneSessions(
   report: CleanupReport,
   remove: (path: string, kind: keyof CleanupPaths) => void,
 ): Promise<void> {
-  const going = plan.goneSessions;
-  const unrecorded = report.dryRun || going.length === 0
-    ? new Set<string>()
-    : (await recordBeforeRemoval(
-      deps,
-      going.map((g) => ({ runtimeDir: plan.runtimeDir, hash: g.hash, session: g.session })),
-      "cleanup",
-    )).unrecorded;
-  for (const g of going) {
-    // A hook file history could not take stays for the next ingestion.
-    const keepHooks = unrecorded.has(recordKey(g));
-    const sweep = () => {
-      for (const path of g.files) {
-        const replaced = !report.dryRun && fileIdentity(path) !== g.identities[path];
-        if ((keepHooks && g.hookFiles.includes(path)) || replaced) {
-          report.kept.artifacts.push(path);
-        } else remove(path, "artifacts");
+  const byHash = new Map<string, GoneSession[]>();
+  for (const g of plan.goneSessions) byHash.set(g.hash, [...(byHash.get(g.hash) ?? []), g]);
+  for (const [hash, going] of byHash) {
+    const removeAll = async () => {
+      // Looked at once, under the lock and before history reads them: history's own note on a
+      // hook log's lock file is no replacement.
+      const replaced = new Set(
+        going.flatMap((g) => g.files.filter((p) => fileIdentity(p) !== g.identities[p])),
+      );
+      if (report.dryRun) replaced.clear();
+      const still = going.filter((g) => !g.files.some((p) => replaced.has(p)));
+      const unrecorded = report.dryRun || still.length === 0 ? new Set<string>() : (
+        await recordBeforeRemoval(deps, still.map((g) => recordOf(plan.runtimeDir, g)), "cleanup")
+      ).unrecorded;
+      for (const g of going) {
+        // A hook file history could not take stays for the next ingestion.
+        const keepHooks = unrecorded.has(recordKey(g));
+        for (const path of g.files) {
+          if ((keepHooks && g.hookFiles.includes(path)) || replaced.has(path)) {
+            report.kept.artifacts.push(path);
+          } else remove(path, "artifacts");
+        }
       }
-      return Promise.resolve();
     };
     if (report.dryRun) {
-      await sweep();
+      await removeAll();
       continue;
     }
     try {
       await withSpawnLock(
         plan.runtimeDir,
-        g.hash,
-        `the files of session "${g.session}" were not removed`,
-        sweep,
+        hash,
+        `the files of ${going.map((g) => `"${g.session}"`).join(", ")} were not removed`,
+        removeAll,
       );
     } catch (error) {
-      for (const path of g.files) report.errors.push({ path, error: (error as Error).message });
+      for (const g of going) {
+        for (const path of g.files) report.errors.push({ path, error: (error as Error).message });
+      }
     }
   }
+}
+
+/** What history records of gone session `g`: its files, and the run its meta names. */
+function recordOf(runtimeDir: string, g: GoneSession) {
+  const meta = tryReadMeta(sessionPaths(runtimeDir, g.hash, g.session).meta);
+  return { runtimeDir, hash: g.hash, session: g.session, runId: meta?.runId ?? null };
 }
 
 /** Carries out `plan` (or, with `dryRun`, only reports it). Removal failures go to `errors`. */

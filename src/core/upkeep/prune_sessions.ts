@@ -289,27 +289,26 @@ async function pruneOne(
       );
     } catch { /* the files still go; the dead pane stays visible */ }
   }
-  // History keeps what the hook and event files say before they go (issue 14); a hook file
-  // it could not take stays for the next ingestion (and the next prune).
-  const { recorded } = await recordBeforeRemoval(
-    deps,
-    [{ runtimeDir, hash, session, runId: v.meta?.runId ?? null }],
-    "pruned",
-  );
-  // A spawn of the name since it was judged (history may have waited seconds for its
-  // database) made the files another session's: they stay. Looked at under the spawn lock,
-  // so no spawn can begin between the look and the removal. A hook log history could not
-  // take stays for its next read.
+  // A spawn of the name since it was judged made the files another session's: they stay, and
+  // history leaves them to that run. Looked at under the spawn lock, so no spawn can begin
+  // between the look, history's record (issue 14: what the hook and event files say goes in
+  // before they go; a spawn landing before it would have its new run ingested and closed as
+  // `pruned`) and the removal. A hook log history could not take stays for its next read.
   const respawned = await withSpawnLock(
     runtimeDir,
     hash,
     `session "${session}" was not pruned`,
-    () => {
+    async () => {
       const now = tryReadMeta(sessionPaths(runtimeDir, hash, session).meta);
-      if ((now?.runId ?? null) !== (v.meta?.runId ?? null)) return Promise.resolve(true);
+      if ((now?.runId ?? null) !== (v.meta?.runId ?? null)) return true;
+      const { recorded } = await recordBeforeRemoval(
+        deps,
+        [{ runtimeDir, hash, session, runId: v.meta?.runId ?? null }],
+        "pruned",
+      );
       pruned.files = removeSessionArtifacts(runtimeDir, session, { hash, keepHooks: !recorded })
         .sort();
-      return Promise.resolve(false);
+      return false;
     },
   );
   return respawned ? null : pruned;

@@ -100,20 +100,26 @@ Deno.test("text is pasted in one call: has-session, load-buffer, then tmux check
     buffer,
     "-",
     ";",
-    // The pane's liveness is decided by tmux, in this invocation, right before the paste.
+    // The pane's liveness and its input are decided by tmux, in this invocation, right before
+    // the paste; the refusal says which it was.
     "if-shell",
     "-F",
     "-t",
     target,
-    "#{pane_dead}",
-    `'delete-buffer' '-b' '${buffer}' ; 'display-message' '-p' '__LISA_PANE_DEAD__'`,
+    "#{||:#{pane_dead},#{pane_input_off}}",
+    `'delete-buffer' '-b' '${buffer}' ; 'display-message' '-p' '-t' '${target}' ` +
+    "'#{?pane_dead,__LISA_PANE_DEAD__,__LISA_PANE_INPUT_OFF__}'",
     // Any mode (copy mode: a person scrolled back) ends first, so the paste reaches the agent.
     `'copy-mode' '-q' '-t' '${target}' ; 'paste-buffer' '-p' '-d' '-b' '${buffer}' '-t' '${target}'`,
   ]);
 });
 
-Deno.test("keys go through the same check; a dead pane's mark is `dead`", async () => {
-  const runner = new ScriptedRunner([ok0(), ok0("__LISA_PANE_DEAD__\n")]);
+Deno.test("keys go through the same check; a dead pane's mark is `dead`, input off `input_off`", async () => {
+  const runner = new ScriptedRunner([
+    ok0(),
+    ok0("__LISA_PANE_DEAD__\n"),
+    ok0("__LISA_PANE_INPUT_OFF__\n"),
+  ]);
   const tmux = new Tmux(runner, "/s.sock");
   strictEqual(await sendKeys(tmux, "=lisa-a:@1.%2", ["C-c", "'", "-t"]), "sent");
   deepStrictEqual(runner.calls[0].argv.slice(4), [
@@ -121,11 +127,13 @@ Deno.test("keys go through the same check; a dead pane's mark is `dead`", async 
     "-F",
     "-t",
     "=lisa-a:@1.%2",
-    "#{pane_dead}",
-    "'display-message' '-p' '__LISA_PANE_DEAD__'",
+    "#{||:#{pane_dead},#{pane_input_off}}",
+    "'display-message' '-p' '-t' '=lisa-a:@1.%2' " +
+    "'#{?pane_dead,__LISA_PANE_DEAD__,__LISA_PANE_INPUT_OFF__}'",
     `'copy-mode' '-q' '-t' '=lisa-a:@1.%2' ; 'send-keys' '-t' '=lisa-a:@1.%2' '--' 'C-c' "'" '-t'`,
   ]);
   strictEqual(await sendKeys(tmux, "=lisa-a:@1.%2", ["Enter"]), "dead");
+  strictEqual(await sendKeys(tmux, "=lisa-a:@1.%2", ["Enter"]), "input_off");
 });
 
 Deno.test("a missing session or server is absent, any other tmux failure is command_failed", async () => {

@@ -92,15 +92,16 @@ Deno.test("keys are tmux key names split on spaces, sent without delay", async (
   const t = await setup([ok0]);
   try {
     await sendToSession(t.deps, { session: "lisa-s", keys: " Escape  C-c " });
-    // Guarded by tmux itself (if-shell on #{pane_dead}), at the session's first pane (this
-    // meta has no pane ids).
+    // Guarded by tmux itself (if-shell on #{pane_dead} and #{pane_input_off}), at the
+    // session's first pane (this meta has no pane ids).
     deepStrictEqual(t.runner.calls[0].slice(4), [
       "if-shell",
       "-F",
       "-t",
       "=lisa-s:^.{top-left}",
-      "#{pane_dead}",
-      "'display-message' '-p' '__LISA_PANE_DEAD__'",
+      "#{||:#{pane_dead},#{pane_input_off}}",
+      "'display-message' '-p' '-t' '=lisa-s:^.{top-left}' " +
+      "'#{?pane_dead,__LISA_PANE_DEAD__,__LISA_PANE_INPUT_OFF__}'",
       "'copy-mode' '-q' '-t' '=lisa-s:^.{top-left}' ; 'send-keys' '-t' '=lisa-s:^.{top-left}' '--' 'Escape' 'C-c'",
     ]);
     deepStrictEqual(t.slept, []);

@@ -3,6 +3,8 @@ import { buildStartupScript, HEARTBEAT_ARGV0 } from "../../../../src/core/spawn/
 import {
   HEARTBEAT_PROCESS_NAME,
   inspectProcesses,
+  isStepping,
+  movedBetween,
   parseDoneFile,
   parseProbe,
   screenHash,
@@ -178,6 +180,59 @@ Deno.test("a command's processes count; shells do not unless running", () => {
   const loop = inspect(pane(proc(110, 100, "bash", ["bash", "-c", "while :; do :; done"], "R")));
   deepStrictEqual(loop.commandProcesses, []);
   deepStrictEqual(loop.sampled.map((p) => p.pid), [110]);
+});
+
+Deno.test("a script between two commands is stepping; a shell blocked for good is not", () => {
+  const script = ["bash", "-c", "for i in $(seq 400); do /bin/true; /bin/sleep 0.01; done"];
+  // Seen between `true` and `sleep`: the shell runs (it forks), its child has not exec'd yet,
+  // or `true` has ended and waits to be reaped. No other process shows at such a moment.
+  for (
+    const moment of [
+      [proc(110, 100, "bash", script, "R")],
+      [proc(110, 100, "bash", script), proc(111, 110, "bash", script, "R")],
+      [proc(110, 100, "bash", script), proc(111, 110, "true", ["/bin/true"], "Z")],
+    ]
+  ) {
+    const v = inspect(pane(...moment));
+    deepStrictEqual(v.commandProcesses, []);
+    strictEqual(v.commandStepping, true, JSON.stringify(moment));
+  }
+  // Blocked opening a FIFO (`read line < hold.fifo`), or a forked child blocked there
+  // (`cat < hold.fifo` before its exec): sleeping shells only.
+  const fifo = inspect(pane(proc(110, 100, "bash", ["bash", "-c", "read line < hold.fifo"])));
+  strictEqual(fifo.commandStepping, false);
+  const forked = inspect(pane(
+    proc(110, 100, "bash", ["bash", "-c", "cat < hold.fifo; echo"]),
+    proc(111, 110, "bash", ["bash", "-c", "cat < hold.fifo; echo"]),
+  ));
+  strictEqual(forked.commandStepping, false);
+  // The wrapper's own running and the heartbeat's moments are not the command's.
+  const wrapper = inspect([
+    proc(100, 1, "bash", ["bash", "/run/lisa-cmd-x.sh"], "R"),
+    proc(101, 100, "bash", ["lisa-heartbeat", "-c", "loop", "lisa-heartbeat", "100"], "R"),
+    proc(102, 101, "sleep", ["sleep", "2"], "Z"),
+    proc(110, 100, "bash", ["bash", "-c", "read line < hold.fifo"]),
+  ]);
+  strictEqual(wrapper.commandStepping, false);
+  strictEqual(inspect(pane(proc(110, 100, "claude", ["claude"], "R"))).commandStepping, false);
+  strictEqual(isStepping([proc(110, 100, "make", ["make"], "R")]), false);
+});
+
+Deno.test("the second look: processes that came, went or were switched in have moved", () => {
+  const mark = (pid: number, switches: number | null, startTime = pid) => ({
+    pid,
+    startTime,
+    switches,
+  });
+  strictEqual(movedBetween([mark(110, 7)], [mark(110, 7)]), false);
+  strictEqual(movedBetween([mark(110, 7)], [mark(110, 9)]), true);
+  strictEqual(movedBetween([mark(110, 7)], [mark(110, 7), mark(111, 1)]), true);
+  strictEqual(movedBetween([mark(110, 7), mark(111, 1)], [mark(110, 7)]), true);
+  // The same pid with another start time is another process.
+  strictEqual(movedBetween([mark(110, 7)], [mark(110, 7, 999)]), true);
+  // An unreadable count is no evidence either way.
+  strictEqual(movedBetween([mark(110, null)], [mark(110, 9)]), false);
+  strictEqual(movedBetween([], []), false);
 });
 
 Deno.test("busy children: sleep and cat count, zombies, idle shells and idle helpers do not", () => {
