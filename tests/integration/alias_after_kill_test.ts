@@ -22,7 +22,8 @@ Deno.test("after kill an alias and its prefix still name the session: status not
     const killed = await world.lisaInProcess(["session", "kill", "--session", alias, "--json"]);
     strictEqual(killed.code, 0, killed.stdout);
 
-    for (const value of [alias, prefix]) {
+    // The full name too says which alias it had (it answered alias null).
+    for (const value of [alias, prefix, s.session]) {
       const st = await world.lisaInProcess(["session", "status", "--session", value, "--json"]);
       strictEqual(st.code, 0, `${value}: ${st.stdout}`);
       strictEqual(st.json!.session, s.session);

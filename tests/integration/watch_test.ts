@@ -244,8 +244,14 @@ Deno.test("watch --until terminal --all: a watched session that disappears count
     strictEqual(last.type, "until_met", JSON.stringify(r.lines));
     const met = last.sessions as { session: string; state: string }[];
     deepStrictEqual(met.map((m) => m.session).sort(), [a.session, b.session].sort());
-    // b disappeared while running: it met "terminal" as not_found.
+    // b disappeared while running: it met "terminal" as not_found, and its line says so.
     strictEqual(met.find((m) => m.session === b.session)!.state, "not_found");
+    const gone = r.lines.find((l) => l.type === "disappeared" && l.session === b.session);
+    deepStrictEqual(
+      [gone?.to, gone?.waitingFor, gone?.reason],
+      ["not_found", null, null],
+      JSON.stringify(r.lines),
+    );
   } finally {
     await endStray();
     await world.dispose();

@@ -237,3 +237,37 @@ Deno.test("prune keeps a worktree holding a git repository the agent cloned into
     await world.dispose();
   }
 });
+
+Deno.test("prune forgets only its own worktree: a person's worktree whose directory is away (an unmounted disk) keeps its entry and commits", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  try {
+    // The person's own worktree, with a commit on no branch and a staged file.
+    const usb = `${world.base}/usb`;
+    Deno.mkdirSync(usb);
+    await gitIn(world, main, ["worktree", "add", "-q", "--detach", `${usb}/mywt`, "HEAD"]);
+    Deno.writeTextFileSync(`${usb}/mywt/mine.txt`, "m\n");
+    await gitIn(world, `${usb}/mywt`, ["add", "mine.txt"]);
+    await gitIn(world, `${usb}/mywt`, ["commit", "-qm", "person: detached work"]);
+    const personal = (await gitIn(world, `${usb}/mywt`, ["rev-parse", "HEAD"])).trim();
+    // lisa's worktree, merged, then pruned while the person's disk is not mounted.
+    const s = await spawnWt(world, "echo x > p.txt && git add p.txt && git commit -qm 'agent: p'");
+    await waitCompleted(world, s.session);
+    const m = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+    strictEqual(m.code, 0, m.stdout);
+    Deno.renameSync(usb, `${world.base}/usb-away`);
+    const pruned = await world.lisaInProcess(["session", "prune", "--json"]);
+    strictEqual(pruned.code, 0, pruned.stdout + pruned.stderr);
+    const [row] = pruned.json?.worktrees as PrunedRow[];
+    strictEqual(row.action, "removed", pruned.stdout);
+    Deno.renameSync(`${world.base}/usb-away`, usb);
+    // `git worktree prune` on the whole repository dropped the person's entry: their worktree was
+    // "not a git repository" and their commit hung from no ref.
+    strictEqual((await gitIn(world, `${usb}/mywt`, ["rev-parse", "HEAD"])).trim(), personal);
+    const list = await gitIn(world, main, ["worktree", "list", "--porcelain"]);
+    ok(list.includes(`worktree ${usb}/mywt`), list);
+    ok(!list.includes(s.worktree.path), list);
+  } finally {
+    await world.dispose();
+  }
+});

@@ -185,7 +185,16 @@ function emitChanges(
   }
   for (const [key, before] of known) {
     if (!now.has(key)) {
-      emit({ ...fields(before), type: "disappeared", at: at(), from: before.state, to: null });
+      // Gone is not_found, as status and --until read it; what it waited for went with it.
+      emit({
+        ...fields(before),
+        type: "disappeared",
+        at: at(),
+        from: before.state,
+        to: "not_found",
+        waitingFor: null,
+        reason: null,
+      });
     }
   }
 }

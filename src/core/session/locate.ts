@@ -258,7 +258,9 @@ export async function resolveSession(
 ): Promise<KnownSession | null> {
   if (value === "") return null;
   const names = knownSessions(runtimeDir, false);
-  if (names.names.has(value)) return { session: value, alias: null, hash: null, path: "" };
+  if (names.names.has(value)) {
+    return { session: value, alias: goneAlias(names, value), hash: null, path: "" };
+  }
   const known = knownSessions(runtimeDir);
   const live = oneOf(aliasMatches(known.metas, value, false), value);
   if (live !== null) return live;
@@ -282,6 +284,16 @@ export async function resolveSession(
   // An alias two runs had (drawn again once the first was forgotten): the newest run's.
   if (exact.length > 0) return exact[0];
   return oneOf(rows, value);
+}
+
+/**
+ * The alias a killed session `name` had, from its event logs left without a meta (kill writes it
+ * into the last event), when they agree; null for a session with a meta (its meta says), or none.
+ */
+function goneAlias(known: KnownSessions, name: string): string | null {
+  const logs = known.orphanLogs.filter((l) => l.session === name);
+  const aliases = new Set(logs.map((l) => aliasInEventLog(l.path)));
+  return aliases.size === 1 ? [...aliases][0] : null;
 }
 
 /**

@@ -186,3 +186,49 @@ export async function withRepoLock<T>(
     },
   }, fn);
 }
+
+/**
+ * Drops git's entry of the worktree at `path` (whose directory is gone) and no other:
+ * `git worktree prune` would also drop the entry of every other worktree whose directory is
+ * missing right now — a person's worktree on an unmounted disk or a moved directory, whose
+ * commits and index then hang from no ref. The entry is the dir under `<common dir>/worktrees/`
+ * whose `gitdir` file names `path`'s `.git`.
+ */
+export async function forgetWorktree(
+  deps: Deps,
+  repoRoot: string,
+  path: string,
+  options: GitOptions = {},
+): Promise<void> {
+  const common = await git(deps, repoRoot, [
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-common-dir",
+  ], { ...options, allowFailure: true });
+  if (!common.success) return;
+  const admin = joinPath(common.stdout.trim(), "worktrees");
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(admin)];
+  } catch {
+    return;
+  }
+  // git may have written the path with symlinks resolved: the directory is gone, its parent not.
+  const want = new Set([joinPath(path, ".git")]);
+  try {
+    const cut = path.replace(/\/+$/, "").lastIndexOf("/");
+    want.add(joinPath(Deno.realPathSync(path.slice(0, cut) || "/"), path.slice(cut + 1), ".git"));
+  } catch { /* no parent either */ }
+  for (const entry of entries) {
+    let gitdir: string;
+    try {
+      gitdir = Deno.readTextFileSync(joinPath(admin, entry.name, "gitdir")).trim();
+    } catch {
+      continue;
+    }
+    if (!want.has(gitdir)) continue;
+    try {
+      Deno.removeSync(joinPath(admin, entry.name), { recursive: true });
+    } catch { /* already gone */ }
+  }
+}

@@ -10,7 +10,7 @@ import type { Deps } from "../../base/deps.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { endRecordedGroup } from "../../proc/group.ts";
 import { isAlive } from "../../proc/table.ts";
-import { git } from "./git.ts";
+import { forgetWorktree, git } from "./git.ts";
 import { withRepo } from "./merge_journal.ts";
 import { readRecord, removeRecord, type SpawnIntent } from "../../store/worktree_record.ts";
 
@@ -36,7 +36,7 @@ export async function removeUnstarted(
   try {
     Deno.removeSync(path, { recursive: true });
   } catch { /* git removed it */ }
-  await git(deps, repoRoot, ["worktree", "prune"], cleanup);
+  await forgetWorktree(deps, repoRoot, path, cleanup);
   const ref = `refs/heads/${branch}`;
   const had = await git(deps, repoRoot, ["rev-parse", "--verify", "--quiet", ref], cleanup);
   const deleted = had.stdout.trim() === baseCommit &&

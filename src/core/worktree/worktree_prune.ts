@@ -24,7 +24,7 @@ import { LisaError } from "../../base/errors.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { resolveProject } from "../session/mod.ts";
 import { type BranchCommit, pendingChanges, worktreePresent } from "./describe.ts";
-import { git, gitMessage, splitZ } from "./git.ts";
+import { forgetWorktree, git, gitMessage, splitZ } from "./git.ts";
 import { clearUnstarted, spawnerAlive } from "./leftover.ts";
 import { selfIdentity, withRepo } from "./merge_journal.ts";
 import {
@@ -441,7 +441,7 @@ async function finishRemoval(deps: Deps, info: WorktreeInfo, tip: string | null)
   try {
     Deno.removeSync(info.path, { recursive: true });
   } catch { /* gone */ }
-  await git(deps, info.repoRoot, ["worktree", "prune"], cleanup);
+  await forgetWorktree(deps, info.repoRoot, info.path, cleanup);
   if (tip === null) return false;
   const ref = `refs/heads/${info.branch}`;
   const at = await git(deps, info.repoRoot, ["rev-parse", "--verify", "--quiet", ref], cleanup);
