@@ -159,6 +159,14 @@ export function markRead(path: string, cursor: { ino: number | null; offset: num
 }
 
 /**
+ * The read mark of the log at `path` ({@link markRead}, moved along by each compaction), or
+ * null when none is noted. Read without the lock: a torn read is no mark.
+ */
+export function readMark(path: string): { ino: number; offset: number } | null {
+  return readNotes(lockPathFor(path)).read ?? null;
+}
+
+/**
  * Reads the newest complete lines of `path` under the shared lock, at most `maxBytes` from its
  * end, and returns the ones that parse as JSON, oldest first, at most `limit`. A missing file
  * gives []. Invalid lines are skipped (fewer than `limit` come back only when the window holds

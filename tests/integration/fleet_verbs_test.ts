@@ -190,6 +190,8 @@ Deno.test("prune --dry-run changes nothing; prune removes the dead session, neve
       ]);
       return r.stdout.trim() === "1";
     }, 30_000);
+    // A status of the finished session writes its state (under a lock) and its output file.
+    await world.lisaInProcess(["session", "status", "--session", dead.session, "--json"]);
     const before = [...Deno.readDirSync(world.runtimeDir)].map((e) => e.name).sort();
     const dry = await world.lisaInProcess([
       "session",
@@ -216,6 +218,10 @@ Deno.test("prune --dry-run changes nothing; prune removes the dead session, neve
     const pruned = real.json!.pruned as { session: string; closedTmuxSession: boolean }[];
     deepStrictEqual(pruned.map((p) => p.session), [dead.session]);
     strictEqual(pruned[0].closedTmuxSession, true);
+    // The dry run listed the very files the real run removed (it left out locks and the output
+    // file).
+    const files = (r: typeof dry) => (r.json!.pruned as { files: string[] }[])[0].files.sort();
+    deepStrictEqual(files(dry), files(real));
     strictEqual(readIf(artifact(world, dead, "meta.json")), undefined);
     ok(readIf(artifact(world, live, "meta.json")) !== undefined);
     const has = await world.tmux(live.socketPath, ["has-session", "-t", `=${live.session}:`]);

@@ -129,6 +129,19 @@ export function splitKeys(keys: string): string[] {
 export const MAX_KEYS_BYTES = 12 * 1024;
 
 /**
+ * What to say of a modified key tmux 3.3a reads but cannot send (`S-Enter`, `C-1`, `C-M-Enter`):
+ * a key name with modifiers whose base is a key; null for any other word.
+ */
+function unsendable(key: string): string | null {
+  const m = /^((?:[CMScms]-)+|\^)(.+)$/.exec(key);
+  if (m === null || !isValidKey(m[2])) return null;
+  return `Key "${key}" cannot be sent: tmux 3.3a reads it but would type its name as text or ` +
+    "send nothing. Shift goes with the arrows only (Shift-Tab is BTab); Ctrl with a letter, " +
+    "Space or one of @[\\]^_? (and 2 6 - /); Ctrl with Meta with a letter, Space or @[\\]^_?. " +
+    "Send the plain key, or the text with --text. Nothing was sent";
+}
+
+/**
  * Throws `invalid_key` for the first word of `keys` that is not a tmux key name, and
  * `invalid_argument` for more keys than one send takes ({@link MAX_KEYS_BYTES}).
  */
@@ -138,8 +151,9 @@ export function checkKeys(keys: readonly string[]): void {
     const suggestion = suggestKey(key);
     const hint = suggestion === null ? "" : ` (did you mean "${suggestion}"?)`;
     throw new UsageError(
-      `Unknown key "${key}"${hint}; --keys takes tmux key names (Enter, Escape, C-c, Up, y, …), ` +
-        "literal text goes through --text. Nothing was sent",
+      unsendable(key) ??
+        `Unknown key "${key}"${hint}; --keys takes tmux key names (Enter, Escape, C-c, Up, y, …), ` +
+          "literal text goes through --text. Nothing was sent",
       "invalid_key",
       { key, suggestion },
     );

@@ -28,7 +28,7 @@ import type { Deps } from "../../base/deps.ts";
 import type { SessionMeta } from "../../base/types.ts";
 import { baseName } from "../../base/paths.ts";
 import { type FileCursor, MAX_READ_BYTES, readLinesFrom } from "../../store/line_cursor.ts";
-import { markRead } from "../../store/events.ts";
+import { markRead, readMark } from "../../store/events.ts";
 import { type SessionPaths, sessionPaths } from "../../store/runtime_dir.ts";
 import { normalizeMeta } from "../../store/session_store.ts";
 import { tryReadMeta } from "../session/mod.ts";
@@ -492,9 +492,21 @@ function readDone(path: string): { runId: string; exitCode: number; at: string |
  * Reads every line of `path` after the stored cursor, oldest first, in bounded chunks (none
  * when it is missing or unsafe): a log that kept its unread lines may be larger than one read.
  */
-function newLines(h: History, path: string): { lines: string[]; next: FileCursor } | null {
+function newLines(
+  h: History,
+  path: string,
+  mark: FileCursor | null = null,
+): { lines: string[]; next: FileCursor } | null {
   const lines: string[] = [];
   let cursor = readCursor(h, path);
+  // A compaction replaces the log by a new file, and the file system may give the new file the
+  // old one's inode number: the stored cursor then looks valid for a file it was never taken on,
+  // and reading from its offset skipped unread lines (turns vanished). The log's read mark
+  // follows each compaction: never start past it on that inode (lines read twice are skipped by
+  // their keys).
+  if (mark !== null && cursor !== null && mark.ino === cursor.ino && mark.offset < cursor.offset) {
+    cursor = mark;
+  }
   try {
     while (true) {
       const read = readLinesFrom(path, cursor, MAX_READ_BYTES, true);
@@ -616,7 +628,7 @@ function ingestHooks(
   counts: IngestCounts,
   usage: UsageReader,
 ): FileCursor | null {
-  const hooks = newLines(h, paths.hooks);
+  const hooks = newLines(h, paths.hooks, readMark(paths.hooks));
   if (hooks === null) return null;
   for (const line of hooks.lines) {
     const r = parseTurnRecord(line);

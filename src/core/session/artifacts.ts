@@ -16,6 +16,8 @@ export interface RemoveArtifactsOptions {
   exceptHash?: string;
   /** Keep the hook log (and its lock): history could not ingest it yet. */
   keepHooks?: boolean;
+  /** Remove nothing: return what would be removed (a dry run's list is the real one's). */
+  dryRun?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ function ownerOf(name: string, keepHooks: boolean): { hash: string; session: str
 /**
  * Removes the artifacts of `session` in `runtimeDir` (of one hash, or of every hash), keeping
  * its event log (and its hook log with `keepHooks`). Best effort: a file that cannot be removed
- * is skipped. Returns removed paths.
+ * is skipped. Returns removed paths (with `dryRun`, the paths it would remove).
  */
 export function removeSessionArtifacts(
   runtimeDir: string,
@@ -59,6 +61,10 @@ export function removeSessionArtifacts(
     if (options.hash !== undefined && owner.hash !== options.hash) continue;
     if (options.exceptHash !== undefined && owner.hash === options.exceptHash) continue;
     const path = joinPath(runtimeDir, entry.name);
+    if (options.dryRun) {
+      removed.push(path);
+      continue;
+    }
     try {
       Deno.removeSync(path);
       removed.push(path);

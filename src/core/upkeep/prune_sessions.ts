@@ -340,8 +340,12 @@ export async function pruneSessions(deps: Deps, options: PruneOptions): Promise<
   for (const [key, s] of sessions) {
     const v = await judge(deps, s, seen.metas.get(key), seen, { nowMs, olderThanMs });
     if ("kept" in v) result.kept.push(v.kept);
-    else if (dryRun) result.pruned.push({ ...v.prune, files: [...s.paths.values()].sort() });
-    else {
+    else if (dryRun) {
+      // The files the removal would take (output file and locks included), as history takes
+      // the hook log (a busy history keeps it: the real run then says so).
+      const files = removeSessionArtifacts(runtimeDir, s.session, { hash: s.hash, dryRun: true });
+      result.pruned.push({ ...v.prune, files: files.sort() });
+    } else {
       const pruned = await pruneOne(deps, runtimeDir, v);
       if (pruned !== null) result.pruned.push(pruned);
       else result.kept.push({ session: s.session, alias: v.prune.alias, reason: "live" });

@@ -183,6 +183,17 @@ Deno.test("an unknown key name is invalid_key with a suggestion, and nothing rea
         e.details.suggestion === "Escape",
     );
     strictEqual(t.runner.calls.length, 0);
+    // A key tmux knows but cannot send says so, and what to send instead.
+    for (const key of ["S-Enter", "C-1", "C-M-Enter"]) {
+      await rejects(
+        () => sendToSession(t.deps, { session: "lisa-s", keys: key }),
+        (e) =>
+          e instanceof LisaError && e.code === "invalid_key" &&
+          e.message.startsWith(`Key "${key}" cannot be sent: tmux 3.3a reads it`) &&
+          /Shift-Tab is BTab/.test(e.message),
+      );
+    }
+    strictEqual(t.runner.calls.length, 0);
     await sendToSession(t.deps, { session: "lisa-s", keys: "y" }).catch(() => {});
     strictEqual(
       t.runner.calls[0].at(-1),

@@ -15,6 +15,8 @@ import {
   showSession,
 } from "../../../../src/core/history/query.ts";
 import { LisaError } from "../../../../src/base/errors.ts";
+import { writeNotes } from "../../../../src/store/log_notes.ts";
+import { lockPathFor } from "../../../../src/store/runtime_dir.ts";
 import { REPO_ROOT } from "../../../helpers/world.ts";
 import { runHook } from "../../../../src/core/hook/run_hook.ts";
 
@@ -676,6 +678,33 @@ Deno.test("the agent's own turns are background turns; tokens come from its tran
       strictEqual(turns.length, 4);
       strictEqual(turns[3].usage, null);
       strictEqual(turns[3].reply, "ok");
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("a hook log rewritten on the same inode (a compaction's new file given the old one's number) loses no turn", async () => {
+  const f = await fixture();
+  const turn = (i: number) =>
+    hook(`2026-01-01T00:0${i}:02.000Z`, "UserPromptSubmit", { prompt: `q${i}` }) +
+    hook(`2026-01-01T00:0${i}:05.000Z`, "Stop", { reply: `a${i}` });
+  try {
+    await Deno.writeTextFile(f.hooks, turn(1) + turn(2));
+    await withHistory(f, (h) => ingestAll(h, f.deps));
+    const ino = Deno.statSync(f.hooks).ino!;
+    // What a compaction does when the file system hands its new file the old inode number: the
+    // read lines are gone, the new file starts with unread ones, and the read mark moved to 0.
+    const file = Deno.openSync(f.hooks, { write: true, truncate: true });
+    file.writeSync(new TextEncoder().encode(turn(3) + turn(4)));
+    file.close();
+    strictEqual(Deno.statSync(f.hooks).ino, ino);
+    writeNotes(lockPathFor(f.hooks), { read: { ino, offset: 0 } });
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      // The stored cursor's offset (the old file's end) used to be taken on the new file: the
+      // turns before it were never read.
+      deepStrictEqual(turnFacts(h).map(([q]) => q), ["q1", "q2", "q3", "q4"]);
     });
   } finally {
     await Deno.remove(f.dir, { recursive: true });
