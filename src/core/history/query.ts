@@ -286,8 +286,9 @@ export interface RunPreference {
 }
 
 /**
- * The run of the session named `nameOrAlias` (a session name or an alias), turn by turn: the run
- * `prefer` names, else the newest run of `prefer`'s project, else the newest run of any project.
+ * The run of the session named `nameOrAlias` (a session name, an alias, or a run id: one run of a
+ * name spawned several times), turn by turn: the run `prefer` names (or the run id given), else
+ * the newest run of `prefer`'s project, else the newest run of any project.
  * Throws `session_not_found` when history has no such session.
  */
 export function showSession(
@@ -298,14 +299,20 @@ export function showSession(
   const r = h.db.prepare(
     `SELECT s.id, ${SESSION_COLUMNS},
       (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id) AS turns
-    FROM sessions s WHERE s.name = ? OR s.alias = ?
+    FROM sessions s WHERE s.name = ? OR s.alias = ? OR s.run_id = ?
     ORDER BY (s.run_id = ?) DESC, (s.project_hash = ?) DESC,
       COALESCE(s.started_at, '') DESC, s.id DESC LIMIT 1`,
-  ).get(nameOrAlias, nameOrAlias, prefer.runId ?? null, prefer.projectHash ?? null);
+  ).get(
+    nameOrAlias,
+    nameOrAlias,
+    nameOrAlias,
+    prefer.runId ?? nameOrAlias,
+    prefer.projectHash ?? null,
+  );
   if (r === undefined) {
     throw new LisaError(
       "session_not_found",
-      `History has no session "${nameOrAlias}" (name or alias)`,
+      `History has no session "${nameOrAlias}" (name, alias or run id)`,
       { details: { session: nameOrAlias } },
     );
   }

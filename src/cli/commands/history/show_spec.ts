@@ -14,7 +14,7 @@ export const historyShowVerb = {
   positional: {
     kind: "tuple",
     parameters: [{
-      brief: "session name or alias",
+      brief: "session name, alias, or a run id from history list --json (an earlier run of a name)",
       placeholder: "session",
       parse: F.parseText,
       completes: "history",

@@ -710,3 +710,27 @@ Deno.test("a hook log rewritten on the same inode (a compaction's new file given
     await Deno.remove(f.dir, { recursive: true });
   }
 });
+
+Deno.test("history show takes a run id: each run of a name spawned again is shown, not only the newest", async () => {
+  const f = await fixture();
+  try {
+    const run = (id: string, minute: number, prompt: string) =>
+      [
+        hook(`2026-01-01T00:0${minute}:02.000Z`, "UserPromptSubmit", { prompt }),
+        hook(`2026-01-01T00:0${minute}:05.000Z`, "Stop", { reply: "ok" }),
+      ].map((l) => l.replace(`"runId":"${RUN}"`, `"runId":"${id}"`)).join("");
+    // An earlier run of the name, then the run its meta names now.
+    await Deno.writeTextFile(f.hooks, run("run-0", 1, "first run") + run(RUN, 2, "second run"));
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      // By name: the newest run only.
+      deepStrictEqual(showSession(h, SESSION).turnList.map((t) => t.prompt), ["second run"]);
+      // The earlier run was in `history list` but nothing showed its turns.
+      const first = showSession(h, "run-0");
+      deepStrictEqual([first.runId, first.turnList.map((t) => t.prompt)], ["run-0", ["first run"]]);
+      strictEqual(showSession(h, RUN).turnList[0].prompt, "second run");
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
