@@ -51,6 +51,11 @@ export interface MergeJournal {
   head: string;
   /** The tree the merge makes (`git merge-tree`). */
   tree: string;
+  /**
+   * The message of the commit the merge makes (absent in a journal of an older lisa): with
+   * `tree`, what tells lisa's commit from one a person made on top of `head`.
+   */
+  message?: string;
   /** Files the merge changes that exist at `head` (modified, deleted, type changed). */
   inHead: string[];
   /** Files the merge adds. */
@@ -155,6 +160,27 @@ export interface UndoResult {
    * part, and only what someone changed meanwhile differs.
    */
   restoredButLeft?: boolean;
+  /**
+   * The commit the branch points at when it is not the merge's (someone committed since, on
+   * top of `head` or amending the merge): left as it is, with everything else of the merge.
+   */
+  keptCommit?: string;
+}
+
+/**
+ * True when `commit` is the one the merge of `j` makes: its first parent is `head`, its tree
+ * the merge's, and its message the merge's (a commit-msg hook may add lines after it). A
+ * person's commit on top of `head`, or the merge amended, is not.
+ */
+async function isMergeCommit(deps: Deps, j: MergeJournal, commit: string): Promise<boolean> {
+  const shown = await git(deps, j.main, ["show", "-s", "-z", "--format=%P%x00%T%x00%B", commit], {
+    allowFailure: true,
+    cleanup: true,
+  });
+  if (!shown.success) return false;
+  const [parents, tree, ...body] = shown.stdout.split("\0");
+  if (parents.split(" ")[0] !== j.head || tree !== j.tree) return false;
+  return j.message === undefined || body.join("\0").trim().startsWith(j.message.trim());
 }
 
 /** Blob ids by path in tree `tree`, for the paths of `wanted`. */
@@ -270,9 +296,8 @@ export async function undoMerge(
   const now = (await git(deps, j.main, ["rev-parse", "--verify", "--quiet", j.ref], opts)).stdout
     .trim();
   if (now !== j.head) {
-    // Only a commit the merge made (its first parent is `head`) is taken back.
-    const parent = await git(deps, j.main, ["rev-parse", "--verify", "--quiet", `${now}^1`], opts);
-    if (parent.stdout.trim() !== j.head) return theirs;
+    // Only the commit the merge made is taken back: one a person made since is theirs.
+    if (!(await isMergeCommit(deps, j, now))) return { ...theirs, keptCommit: now };
     const back = await git(deps, j.main, [
       "update-ref",
       "-m",
@@ -386,6 +411,11 @@ export async function recoverMerge(deps: Deps, commonDir: string): Promise<Merge
   deps.io.err(
     undone.restored
       ? `lisa: undid ${what}; ${j.main} is as it was\n`
+      : undone.keptCommit !== undefined
+      ? `lisa: left ${what} as it is: ${j.ref.replace(/^refs\/heads\//, "")} is at ${
+        undone.keptCommit.slice(0, 12)
+      }, a commit lisa did not make (someone committed or amended since), so nothing was ` +
+        "undone; git show it, and git revert or reset it yourself if it should not stay\n"
       : undone.settled
       ? `lisa: undid what it could of ${what}; left as someone changed them since: ${
         undone.left.join(", ") || "(the branch moved or was switched)"

@@ -15,6 +15,7 @@ import type { WorktreeInfo } from "../../base/types.ts";
 import type { Project } from "../session/mod.ts";
 import { git, gitMessage } from "./git.ts";
 import { spawnerAlive } from "./leftover.ts";
+import { withRepo } from "./merge_journal.ts";
 import { pruneWorktree } from "./worktree_prune.ts";
 import { readRecord, recordPathOf, worktreePathOf } from "../../store/worktree_record.ts";
 
@@ -174,6 +175,9 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
     });
     cleared = pruned.action !== "kept";
   }
+  // A merge a killed lisa left half done is undone before the base is read: `HEAD` would
+  // otherwise name the commit about to be taken back. (A dry run changes nothing.)
+  if (!request.dryRun) await withRepo(deps, project.runtimeDir, commonDir, async () => {});
   const base = request.base ?? "HEAD";
   const baseCommit = await baseCommitOf(deps, repoRoot, base);
   const branch = await freeBranch(deps, repoRoot, request);

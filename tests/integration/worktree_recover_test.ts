@@ -1,0 +1,142 @@
+/**
+ * What the next lisa does with a merge a killed lisa (SIGKILL) left: it takes back only what
+ * the merge made (never a commit a person made or amended since), puts back a file git was
+ * stopped writing, and undoes before `spawn --worktree` reads its base. Real git in temp
+ * repositories; the point of the kill is a blocking hook or smudge filter
+ * (`interrupt_helpers.ts`).
+ */
+import { ok, strictEqual } from "node:assert/strict";
+import { waitFor, type World } from "../helpers/world.ts";
+import {
+  alive,
+  blockingScript,
+  endFilter,
+  filterPids,
+  mergeWorld,
+  type SlowCheckout,
+  startLisa,
+} from "./interrupt_helpers.ts";
+import { gitIn, type WtSpawn } from "./worktree_helpers.ts";
+
+/** HEAD of the main checkout. */
+async function headOf(world: World): Promise<string> {
+  return (await gitIn(world, world.projectRoot, ["rev-parse", "HEAD"])).trim();
+}
+
+/**
+ * `merge <session> --squash` killed (SIGKILL) while its commit's pre-commit hook runs; then the
+ * hook is let go, so the orphaned git finishes the squash commit after lisa died. Returns the
+ * commit HEAD pointed at before, and the hook (to end in `finally`).
+ */
+async function squashFinishedByOrphan(
+  world: World,
+  session: string,
+): Promise<{ head: string; hook: SlowCheckout }> {
+  const main = world.projectRoot;
+  const hook = blockingScript(world, "hook", true);
+  Deno.copyFileSync(`${world.base}/hook.sh`, `${main}/.git/hooks/pre-commit`);
+  Deno.chmodSync(`${main}/.git/hooks/pre-commit`, 0o755);
+  const head = await headOf(world);
+  hook.arm();
+  const child = startLisa(world, ["session", "merge", session, "--squash", "--json"]);
+  ok(await waitFor(() => filterPids(hook).length === 3, 30_000), "the hook runs");
+  Deno.kill(child.pid, "SIGKILL");
+  await child.output();
+  const [, gitPid, sleepPid] = filterPids(hook);
+  Deno.kill(sleepPid, "SIGKILL"); // the hook goes on and says yes
+  ok(await waitFor(() => !alive(gitPid), 30_000), "the orphaned git commit ended");
+  ok((await headOf(world)) !== head, "the orphaned git made the squash commit");
+  return { head, hook };
+}
+
+/** `spawn --worktree --session <name> --command true --json`, with its stderr. */
+async function spawnAfter(world: World, name: string) {
+  const r = await world.lisaInProcess([
+    "session",
+    "spawn",
+    "--worktree",
+    "--session",
+    name,
+    "--command",
+    "true",
+    "--json",
+  ]);
+  strictEqual(r.code, 0, `${r.stdout}${r.stderr}`);
+  return { spawned: r.json as unknown as WtSpawn, stderr: r.stderr };
+}
+
+Deno.test("after a SIGKILL'd squash merge whose commit the person amended, the next spawn --worktree keeps the person's commit (and says so) and bases the worktree on it", async () => {
+  const { world, session, slow } = await mergeWorld();
+  const main = world.projectRoot;
+  let hook: SlowCheckout | undefined;
+  try {
+    ({ hook } = await squashFinishedByOrphan(world, session));
+    Deno.writeTextFileSync(`${main}/person.txt`, "p\n");
+    await gitIn(world, main, ["add", "person.txt"]);
+    await gitIn(world, main, ["commit", "-q", "--amend", "-m", "Add s feature + my person.txt"]);
+    const amended = await headOf(world);
+    const { spawned, stderr } = await spawnAfter(world, "lisa-t");
+    strictEqual(await headOf(world), amended, stderr);
+    ok(stderr.includes("a commit lisa did not make"), stderr);
+    strictEqual(Deno.readTextFileSync(`${main}/person.txt`), "p\n");
+    strictEqual(Deno.readTextFileSync(`${main}/f.txt`), "agent\n", "the merge's files stay");
+    strictEqual(spawned.worktree.baseCommit, amended);
+  } finally {
+    if (hook) endFilter(hook);
+    endFilter(slow);
+    await world.dispose();
+  }
+});
+
+Deno.test("after a SIGKILL'd merge, a commit the person made on top of the old HEAD is kept", async () => {
+  const { world, session, slow } = await mergeWorld();
+  const main = world.projectRoot;
+  const hook = blockingScript(world, "hook", true);
+  try {
+    Deno.copyFileSync(`${world.base}/hook.sh`, `${main}/.git/hooks/pre-merge-commit`);
+    Deno.chmodSync(`${main}/.git/hooks/pre-merge-commit`, 0o755);
+    hook.arm();
+    const child = startLisa(world, ["session", "merge", session, "--json"]);
+    ok(await waitFor(() => filterPids(hook).length === 3, 30_000), "the hook runs");
+    Deno.kill(child.pid, "SIGKILL");
+    await child.output();
+    // The person ends the stuck git themselves and commits what they find, with their file.
+    const [, gitPid, sleepPid] = filterPids(hook);
+    Deno.kill(gitPid, "SIGKILL");
+    Deno.kill(sleepPid, "SIGKILL");
+    ok(await waitFor(() => !alive(gitPid), 30_000));
+    try {
+      Deno.removeSync(`${main}/.git/index.lock`);
+    } catch { /* git removed it */ }
+    Deno.writeTextFileSync(`${main}/mine.txt`, "mine\n");
+    await gitIn(world, main, ["add", "-A"]);
+    await gitIn(world, main, ["commit", "-q", "-m", "my own commit"]);
+    const mine = await headOf(world);
+    const pruned = await world.lisaInProcess(["session", "prune", "--json"]);
+    strictEqual(pruned.code, 0, pruned.stdout);
+    strictEqual(await headOf(world), mine, pruned.stderr);
+    strictEqual(Deno.readTextFileSync(`${main}/mine.txt`), "mine\n");
+    ok(pruned.stderr.includes("a commit lisa did not make"), pruned.stderr);
+  } finally {
+    endFilter(hook);
+    endFilter(slow);
+    await world.dispose();
+  }
+});
+
+Deno.test("after a SIGKILL'd squash merge that the orphaned git finished, the next spawn --worktree undoes it first, then bases the worktree on the HEAD before it", async () => {
+  const { world, session, slow } = await mergeWorld();
+  let hook: SlowCheckout | undefined;
+  try {
+    let head: string;
+    ({ head, hook } = await squashFinishedByOrphan(world, session));
+    const { spawned, stderr } = await spawnAfter(world, "lisa-t");
+    ok(stderr.includes("undid the merge"), stderr);
+    strictEqual(await headOf(world), head);
+    strictEqual(spawned.worktree.baseCommit, head);
+  } finally {
+    if (hook) endFilter(hook);
+    endFilter(slow);
+    await world.dispose();
+  }
+});
