@@ -5,7 +5,7 @@
  * repositories; the point of the kill is a blocking hook or smudge filter
  * (`interrupt_helpers.ts`).
  */
-import { ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { waitFor, type World } from "../helpers/world.ts";
 import {
   alive,
@@ -140,3 +140,44 @@ Deno.test("after a SIGKILL'd squash merge that the orphaned git finished, the ne
     await world.dispose();
   }
 });
+
+Deno.test("after a SIGKILL'd merge, a file git was stopped writing (the start of the merged content) is put back, and a person's edit in the same window is kept", async () => {
+  const { world, session, slow } = await mergeWorld();
+  const main = world.projectRoot;
+  try {
+    const head = await headOf(world);
+    const f = Deno.readTextFileSync(`${main}/f.txt`);
+    slow.arm();
+    const child = startLisa(world, ["session", "merge", session, "--json"]);
+    ok(await waitFor(() => filterPids(slow).length === 3, 30_000), "the checkout began");
+    Deno.kill(child.pid, "SIGKILL");
+    await child.output();
+    ok(filterPids(slow).every(alive), "the orphaned git still runs");
+    // What git leaves of files it is stopped writing: an empty f.txt (merged: "agent\n"), the
+    // first byte of a2.txt ("2\n"); and a person's edit of a1.txt meanwhile.
+    Deno.writeTextFileSync(`${main}/f.txt`, "");
+    Deno.writeTextFileSync(`${main}/a2.txt`, "2");
+    Deno.writeTextFileSync(`${main}/a1.txt`, "the person's work\n");
+    const pruned = await world.lisaInProcess(["session", "prune", "--json"]);
+    strictEqual(pruned.code, 0, pruned.stdout);
+    ok(pruned.stderr.includes("someone changed them since: a1.txt\n"), pruned.stderr);
+    deepStrictEqual(filterPids(slow).filter(alive), []);
+    strictEqual(Deno.readTextFileSync(`${main}/f.txt`), f);
+    ok(!existsSync(`${main}/a2.txt`), "a2.txt, added by the merge, is gone again");
+    strictEqual(Deno.readTextFileSync(`${main}/a1.txt`), "the person's work\n");
+    strictEqual(await headOf(world), head);
+  } finally {
+    endFilter(slow);
+    await world.dispose();
+  }
+});
+
+/** True when `path` exists. */
+function existsSync(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -237,16 +237,39 @@ export async function hashes(
 }
 
 /**
- * Files of the merge whose content is neither what `head` has nor what the merge makes:
- * someone changed them since it began.
+ * True when the file at `path` holds the start (a strict prefix, none of it included) of blob
+ * `blob`: what git leaves of a file it was stopped writing (it writes a file front to back).
  */
-async function changedSince(deps: Deps, j: MergeJournal): Promise<string[]> {
+async function partOf(deps: Deps, j: MergeJournal, path: string, blob: string): Promise<boolean> {
+  let content: string;
+  try {
+    content = new TextDecoder("utf-8", { fatal: true }).decode(
+      Deno.readFileSync(joinPath(j.main, path)),
+    );
+  } catch {
+    return false; // unreadable, or cut inside a character: not judged to be git's
+  }
+  const whole = await git(deps, j.main, ["cat-file", "blob", blob], {
+    allowFailure: true,
+    cleanup: true,
+  });
+  return whole.success && content.length < whole.stdout.length &&
+    whole.stdout.startsWith(content);
+}
+
+/**
+ * Files of the merge whose content is neither what `head` has nor what the merge makes:
+ * someone changed them since it began. When the merge's git was still running at the undo
+ * (`gitRan`: it was ended then), a file that holds only the start of what the merge makes is
+ * git's own write, stopped half-way, and is no one's change: it is put back with the rest.
+ */
+async function changedSince(deps: Deps, j: MergeJournal, gitRan: boolean): Promise<string[]> {
   const paths = [...j.inHead, ...j.added];
   const wanted = new Set(paths);
   const before = await blobsOf(deps, j.main, j.head, wanted);
   const after = await blobsOf(deps, j.main, j.tree, wanted);
   const now = await hashes(deps, j.main, paths);
-  return paths.sort().filter((p) => {
+  const changed = paths.sort().filter((p) => {
     let isDir = false;
     try {
       isDir = Deno.lstatSync(joinPath(j.main, p)).isDirectory;
@@ -257,6 +280,13 @@ async function changedSince(deps: Deps, j: MergeJournal): Promise<string[]> {
     if (id === null) return false;
     return id !== before.get(p) && id !== after.get(p);
   });
+  if (!gitRan) return changed;
+  const left: string[] = [];
+  for (const p of changed) {
+    const merged = after.get(p);
+    if (merged === undefined || !(await partOf(deps, j, p, merged))) left.push(p);
+  }
+  return left;
 }
 
 /** Paths in `git status --porcelain -z` output (both sides of a rename). */
@@ -276,8 +306,9 @@ export function statusPaths(out: string): string[] {
  * nobody else did since), the merge's files in the index and the working tree as at `head`,
  * its new directories gone, git's merge state files as they were. Undoing what a killed lisa
  * left (`afterKill`: time passed, a person may have gone on working), a file that is neither as
- * `head` has it nor as the merge makes it is left as it is (`left`): someone changed it since (or
- * git was stopped writing it), and lisa never overwrites what it did not write.
+ * `head` has it nor as the merge makes it is left as it is (`left`): someone changed it since, and
+ * lisa never overwrites what it did not write (but the start of what the merge makes, which is
+ * git's own write stopped by the undo: {@link changedSince}).
  */
 export async function undoMerge(
   deps: Deps,
@@ -287,7 +318,7 @@ export async function undoMerge(
   const opts = { allowFailure: true, cleanup: true };
   const stuck: UndoResult = { restored: false, left: [], settled: false };
   const theirs: UndoResult = { restored: false, left: [], settled: true };
-  if (j.gitGroup !== null) await endRecordedGroup(j.gitGroup);
+  const gitRan = j.gitGroup !== null && await endRecordedGroup(j.gitGroup);
   await clearStaleIndexLock(deps, j);
   // A person who switched branches since (after a SIGKILL) made the checkout theirs again.
   const on = await git(deps, j.main, ["symbolic-ref", "--quiet", "HEAD"], opts);
@@ -311,7 +342,7 @@ export async function undoMerge(
   let left: string[] = [];
   if (afterKill) {
     try {
-      left = await changedSince(deps, j);
+      left = await changedSince(deps, j, gitRan);
     } catch {
       return stuck;
     }
