@@ -111,3 +111,22 @@ export async function mergeWorld(): Promise<{ world: World; session: string; slo
   Deno.writeTextFileSync(`${main}/notes.txt`, "the person's untracked notes\n");
   return { world, session: s.session, slow };
 }
+
+/**
+ * A core.fsmonitor hook that blocks `git worktree remove` once armed: git checks
+ * the worktree with `git status` before it deletes anything, and status asks the hook. Set it
+ * with `git config core.fsmonitor <script>`.
+ */
+export function blockingWorktreeRemove(world: World): { hook: SlowCheckout; script: string } {
+  const hook = blockingScript(world, "fsmonitor", true);
+  const script = `${world.base}/fsmonitor.sh`;
+  Deno.writeTextFileSync(
+    script,
+    Deno.readTextFileSync(script).replace(
+      "if rm",
+      'case "$(tr "\\0" " " < /proc/$PPID/cmdline)" in\n' +
+        '  *"worktree remove"*) ;;\n  *) exit 1 ;;\nesac\nif rm',
+    ),
+  );
+  return { hook, script };
+}

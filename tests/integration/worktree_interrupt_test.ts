@@ -10,6 +10,7 @@ import { waitFor, type World } from "../helpers/world.ts";
 import {
   alive,
   blockingScript,
+  blockingWorktreeRemove,
   endFilter,
   filterPids,
   mergeWorld,
@@ -317,18 +318,7 @@ Deno.test("SIGTERM or SIGKILL to a prune while git removes a merged worktree: th
   for (const signal of ["SIGTERM", "SIGKILL"] as const) {
     const world = await makeGitWorld();
     const main = world.projectRoot;
-    // `git worktree remove` checks the worktree with `git status`, which asks core.fsmonitor:
-    // the hook blocks when armed and called under `git worktree remove`.
-    const hook = blockingScript(world, "fsmonitor", true);
-    const script = `${world.base}/fsmonitor.sh`;
-    Deno.writeTextFileSync(
-      script,
-      Deno.readTextFileSync(script).replace(
-        "if rm",
-        'case "$(tr "\\0" " " < /proc/$PPID/cmdline)" in\n' +
-          '  *"worktree remove"*) ;;\n  *) exit 1 ;;\nesac\nif rm',
-      ),
-    );
+    const { hook, script } = blockingWorktreeRemove(world);
     try {
       const s = await spawnWt(world, "echo p > p.txt; git add p.txt; git commit -qm p");
       await waitCompleted(world, s.session);

@@ -1,7 +1,8 @@
 /**
  * What the next lisa does with a merge a killed lisa (SIGKILL) left: it takes back only what
  * the merge made (never a commit a person made or amended since), puts back a file git was
- * stopped writing, and undoes before `spawn --worktree` reads its base. Real git in temp
+ * stopped writing, and undoes before `spawn --worktree` reads its base. A prune killed while it
+ * removes a worktree is finished only after the worktree is judged again. Real git in temp
  * repositories; the point of the kill is a blocking hook or smudge filter
  * (`interrupt_helpers.ts`).
  */
@@ -10,13 +11,14 @@ import { waitFor, type World } from "../helpers/world.ts";
 import {
   alive,
   blockingScript,
+  blockingWorktreeRemove,
   endFilter,
   filterPids,
   mergeWorld,
   type SlowCheckout,
   startLisa,
 } from "./interrupt_helpers.ts";
-import { gitIn, type WtSpawn } from "./worktree_helpers.ts";
+import { gitIn, makeGitWorld, spawnWt, waitCompleted, type WtSpawn } from "./worktree_helpers.ts";
 
 /** HEAD of the main checkout. */
 async function headOf(world: World): Promise<string> {
@@ -180,4 +182,52 @@ function existsSync(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+Deno.test("a prune killed (SIGKILL) while git removes a worktree is finished by the next only after the worktree is judged again: a file written since keeps it, and --force reports it discarded", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  const { hook, script } = blockingWorktreeRemove(world);
+  try {
+    const s = await spawnWt(world, "echo p > p.txt; git add p.txt; git commit -qm p");
+    await waitCompleted(world, s.session);
+    await world.lisaInProcess(["session", "kill", "--session", s.session]);
+    const m = await world.lisaInProcess(["session", "merge", s.session, "--json"]);
+    strictEqual(m.code, 0, m.stdout);
+    await gitIn(world, main, ["config", "core.fsmonitor", script]);
+    hook.arm();
+    const child = startLisa(world, ["session", "prune", "--json"]);
+    ok(await waitFor(() => filterPids(hook).length === 3, 30_000), "git worktree remove runs");
+    Deno.kill(child.pid, "SIGKILL");
+    await child.output();
+    // The worktree is still whole; someone writes notes in it.
+    const notes = `${s.worktree.path}/notes.txt`;
+    Deno.writeTextFileSync(notes, "written after the prune was killed\n");
+    const kept = await world.lisaInProcess(["session", "prune", "--json"]);
+    strictEqual(kept.code, 0, kept.stdout);
+    const [row] = kept.json?.worktrees as WorktreeRow[];
+    strictEqual(row.action, "kept", kept.stdout);
+    deepStrictEqual(row.reasons.map((r) => [r.kind, r.files]), [
+      ["uncommitted_changes", ["notes.txt"]],
+    ]);
+    deepStrictEqual(filterPids(hook).filter(alive), [], "the orphaned git was ended");
+    strictEqual(Deno.readTextFileSync(notes), "written after the prune was killed\n");
+    const forced = await world.lisaInProcess(["session", "prune", "--force", "--json"]);
+    strictEqual(forced.code, 0, forced.stdout);
+    const [gone] = forced.json?.worktrees as WorktreeRow[];
+    strictEqual(gone.action, "removed", forced.stdout);
+    strictEqual(gone.discarded, true, forced.stdout);
+    deepStrictEqual(gone.reasons.map((r) => r.files), [["notes.txt"]]);
+    ok(!existsSync(s.worktree.path));
+  } finally {
+    endFilter(hook);
+    await world.dispose();
+  }
+});
+
+/** A row of `prune --json`'s `worktrees`. */
+interface WorktreeRow {
+  action: string;
+  discarded: boolean;
+  reasons: { kind: string; files?: string[] }[];
 }
