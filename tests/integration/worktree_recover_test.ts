@@ -231,3 +231,46 @@ interface WorktreeRow {
   discarded: boolean;
   reasons: { kind: string; files?: string[] }[];
 }
+
+Deno.test("spawn --worktree of a name whose earlier run's worktree was moved away by hand is refused early (worktree_exists) and leaves that run's record, branch and commit as they were", async () => {
+  const world = await makeGitWorld();
+  try {
+    const first = await spawnWt(world, "echo z > z.txt; git add z.txt; git commit -qm 'agent: z'", [
+      "--session",
+      "lisa-z",
+    ]);
+    await waitCompleted(world, "lisa-z");
+    await world.lisaInProcess(["session", "kill", "--session", "lisa-z"]);
+    const path = first.worktree.path;
+    const recordFile = `${path}.lisa.json`;
+    const record = Deno.readTextFileSync(recordFile);
+    Deno.renameSync(path, `${world.base}/moved-away`);
+    const again = await world.lisaInProcess([
+      "session",
+      "spawn",
+      "--worktree",
+      "--session",
+      "lisa-z",
+      "--command",
+      "true",
+      "--json",
+    ]);
+    strictEqual(again.code, 1, again.stdout);
+    strictEqual(again.json?.errorCode, "worktree_exists", again.stdout);
+    ok(String(again.json?.error).includes("missing"), again.stdout);
+    strictEqual(Deno.readTextFileSync(recordFile), record, "the earlier run's record is intact");
+    const log = await gitIn(world, world.projectRoot, ["log", "--format=%s", "lisa/z"]);
+    ok(log.startsWith("agent: z\n"), log);
+    const dry = await world.lisaInProcess(["session", "prune", "--dry-run", "--json"]);
+    deepStrictEqual(
+      (dry.json?.worktrees as { session: string; action: string }[]).map((w) => [
+        w.session,
+        w.action,
+      ]),
+      [["lisa-z", "kept"]],
+      dry.stdout,
+    );
+  } finally {
+    await world.dispose();
+  }
+});
