@@ -16,6 +16,7 @@ import {
   filterPids,
   mergeWorld,
   type SlowCheckout,
+  slowCheckout,
   startLisa,
 } from "./interrupt_helpers.ts";
 import { gitIn, makeGitWorld, spawnWt, waitCompleted, type WtSpawn } from "./worktree_helpers.ts";
@@ -271,6 +272,47 @@ Deno.test("spawn --worktree of a name whose earlier run's worktree was moved awa
       dry.stdout,
     );
   } finally {
+    await world.dispose();
+  }
+});
+
+Deno.test("after a SIGKILL'd merge of a session that still runs, prune keeps the worktree (session_running) yet ends the orphaned git and undoes the merge", async () => {
+  const world = await makeGitWorld();
+  const main = world.projectRoot;
+  const slow = await slowCheckout(world, false);
+  try {
+    const s = await spawnWt(
+      world,
+      "echo 1 > a1.txt; echo fast > slow.txt; git add -A; git commit -qm agent; sleep 120",
+    );
+    ok(
+      await waitFor(
+        async () =>
+          (await gitIn(world, main, ["log", "--format=%s", s.worktree.branch])).startsWith("agent"),
+        30_000,
+      ),
+      "the agent committed",
+    );
+    const status = () => gitIn(world, main, ["status", "--porcelain=v1", "--untracked-files=all"]);
+    const head = await headOf(world);
+    const before = await status();
+    slow.arm();
+    const child = startLisa(world, ["session", "merge", s.session, "--force", "--json"]);
+    ok(await waitFor(() => filterPids(slow).length === 3, 30_000), "the checkout began");
+    Deno.kill(child.pid, "SIGKILL");
+    await child.output();
+    ok(existsSync(`${main}/a1.txt`), "half merged when lisa died");
+    const pruned = await world.lisaInProcess(["session", "prune", "--json"]);
+    strictEqual(pruned.code, 0, pruned.stdout);
+    const [row] = pruned.json?.worktrees as WorktreeRow[];
+    deepStrictEqual([row.action, row.reasons.map((r) => r.kind)], ["kept", ["session_running"]]);
+    ok(pruned.stderr.includes("undid the merge"), pruned.stderr);
+    deepStrictEqual(filterPids(slow).filter(alive), [], "the orphaned git was ended");
+    strictEqual(await headOf(world), head);
+    strictEqual(await status(), before);
+    strictEqual(Deno.readTextFileSync(`${main}/slow.txt`), "slow\n");
+  } finally {
+    endFilter(slow);
     await world.dispose();
   }
 });

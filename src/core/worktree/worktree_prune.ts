@@ -27,7 +27,7 @@ import { resolveProject } from "../session/mod.ts";
 import { type BranchCommit, pendingChanges, worktreePresent } from "./describe.ts";
 import { git, gitMessage, splitZ } from "./git.ts";
 import { clearUnstarted, spawnerAlive } from "./leftover.ts";
-import { selfIdentity, withRepo } from "./merge_journal.ts";
+import { journalPath, readJournal, selfIdentity, withRepo } from "./merge_journal.ts";
 import {
   type FoundRecord,
   listRecords,
@@ -277,23 +277,26 @@ export async function pruneWorktree(
   const info = record.worktree;
   const out = outcomeOf(record);
   const intent = record.spawning;
-  if (intent !== undefined && spawnerAlive(intent)) {
-    return out("kept", [{
-      kind: "session_running",
-      detail: `lisa (pid ${intent.pid}) is still spawning session ${record.session}`,
-    }]);
-  }
-  if (await sessionRunning(deps, record)) {
-    return out("kept", [{
-      kind: "session_running",
-      detail: `session ${record.session} is still running; kill it first`,
-    }]);
-  }
   const common = await git(deps, info.repoRoot, [
     "rev-parse",
     "--path-format=absolute",
     "--git-common-dir",
   ], { allowFailure: true });
+  const running = intent !== undefined && spawnerAlive(intent)
+    ? `lisa (pid ${intent.pid}) is still spawning session ${record.session}`
+    : await sessionRunning(deps, record)
+    ? `session ${record.session} is still running; kill it first`
+    : null;
+  if (running !== null) {
+    // A merge of it that a killed lisa left half done is undone all the same: its orphaned
+    // git would go on changing the main checkout while the session runs.
+    // (Only when there is one: the lock may be held for long by a merge or spawn at work.)
+    const commonDir = common.stdout.trim();
+    if (common.success && !options.dryRun && readJournal(journalPath(commonDir)) !== undefined) {
+      await withRepo(deps, options.runtimeDir, commonDir, async () => {});
+    }
+    return out("kept", [{ kind: "session_running", detail: running }]);
+  }
   if (intent?.phase === "worktree" && common.success) {
     return await pruneUnstarted(deps, found, options, common.stdout.trim());
   }
