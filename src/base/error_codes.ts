@@ -159,7 +159,8 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
   },
   {
     codes: ["worktree_exists", "worktree_dir_inside_repo"],
-    when: "the worktree's directory is already there, or would be inside the repository",
+    when: "the worktree's directory is already there (or an earlier run of the name still has " +
+      "its worktree recorded, even moved or deleted by hand), or would be inside the repository",
   },
   {
     codes: ["worktree_create_failed"],

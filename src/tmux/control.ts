@@ -54,9 +54,32 @@ function printsCapture(command: readonly string[]): boolean {
   return command[0] === "capture-pane" && command.includes("-p");
 }
 
-/** The block a one-command chain answers with: its failure, else its last block. */
+/** The block a one-command chain answers with: its failure, else its one non-empty block. */
 function lastBlock(blocks: readonly ControlReply[]): ControlReply {
-  return blocks.find((b) => !b.ok) ?? blocks.at(-1) ?? { ok: true, output: "" };
+  return blocks.find((b) => !b.ok) ?? blocks.find((b) => b.output !== "") ??
+    { ok: true, output: "" };
+}
+
+/** How long a capture's file may take to be written whole after tmux answered. */
+const CAPTURE_FILE_WAIT_MS = 10_000;
+
+/**
+ * The text of the capture file at `path` once it holds all `size` bytes (its writer, the
+ * control client process, may still be writing it); a failed block if it never does.
+ */
+async function readWhole(path: string, size: number): Promise<ControlReply> {
+  const deadline = Date.now() + CAPTURE_FILE_WAIT_MS;
+  for (let pause = 1;; pause = Math.min(pause * 2, 50)) {
+    let have = -1;
+    try {
+      have = (await Deno.stat(path)).size;
+    } catch { /* not opened yet */ }
+    if (have === size) return { ok: true, output: await Deno.readTextFile(path) };
+    if (have > size || Date.now() > deadline) {
+      return { ok: false, output: `capture file ${path}: ${have} of ${size} bytes written` };
+    }
+    await new Promise((r) => setTimeout(r, pause));
+  }
 }
 
 /**
@@ -283,8 +306,10 @@ export class ControlChannel {
       const answer = await blocks;
       if (files.size === 0) return answer;
       return await Promise.all(answer.map(async (b) => {
-        const file = b.ok ? files.get(b.output) : undefined;
-        return file === undefined ? b : { ok: true, output: await Deno.readTextFile(file) };
+        const size = /^(lisa-capture-[0-9a-f]+-\d+):(\d+)\n$/.exec(b.ok ? b.output : "");
+        const file = size === null ? undefined : files.get(size[1]);
+        if (size === null || file === undefined) return b;
+        return await readWhole(file, Number(size[2]));
       }));
     } finally {
       for (const file of files.values()) await Deno.remove(file).catch(() => {});
@@ -292,19 +317,28 @@ export class ControlChannel {
   }
 
   /**
-   * A printing capture as commands that put its text in a file instead (see the module doc):
-   * the last prints a mark whose block {@link runChain} replaces with the file's text.
+   * A printing capture as commands that put its text in a file instead (see the module doc).
+   * The client process writes that file after tmux has answered (asynchronously: under load the
+   * answer came when a third of it was written), so the buffer's size is listed too (a line only
+   * this channel's nonce names), and {@link runChain} replaces that block with the file's text
+   * once the file has all of it.
    */
   private captureToFile(command: readonly string[], files: Map<string, string>): string[][] {
     const n = ++this.captures;
     const buffer = `lisa-capture-${this.nonce}-${n}`;
     const file = `${this.captureDir}/capture-${this.nonce}-${n}`;
-    files.set(`__LISA_CAPTURE__:${this.nonce}:${n}\n`, file);
+    files.set(buffer, file);
     return [
       ["capture-pane", "-b", buffer, ...command.slice(1).filter((w) => w !== "-p")],
       ["save-buffer", "-b", buffer, file],
+      [
+        "list-buffers",
+        "-F",
+        "#{buffer_name}:#{buffer_size}",
+        "-f",
+        `#{==:#{buffer_name},${buffer}}`,
+      ],
       ["delete-buffer", "-b", buffer],
-      ["display-message", "-p", `__LISA_CAPTURE__:${this.nonce}:${n}`],
     ];
   }
 

@@ -6,7 +6,17 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { repoLockPath } from "../../src/core/worktree/git.ts";
-import { LISA_ARGV, waitFor, type World } from "../helpers/world.ts";
+import { waitFor, type World } from "../helpers/world.ts";
+import {
+  alive,
+  blockingScript,
+  blockingWorktreeRemove,
+  endFilter,
+  filterPids,
+  mergeWorld,
+  slowCheckout,
+  startLisa,
+} from "./interrupt_helpers.ts";
 import {
   branches,
   gitIn,
@@ -16,87 +26,6 @@ import {
   waitCompleted,
   worktreeEntries,
 } from "./worktree_helpers.ts";
-
-/** A git step that blocks once armed: its processes' pids are written to `pidFile`. */
-interface SlowCheckout {
-  pidFile: string;
-  /** Makes the next run block (once). */
-  arm(): void;
-}
-
-/**
- * A script that, when armed (once), writes its shell's pid, its parent's (the git that runs it)
- * and a child's to a file, then blocks for 30 s; then copies stdin to stdout (a smudge filter's
- * work) unless `hook`.
- */
-function blockingScript(world: World, name: string, hook = false): SlowCheckout {
-  const pidFile = `${world.base}/${name}.pids`;
-  const armFile = `${world.base}/${name}.armed`;
-  const script = `${world.base}/${name}.sh`;
-  Deno.writeTextFileSync(
-    script,
-    `#!/bin/sh\nif rm '${armFile}' 2>/dev/null; then\n  echo "$$ $PPID" >> '${pidFile}'\n` +
-      `  sleep 30 &\n  echo "$!" >> '${pidFile}'\n  wait\nfi\n${hook ? "exit 0" : "cat"}\n`,
-  );
-  Deno.chmodSync(script, 0o755);
-  return { pidFile, arm: () => Deno.writeTextFileSync(armFile, "") };
-}
-
-/**
- * Commits `slow.txt` under a smudge filter (`blockingScript`): a checkout that writes it blocks
- * once armed (here: armed).
- */
-async function slowCheckout(world: World, armed = true): Promise<SlowCheckout> {
-  const main = world.projectRoot;
-  const slow = blockingScript(world, "smudge");
-  Deno.writeTextFileSync(`${main}/.gitattributes`, "slow.txt filter=slow\n");
-  Deno.writeTextFileSync(`${main}/slow.txt`, "slow\n");
-  await gitIn(world, main, ["add", ".gitattributes", "slow.txt"]);
-  await gitIn(world, main, ["commit", "-q", "-m", "slow file"]);
-  await gitIn(world, main, ["config", "filter.slow.smudge", `${world.base}/smudge.sh`]);
-  if (armed) slow.arm();
-  return slow;
-}
-
-/** The pids the filter wrote so far. */
-function filterPids(slow: SlowCheckout): number[] {
-  try {
-    return Deno.readTextFileSync(slow.pidFile).split(/\s+/).filter((w) => w !== "").map(Number);
-  } catch {
-    return [];
-  }
-}
-
-/** True while `pid` is a live (not zombie) process. */
-function alive(pid: number): boolean {
-  try {
-    return !/\) [ZX] /.test(Deno.readTextFileSync(`/proc/${pid}/stat`));
-  } catch {
-    return false;
-  }
-}
-
-/** Ends what the filter left (a test that failed must not leave its processes running). */
-function endFilter(slow: SlowCheckout): void {
-  for (const pid of filterPids(slow)) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch { /* gone */ }
-  }
-}
-
-/** Starts lisa with `args` as a process of its own in the world. */
-function startLisa(world: World, args: string[]): Deno.ChildProcess {
-  return new Deno.Command(LISA_ARGV[0], {
-    args: [...LISA_ARGV.slice(1), ...args],
-    cwd: world.projectRoot,
-    env: world.env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-}
 
 /** Asserts that nothing of a worktree spawn is left: no worktree, branch, directory or record. */
 async function nothingLeft(world: World): Promise<void> {
@@ -201,32 +130,6 @@ Deno.test("SIGKILL to a worktree spawn in the middle of its checkout: prune alon
     await world.dispose();
   }
 });
-
-/**
- * A finished worktree session whose branch adds files (a new directory too), changes `f.txt`
- * and `slow.txt` and deletes `gone.txt`; the main checkout has a local change and an untracked
- * file the merge does not touch. A merge writes `a*.txt` and `f.txt`, then `slow.txt` (where an
- * armed filter blocks it), then `z/new.txt`.
- */
-async function mergeWorld(): Promise<{ world: World; session: string; slow: SlowCheckout }> {
-  const world = await makeGitWorld();
-  const main = world.projectRoot;
-  Deno.writeTextFileSync(`${main}/gone.txt`, "gone\n");
-  Deno.writeTextFileSync(`${main}/keep.txt`, "keep\n");
-  await gitIn(world, main, ["add", "gone.txt", "keep.txt"]);
-  await gitIn(world, main, ["commit", "-q", "-m", "more"]);
-  const slow = await slowCheckout(world, false);
-  const s = await spawnWt(
-    world,
-    "for n in 1 2 3; do echo $n > a$n.txt; done; echo agent > f.txt; echo fast > slow.txt; " +
-      "rm gone.txt; mkdir z; echo new > z/new.txt; git add -A; git commit -qm 'agent work'",
-  );
-  await waitCompleted(world, s.session);
-  await world.lisaInProcess(["session", "kill", "--session", s.session]);
-  Deno.writeTextFileSync(`${main}/keep.txt`, "keep, edited by the person\n");
-  Deno.writeTextFileSync(`${main}/notes.txt`, "the person's untracked notes\n");
-  return { world, session: s.session, slow };
-}
 
 /** Everything of the main checkout a merge may change, as one comparable text. */
 async function checkoutState(world: World): Promise<string> {
@@ -415,18 +318,7 @@ Deno.test("SIGTERM or SIGKILL to a prune while git removes a merged worktree: th
   for (const signal of ["SIGTERM", "SIGKILL"] as const) {
     const world = await makeGitWorld();
     const main = world.projectRoot;
-    // `git worktree remove` checks the worktree with `git status`, which asks core.fsmonitor:
-    // the hook blocks when armed and called under `git worktree remove`.
-    const hook = blockingScript(world, "fsmonitor", true);
-    const script = `${world.base}/fsmonitor.sh`;
-    Deno.writeTextFileSync(
-      script,
-      Deno.readTextFileSync(script).replace(
-        "if rm",
-        'case "$(tr "\\0" " " < /proc/$PPID/cmdline)" in\n' +
-          '  *"worktree remove"*) ;;\n  *) exit 1 ;;\nesac\nif rm',
-      ),
-    );
+    const { hook, script } = blockingWorktreeRemove(world);
     try {
       const s = await spawnWt(world, "echo p > p.txt; git add p.txt; git commit -qm p");
       await waitCompleted(world, s.session);

@@ -22,6 +22,7 @@ import {
   branchExistsError,
   branchInTheWay,
   pathTaken,
+  recordExistsError,
   worktreeExistsError,
   type WorktreePlan,
 } from "./worktree_plan.ts";
@@ -74,6 +75,8 @@ export async function createWorktree(
   const failure = await withRepo(deps, runtimeDir, plan.commonDir, async () => {
     // Checked again under the lock: a directory or branch made since the plan (a parallel
     // spawn of the same name or --branch) is not ours to create, nor to remove when `add` fails.
+    const other = readRecord(plan.recordPath);
+    if (other !== undefined) return recordExistsError(base.session, other.worktree);
     if (pathTaken(path)) return worktreeExistsError(path);
     const blocker = await branchInTheWay(deps, repoRoot, branch);
     if (blocker !== null) return branchExistsError(branch, repoRoot, blocker);

@@ -233,6 +233,7 @@ async function writeRestorePoint(
     ref: `refs/heads/${into}`,
     head: step.head,
     tree: step.tree,
+    message: step.message,
     inHead: step.changes.inHead,
     added: step.changes.added,
     newDirs: newDirsOf(main, step.changes.added),

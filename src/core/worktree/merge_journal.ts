@@ -51,6 +51,11 @@ export interface MergeJournal {
   head: string;
   /** The tree the merge makes (`git merge-tree`). */
   tree: string;
+  /**
+   * The message of the commit the merge makes (absent in a journal of an older lisa): with
+   * `tree`, what tells lisa's commit from one a person made on top of `head`.
+   */
+  message?: string;
   /** Files the merge changes that exist at `head` (modified, deleted, type changed). */
   inHead: string[];
   /** Files the merge adds. */
@@ -155,6 +160,27 @@ export interface UndoResult {
    * part, and only what someone changed meanwhile differs.
    */
   restoredButLeft?: boolean;
+  /**
+   * The commit the branch points at when it is not the merge's (someone committed since, on
+   * top of `head` or amending the merge): left as it is, with everything else of the merge.
+   */
+  keptCommit?: string;
+}
+
+/**
+ * True when `commit` is the one the merge of `j` makes: its first parent is `head`, its tree
+ * the merge's, and its message the merge's (a commit-msg hook may add lines after it). A
+ * person's commit on top of `head`, or the merge amended, is not.
+ */
+async function isMergeCommit(deps: Deps, j: MergeJournal, commit: string): Promise<boolean> {
+  const shown = await git(deps, j.main, ["show", "-s", "-z", "--format=%P%x00%T%x00%B", commit], {
+    allowFailure: true,
+    cleanup: true,
+  });
+  if (!shown.success) return false;
+  const [parents, tree, ...body] = shown.stdout.split("\0");
+  if (parents.split(" ")[0] !== j.head || tree !== j.tree) return false;
+  return j.message === undefined || body.join("\0").trim().startsWith(j.message.trim());
 }
 
 /** Blob ids by path in tree `tree`, for the paths of `wanted`. */
@@ -211,16 +237,39 @@ export async function hashes(
 }
 
 /**
- * Files of the merge whose content is neither what `head` has nor what the merge makes:
- * someone changed them since it began.
+ * True when the file at `path` holds the start (a strict prefix, none of it included) of blob
+ * `blob`: what git leaves of a file it was stopped writing (it writes a file front to back).
  */
-async function changedSince(deps: Deps, j: MergeJournal): Promise<string[]> {
+async function partOf(deps: Deps, j: MergeJournal, path: string, blob: string): Promise<boolean> {
+  let content: string;
+  try {
+    content = new TextDecoder("utf-8", { fatal: true }).decode(
+      Deno.readFileSync(joinPath(j.main, path)),
+    );
+  } catch {
+    return false; // unreadable, or cut inside a character: not judged to be git's
+  }
+  const whole = await git(deps, j.main, ["cat-file", "blob", blob], {
+    allowFailure: true,
+    cleanup: true,
+  });
+  return whole.success && content.length < whole.stdout.length &&
+    whole.stdout.startsWith(content);
+}
+
+/**
+ * Files of the merge whose content is neither what `head` has nor what the merge makes:
+ * someone changed them since it began. When the merge's git was still running at the undo
+ * (`gitRan`: it was ended then), a file that holds only the start of what the merge makes is
+ * git's own write, stopped half-way, and is no one's change: it is put back with the rest.
+ */
+async function changedSince(deps: Deps, j: MergeJournal, gitRan: boolean): Promise<string[]> {
   const paths = [...j.inHead, ...j.added];
   const wanted = new Set(paths);
   const before = await blobsOf(deps, j.main, j.head, wanted);
   const after = await blobsOf(deps, j.main, j.tree, wanted);
   const now = await hashes(deps, j.main, paths);
-  return paths.sort().filter((p) => {
+  const changed = paths.sort().filter((p) => {
     let isDir = false;
     try {
       isDir = Deno.lstatSync(joinPath(j.main, p)).isDirectory;
@@ -231,6 +280,13 @@ async function changedSince(deps: Deps, j: MergeJournal): Promise<string[]> {
     if (id === null) return false;
     return id !== before.get(p) && id !== after.get(p);
   });
+  if (!gitRan) return changed;
+  const left: string[] = [];
+  for (const p of changed) {
+    const merged = after.get(p);
+    if (merged === undefined || !(await partOf(deps, j, p, merged))) left.push(p);
+  }
+  return left;
 }
 
 /** Paths in `git status --porcelain -z` output (both sides of a rename). */
@@ -250,8 +306,9 @@ export function statusPaths(out: string): string[] {
  * nobody else did since), the merge's files in the index and the working tree as at `head`,
  * its new directories gone, git's merge state files as they were. Undoing what a killed lisa
  * left (`afterKill`: time passed, a person may have gone on working), a file that is neither as
- * `head` has it nor as the merge makes it is left as it is (`left`): someone changed it since (or
- * git was stopped writing it), and lisa never overwrites what it did not write.
+ * `head` has it nor as the merge makes it is left as it is (`left`): someone changed it since, and
+ * lisa never overwrites what it did not write (but the start of what the merge makes, which is
+ * git's own write stopped by the undo: {@link changedSince}).
  */
 export async function undoMerge(
   deps: Deps,
@@ -261,7 +318,7 @@ export async function undoMerge(
   const opts = { allowFailure: true, cleanup: true };
   const stuck: UndoResult = { restored: false, left: [], settled: false };
   const theirs: UndoResult = { restored: false, left: [], settled: true };
-  if (j.gitGroup !== null) await endRecordedGroup(j.gitGroup);
+  const gitRan = j.gitGroup !== null && await endRecordedGroup(j.gitGroup);
   await clearStaleIndexLock(deps, j);
   // A person who switched branches since (after a SIGKILL) made the checkout theirs again.
   const on = await git(deps, j.main, ["symbolic-ref", "--quiet", "HEAD"], opts);
@@ -270,9 +327,8 @@ export async function undoMerge(
   const now = (await git(deps, j.main, ["rev-parse", "--verify", "--quiet", j.ref], opts)).stdout
     .trim();
   if (now !== j.head) {
-    // Only a commit the merge made (its first parent is `head`) is taken back.
-    const parent = await git(deps, j.main, ["rev-parse", "--verify", "--quiet", `${now}^1`], opts);
-    if (parent.stdout.trim() !== j.head) return theirs;
+    // Only the commit the merge made is taken back: one a person made since is theirs.
+    if (!(await isMergeCommit(deps, j, now))) return { ...theirs, keptCommit: now };
     const back = await git(deps, j.main, [
       "update-ref",
       "-m",
@@ -286,7 +342,7 @@ export async function undoMerge(
   let left: string[] = [];
   if (afterKill) {
     try {
-      left = await changedSince(deps, j);
+      left = await changedSince(deps, j, gitRan);
     } catch {
       return stuck;
     }
@@ -386,6 +442,11 @@ export async function recoverMerge(deps: Deps, commonDir: string): Promise<Merge
   deps.io.err(
     undone.restored
       ? `lisa: undid ${what}; ${j.main} is as it was\n`
+      : undone.keptCommit !== undefined
+      ? `lisa: left ${what} as it is: ${j.ref.replace(/^refs\/heads\//, "")} is at ${
+        undone.keptCommit.slice(0, 12)
+      }, a commit lisa did not make (someone committed or amended since), so nothing was ` +
+        "undone; git show it, and git revert or reset it yourself if it should not stay\n"
       : undone.settled
       ? `lisa: undid what it could of ${what}; left as someone changed them since: ${
         undone.left.join(", ") || "(the branch moved or was switched)"

@@ -15,6 +15,7 @@ import type { WorktreeInfo } from "../../base/types.ts";
 import type { Project } from "../session/mod.ts";
 import { git, gitMessage } from "./git.ts";
 import { spawnerAlive } from "./leftover.ts";
+import { withRepo } from "./merge_journal.ts";
 import { pruneWorktree } from "./worktree_prune.ts";
 import { readRecord, recordPathOf, worktreePathOf } from "../../store/worktree_record.ts";
 
@@ -111,6 +112,23 @@ export function worktreeExistsError(path: string): LisaError {
   );
 }
 
+/**
+ * The `worktree_exists` error of a name whose earlier run still has a worktree record (`info`),
+ * its directory there or not.
+ */
+export function recordExistsError(session: string, info: WorktreeInfo): LisaError {
+  const missing = !pathTaken(info.path);
+  return new LisaError(
+    "worktree_exists",
+    `Session name "${session}" still has the worktree of an earlier run: ${info.path} (branch ` +
+      `"${info.branch}")${
+        missing ? ", its directory missing (moved or deleted by hand: move it back there)" : ""
+      }; lisa never replaces it. Merge it (session merge ${session}) or remove it (session ` +
+      "prune; --force discards its work), or spawn under another name",
+    { details: { session, path: info.path, branch: info.branch, missing } },
+  );
+}
+
 /** What `spawn --worktree` asks for. */
 export interface WorktreeRequest {
   project: Project;
@@ -174,6 +192,12 @@ export async function planWorktree(deps: Deps, request: WorktreeRequest): Promis
     });
     cleared = pruned.action !== "kept";
   }
+  // Another run's record (its worktree kept, or moved or deleted by hand; or a spawn of the
+  // name still at work) is never overwritten: it is all that leads to that run's work.
+  if (!cleared && leftover !== undefined) throw recordExistsError(session, leftover.worktree);
+  // A merge a killed lisa left half done is undone before the base is read: `HEAD` would
+  // otherwise name the commit about to be taken back. (A dry run changes nothing.)
+  if (!request.dryRun) await withRepo(deps, project.runtimeDir, commonDir, async () => {});
   const base = request.base ?? "HEAD";
   const baseCommit = await baseCommitOf(deps, repoRoot, base);
   const branch = await freeBranch(deps, repoRoot, request);

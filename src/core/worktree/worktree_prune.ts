@@ -21,12 +21,13 @@
  */
 import type { Deps } from "../../base/deps.ts";
 import { LisaError } from "../../base/errors.ts";
+import { joinPath } from "../../base/paths.ts";
 import type { WorktreeInfo } from "../../base/types.ts";
 import { resolveProject } from "../session/mod.ts";
 import { type BranchCommit, pendingChanges, worktreePresent } from "./describe.ts";
 import { forgetWorktree, git, gitMessage, splitZ } from "./git.ts";
 import { clearUnstarted, spawnerAlive } from "./leftover.ts";
-import { selfIdentity, withRepo } from "./merge_journal.ts";
+import { journalPath, readJournal, selfIdentity, withRepo } from "./merge_journal.ts";
 import {
   type FoundRecord,
   listRecords,
@@ -276,23 +277,26 @@ export async function pruneWorktree(
   const info = record.worktree;
   const out = outcomeOf(record);
   const intent = record.spawning;
-  if (intent !== undefined && spawnerAlive(intent)) {
-    return out("kept", [{
-      kind: "session_running",
-      detail: `lisa (pid ${intent.pid}) is still spawning session ${record.session}`,
-    }]);
-  }
-  if (await sessionRunning(deps, record)) {
-    return out("kept", [{
-      kind: "session_running",
-      detail: `session ${record.session} is still running; kill it first`,
-    }]);
-  }
   const common = await git(deps, info.repoRoot, [
     "rev-parse",
     "--path-format=absolute",
     "--git-common-dir",
   ], { allowFailure: true });
+  const running = intent !== undefined && spawnerAlive(intent)
+    ? `lisa (pid ${intent.pid}) is still spawning session ${record.session}`
+    : await sessionRunning(deps, record)
+    ? `session ${record.session} is still running; kill it first`
+    : null;
+  if (running !== null) {
+    // A merge of it that a killed lisa left half done is undone all the same: its orphaned
+    // git would go on changing the main checkout while the session runs.
+    // (Only when there is one: the lock may be held for long by a merge or spawn at work.)
+    const commonDir = common.stdout.trim();
+    if (common.success && !options.dryRun && readJournal(journalPath(commonDir)) !== undefined) {
+      await withRepo(deps, options.runtimeDir, commonDir, async () => {});
+    }
+    return out("kept", [{ kind: "session_running", detail: running }]);
+  }
   if (intent?.phase === "worktree" && common.success) {
     return await pruneUnstarted(deps, found, options, common.stdout.trim());
   }
@@ -378,11 +382,13 @@ async function pruneUnderLock(
   const now = readRecord(found.path) ?? found.record;
   const unfinished = now.pruning;
   if (unfinished !== undefined && !isAlive(unfinished.pid, unfinished.startTime)) {
-    // A prune that was killed while it removed the worktree (judged removable): finished.
+    // A prune that was killed while it removed the worktree (judged removable then).
     if (unfinished.gitGroup) await endRecordedGroup(unfinished.gitGroup);
+    const reasons = await judgeAgain(deps, now);
+    if (reasons.length > 0 && !options.force) return out("kept", reasons);
     const branchDeleted = await finishRemoval(deps, info, unfinished.tip);
     removeRecord(found.path);
-    return out("removed", [], branchDeleted);
+    return out("removed", reasons, branchDeleted);
   }
   const { reasons, present, tip } = await judge(deps, now, true);
   if (reasons.length > 0 && !options.force) return out("kept", reasons);
@@ -421,6 +427,36 @@ async function pruneUnderLock(
   } finally {
     closeSection();
   }
+}
+
+/**
+ * The prune rule again, for a worktree whose removal a killed prune began: time passed, and a
+ * file written or changed in it since, or a commit made, is work the first judgement never saw.
+ * A tracked file that is missing is the removal's own doing (git deletes the worktree's files
+ * after its checks), not a change: its content is in the commit. The record keeps its mark, so
+ * the next prune judges the same way.
+ */
+async function judgeAgain(deps: Deps, record: WorktreeRecord): Promise<KeepReason[]> {
+  const { reasons } = await judge(deps, record, true);
+  const path = record.worktree.path;
+  return reasons.flatMap((r): KeepReason[] => {
+    if (r.kind !== "uncommitted_changes") return [r];
+    const files = r.files.filter((f) => {
+      try {
+        Deno.lstatSync(joinPath(path, f));
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (files.length === 0) return [];
+    return [{
+      ...r,
+      detail: `${files.length} file(s) written or changed in ${path} since a prune that was ` +
+        "stopped began removing it",
+      files,
+    }];
+  });
 }
 
 /**
