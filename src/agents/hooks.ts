@@ -16,8 +16,12 @@ import type { Config, Env } from "../base/config.ts";
 import type { Deps } from "../base/deps.ts";
 import type { Agent } from "../base/types.ts";
 import { completeLines, readTailOf } from "../store/tail.ts";
+import { atLeast, parseVersion, type Version } from "./version.ts";
 
-/** claude hook events lisa subscribes to. */
+/**
+ * claude hook events lisa subscribes to when it cannot tell the agent's version (the set every
+ * earlier lisa gave claude).
+ */
 export const CLAUDE_HOOK_EVENTS = [
   "SessionStart",
   "UserPromptSubmit",
@@ -29,12 +33,56 @@ export const CLAUDE_HOOK_EVENTS = [
   "SessionEnd",
 ] as const;
 
+/**
+ * Every claude hook event lisa uses, with the first claude version that knows it (its
+ * changelog). An event a claude does not know breaks its `--settings` (`version.ts`), so a
+ * claude of a known version gets exactly the events it knows:
+ * - SubagentStart/SubagentStop: a subagent still running keeps the session working;
+ * - PreCompact/PostCompact: a compaction is work (they come as a pair: without PostCompact a
+ *   PreCompact would read as compacting until the next turn);
+ * - Elicitation/ElicitationResult: an MCP server asks the person for input, and got it.
+ */
+export const CLAUDE_EVENT_SINCE: Readonly<Record<string, Version>> = {
+  SessionStart: [1, 0, 62],
+  UserPromptSubmit: [1, 0, 62],
+  Stop: [1, 0, 62],
+  Notification: [1, 0, 62],
+  PostToolUse: [1, 0, 62],
+  SessionEnd: [1, 0, 85],
+  SubagentStart: [2, 0, 43],
+  SubagentStop: [2, 0, 43],
+  PermissionRequest: [2, 0, 45],
+  PreCompact: [2, 1, 76],
+  PostCompact: [2, 1, 76],
+  Elicitation: [2, 1, 76],
+  ElicitationResult: [2, 1, 76],
+  StopFailure: [2, 1, 78],
+};
+
+/**
+ * The claude hook events for an agent of `version` (`"2.1.197"`): those it knows (see
+ * {@link CLAUDE_EVENT_SINCE}), or {@link CLAUDE_HOOK_EVENTS} when the version is unknown.
+ */
+export function claudeHookEvents(version: string | null | undefined): string[] {
+  const parsed = version ? parseVersion(version) : null;
+  if (parsed === null) return [...CLAUDE_HOOK_EVENTS];
+  return Object.entries(CLAUDE_EVENT_SINCE)
+    .filter(([, since]) => atLeast(parsed, since))
+    .map(([event]) => event);
+}
+
 /** Events whose hooks take a matcher (tool name, notification type, source); "" matches all. */
 const MATCHER_EVENTS = new Set([
   "SessionStart",
   "Notification",
   "PermissionRequest",
   "PostToolUse",
+  "SubagentStart",
+  "SubagentStop",
+  "PreCompact",
+  "PostCompact",
+  "Elicitation",
+  "ElicitationResult",
 ]);
 
 /**
@@ -58,11 +106,17 @@ export function hookCommandLine(selfCommand: readonly string[], agent: string): 
   return [...selfCommand, "hook", agent].map(singleQuote).join(" ");
 }
 
-/** The `--settings` document that makes claude call `lisa hook claude` on every event. */
-export function claudeHookSettings(selfCommand: readonly string[]): Record<string, unknown> {
+/**
+ * The `--settings` document that makes claude call `lisa hook claude` on every event a claude of
+ * `version` knows (see {@link claudeHookEvents}).
+ */
+export function claudeHookSettings(
+  selfCommand: readonly string[],
+  version?: string | null,
+): Record<string, unknown> {
   const command = hookCommandLine(selfCommand, "claude");
   const hooks: Record<string, unknown> = {};
-  for (const event of CLAUDE_HOOK_EVENTS) {
+  for (const event of claudeHookEvents(version)) {
     const handler = { type: "command", command, timeout: CLAUDE_HOOK_TIMEOUT_SECONDS };
     hooks[event] = [
       MATCHER_EVENTS.has(event) ? { matcher: "", hooks: [handler] } : {
@@ -75,12 +129,16 @@ export function claudeHookSettings(selfCommand: readonly string[]): Record<strin
 
 /**
  * argv words for claude: `--settings <json> --session-id <uuid>`. `sessionId` must be a UUID
- * (claude rejects anything else); see {@link newAgentSessionId}.
+ * (claude rejects anything else); see {@link newAgentSessionId}. `version`: the claude's.
  */
-export function claudeHookArgs(selfCommand: readonly string[], sessionId: string): string[] {
+export function claudeHookArgs(
+  selfCommand: readonly string[],
+  sessionId: string,
+  version?: string | null,
+): string[] {
   return [
     "--settings",
-    JSON.stringify(claudeHookSettings(selfCommand)),
+    JSON.stringify(claudeHookSettings(selfCommand, version)),
     "--session-id",
     sessionId,
   ];
@@ -240,18 +298,25 @@ const CLAUDE_SESSION_FLAGS =
  */
 export function hookExtras(
   deps: Pick<Deps, "config" | "env" | "selfCommand">,
-  input: { agent: Agent; custom: boolean; hooks?: boolean; agentArgs?: string | null },
+  input: {
+    agent: Agent;
+    custom: boolean;
+    hooks?: boolean;
+    agentArgs?: string | null;
+    /** The agent's version (`version.ts`), null when unknown. */
+    version?: string | null;
+  },
 ): HookExtras {
   const none: HookExtras = { extraArgs: [], agentSessionId: null, hooks: false };
   if (input.custom || input.hooks === false || deps.config.hooks === "off") return none;
   if (input.agent === "claude") {
     if (CLAUDE_SESSION_FLAGS.test(input.agentArgs ?? "")) {
-      const settings = claudeHookArgs(deps.selfCommand, "").slice(0, 2);
+      const settings = claudeHookArgs(deps.selfCommand, "", input.version).slice(0, 2);
       return { extraArgs: settings, agentSessionId: null, hooks: true };
     }
     const sessionId = newAgentSessionId();
     return {
-      extraArgs: claudeHookArgs(deps.selfCommand, sessionId),
+      extraArgs: claudeHookArgs(deps.selfCommand, sessionId, input.version),
       agentSessionId: sessionId,
       hooks: true,
     };
@@ -267,15 +332,23 @@ export function hookExtras(
  * The `hooks` signal of the classifier: what the agent's own hooks say about the session.
  * - `active`: a record of this run arrived (SessionStart for claude, the first notify for codex):
  *   hooks work for this session.
- * - `pending`: `permission` (a PermissionRequest, or a Notification of type permission_prompt /
- *   elicitation_dialog, with nothing after it), `turn_running` (UserPromptSubmit or a tool that
- *   ran, with no Stop after it), `turn_done` (Stop, StopFailure, codex agent-turn-complete, or
- *   claude's idle_prompt Notification), or null (nothing pending or no turn yet).
+ * - `pending`: `permission` (a PermissionRequest, or a Notification of type permission_prompt,
+ *   with nothing after it), `elicitation` (an MCP server asks the person for input: claude's
+ *   Elicitation, or a Notification of type elicitation_dialog), `turn_running`
+ *   (UserPromptSubmit, a tool that ran, an answered elicitation, with no Stop after it),
+ *   `compacting` (a PreCompact with no PostCompact yet), `turn_done` (Stop, StopFailure, codex
+ *   agent-turn-complete, or claude's idle_prompt Notification), or null (nothing pending or no
+ *   turn yet).
  * - `lastEvent`/`lastEventAgeSeconds`: the newest record of this run.
+ * - `backgroundTasks` (with `turn_done` from a claude Stop): the work the agent still runs on its
+ *   own after the turn, which it reports with a turn of its own when it ends: the Stop's
+ *   in-flight `background_tasks` (a Bash run in the background, a background subagent), or,
+ *   from a claude that does not report them, the subagents of the turn that started and have
+ *   not stopped. Absent when there is none.
  */
 export interface HookSignal {
   active: boolean;
-  pending: "permission" | "turn_running" | "turn_done" | null;
+  pending: "permission" | "elicitation" | "turn_running" | "compacting" | "turn_done" | null;
   lastEvent: string | null;
   lastEventAgeSeconds: number | null;
   /**
@@ -283,6 +356,18 @@ export interface HookSignal {
    * "API Error: Request rejected (429) · …"), else absent. Blocked-agent rules read it.
    */
   failure?: string;
+  /** Work still in flight after the turn ended (see above); absent when none. */
+  backgroundTasks?: BackgroundTask[];
+}
+
+/** One entry of claude's `background_tasks` (a Bash run in the background, a subagent, …). */
+export interface BackgroundTask {
+  id: string;
+  /** `shell`, `subagent`, `monitor`, `workflow`, … as claude labels it. */
+  type: string;
+  /** `running`, `pending`, … as claude reports it. */
+  status: string;
+  description: string;
 }
 
 /** The fields of a hook record the reader uses. */
@@ -293,10 +378,19 @@ interface HookLine {
   notificationType?: unknown;
   preview?: unknown;
   aux?: unknown;
+  backgroundTasks?: unknown;
+  subagentId?: unknown;
+  subagentType?: unknown;
 }
 
 /** How far back the reader looks (records are at most 4 KiB, so at least 64 of them). */
 const READ_WINDOW_BYTES = 256 * 1024;
+
+/**
+ * Statuses of a background task that mean it is over; claude lists in-flight work only, so any
+ * other status (running, pending, …) counts as still running.
+ */
+const TASK_OVER = new Set(["completed", "failed", "killed", "stopped", "cancelled", "error"]);
 
 /**
  * What one record says about what is pending: a value when the event decides it, undefined
@@ -307,12 +401,15 @@ export function pendingOf(record: HookLine): HookSignal["pending"] | undefined {
     case "UserPromptSubmit":
     case "PreToolUse":
     case "PostToolUse":
+    case "ElicitationResult":
       return "turn_running";
     case "PermissionRequest":
       return "permission";
+    case "Elicitation":
+      return "elicitation";
     case "Notification":
       if (record.notificationType === "permission_prompt") return "permission";
-      if (record.notificationType === "elicitation_dialog") return "permission";
+      if (record.notificationType === "elicitation_dialog") return "elicitation";
       if (record.notificationType === "idle_prompt") return "turn_done";
       return undefined;
     case "Stop":
@@ -320,6 +417,8 @@ export function pendingOf(record: HookLine): HookSignal["pending"] | undefined {
     case "agent-turn-complete":
     case LISA_TURN_END:
       return "turn_done";
+    case "PreCompact":
+      return "compacting";
     case "SessionStart":
       // A compaction restarts the session mid-turn; any other start has no turn yet.
       return record.preview === "compact" ? undefined : null;
@@ -328,6 +427,70 @@ export function pendingOf(record: HookLine): HookSignal["pending"] | undefined {
     default:
       return undefined;
   }
+}
+
+/** The in-flight tasks of a record's `backgroundTasks`, or null when it carries none. */
+export function tasksOf(record: { backgroundTasks?: unknown }): BackgroundTask[] | null {
+  if (!Array.isArray(record.backgroundTasks)) return null;
+  return record.backgroundTasks.filter((t): t is BackgroundTask =>
+    typeof t === "object" && t !== null && typeof t.id === "string" &&
+    typeof t.status === "string" && !TASK_OVER.has(t.status)
+  ).map((t) => ({
+    id: t.id,
+    type: typeof t.type === "string" ? t.type : "unknown",
+    status: t.status,
+    description: typeof t.description === "string" ? t.description : "",
+  }));
+}
+
+/** Parses one hook line of run `runId`; null for junk and for other runs' lines. */
+function lineOf(text: string, runId: string): HookLine | null {
+  let record: HookLine;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return typeof record === "object" && record !== null && record.runId === runId ? record : null;
+}
+
+/**
+ * The background work of the turn a claude `Stop` at `lines[at]` ended (see
+ * {@link HookSignal.backgroundTasks}): its in-flight tasks minus those whose subagent stopped
+ * since (`stopped`, ids of SubagentStop records newer than it), or, when the Stop lists none
+ * (an older claude), its turn's subagents that never stopped. Pure.
+ */
+function backgroundAfter(
+  lines: readonly string[],
+  at: number,
+  runId: string,
+  stopped: ReadonlySet<string>,
+): BackgroundTask[] {
+  const stop = lineOf(lines[at], runId);
+  const listed = stop === null ? null : tasksOf(stop);
+  if (listed !== null) return listed.filter((t) => !stopped.has(t.id));
+  const open: BackgroundTask[] = [];
+  const seen = new Set(stopped);
+  for (let i = at - 1; i >= 0; i--) {
+    const r = lineOf(lines[i], runId);
+    if (r === null || r.aux === true) continue;
+    if (r.event === "SubagentStop" && typeof r.subagentId === "string") seen.add(r.subagentId);
+    if (r.event === "SubagentStart" && typeof r.subagentId === "string") {
+      if (!seen.has(r.subagentId)) {
+        open.push({
+          id: r.subagentId,
+          type: "subagent",
+          status: "running",
+          description: typeof r.subagentType === "string" ? r.subagentType : "",
+        });
+      }
+      continue;
+    }
+    const p = pendingOf(r);
+    // The turn's start (or the end of the turn before it) bounds what belongs to this turn.
+    if (r.event === "UserPromptSubmit" || p === "turn_done" || p === null) break;
+  }
+  return open;
 }
 
 /**
@@ -357,14 +520,13 @@ export function readHookSignal(
   let lastAt: number | null = null;
   let failure: string | undefined;
   let pending: HookSignal["pending"] | undefined;
+  let decidedAt = -1;
+  // A PostCompact hides the records back to its PreCompact: the compaction is over.
+  let compactionOver = false;
+  const stoppedSubagents = new Set<string>();
   for (let i = lines.length - 1; i >= 0 && pending === undefined; i--) {
-    let record: HookLine;
-    try {
-      record = JSON.parse(lines[i]);
-    } catch {
-      continue;
-    }
-    if (typeof record !== "object" || record === null || record.runId !== runId) continue;
+    const record = lineOf(lines[i], runId);
+    if (record === null) continue;
     active = true;
     if (record.aux === true) continue;
     if (lastEvent === null && typeof record.event === "string") {
@@ -375,9 +537,21 @@ export function readHookSignal(
         failure = record.preview;
       }
     }
+    if (record.event === "SubagentStop" && typeof record.subagentId === "string") {
+      stoppedSubagents.add(record.subagentId);
+    }
+    if (record.event === "PostCompact") compactionOver = true;
+    if (record.event === "PreCompact" && compactionOver) {
+      compactionOver = false;
+      continue;
+    }
     pending = pendingOf(record);
+    if (pending !== undefined) decidedAt = i;
   }
   if (!active) return null;
+  const background = pending === "turn_done" && lineOf(lines[decidedAt], runId)?.event === "Stop"
+    ? backgroundAfter(lines, decidedAt, runId, stoppedSubagents)
+    : [];
   return {
     active,
     pending: pending ?? null,
@@ -386,6 +560,7 @@ export function readHookSignal(
       ? null
       : Math.max(0, Math.round((nowMs - lastAt) / 100) / 10),
     ...(failure !== undefined ? { failure } : {}),
+    ...(background.length > 0 ? { backgroundTasks: background } : {}),
   };
 }
 

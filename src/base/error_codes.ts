@@ -195,6 +195,11 @@ export const ERROR_CODES: readonly ErrorCodeRow[] = [
     when: "`send --text` to an agent still starting after `--ready-timeout` (nothing was typed)",
   },
   {
+    codes: ["send_unconfirmed"],
+    when: "text sent with Enter showed no receipt within `--confirm-timeout` (the text was left " +
+      "typed, nothing re-sent; `--retry-enter` presses Enter once more)",
+  },
+  {
     codes: ["turn_busy"],
     when: "`send --wait` while another `send --wait` waits on the same session (nothing was sent)",
   },

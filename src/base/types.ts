@@ -66,6 +66,11 @@ export interface SessionMeta {
   /** claude `--session-id` when hooks are injected. */
   agentSessionId: string | null;
   hooks: boolean;
+  /**
+   * The agent's version as spawn found it (`2.1.197`; it decides which hooks it gets); absent
+   * when unknown, for `--command` sessions and in metas written before this field.
+   */
+  agentVersion?: string;
   /** Bypass flags added by the nested policy (visible in spawn --json). */
   nestedBypass?: string[];
   /**

@@ -525,6 +525,20 @@ export const readyTimeout = {
   optional: true,
 } as const;
 
+// issue 23
+/** `--confirm-timeout` of send. */
+export const confirmTimeout = {
+  kind: "parsed",
+  parse: intIn(0, 600),
+  brief: "seconds to wait for the agent's receipt of text sent with Enter (default 5; 0: none)",
+  placeholder: "seconds",
+  optional: true,
+} as const;
+/** `--retry-enter` of send. */
+export const retryEnter = bool(
+  "when the agent shows no receipt by --confirm-timeout, press Enter once more and wait again",
+);
+
 /** The value of a flag a verb needs; throws `missing_argument` naming it when absent. */
 export function needed<T>(value: T | undefined, flag: string): T {
   if (value === undefined) {

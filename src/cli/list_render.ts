@@ -1,12 +1,14 @@
 /**
  * Rendering of `lisa session list`: one JSON document, or the table for people — ALIAS, STATE,
  * NEEDS, AGENT/MODE, AGE, LAST OUTPUT (and HOST first with `--all-hosts`, PROJECT with
- * `--all-sockets`, SESSION with `--wide`), the sessions that need a person first, colour only on a terminal without
+ * `--all-sockets`, TOKENS and SESSION with `--wide`), the sessions that need a person first,
+ * colour only on a terminal without
  * `NO_COLOR`, cut to the terminal's width.
  */
 import type { Io } from "../base/io.ts";
 import { printJson, relativeAge, renderTable } from "./output.ts";
 import type { ListedSession, ListResult } from "../core/inventory/mod.ts";
+import { formatTokens } from "./commands/history/format.ts";
 
 /** How the table is drawn. */
 export interface ListView {
@@ -65,7 +67,7 @@ export function listTable(
     "AGE",
     "LAST OUTPUT",
     ...(withProject ? ["PROJECT"] : []),
-    ...(view.wide ? ["SESSION"] : []),
+    ...(view.wide ? ["TOKENS", "SESSION"] : []),
   ];
   const sorted = [...result.sessions].sort((a, b) => urgency(a) - urgency(b));
   const rows = sorted.map((s) => [
@@ -77,7 +79,7 @@ export function listTable(
     relativeAge(new Date(s.createdAt), now),
     seconds(s.lastOutputAgeSeconds),
     ...(withProject ? [s.projectRoot ?? "-"] : []),
-    ...(view.wide ? [s.session] : []),
+    ...(view.wide ? [formatTokens(s.usage ?? null), s.session] : []),
   ]);
   return { headers, rows, states: sorted.map((s) => s.state ?? "") };
 }

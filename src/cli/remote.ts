@@ -46,14 +46,17 @@ function secondsFlag(args: readonly string[], name: string): number | undefined 
 /**
  * The time limit of a call that is not streamed: the host timeout, and for a plain send also
  * the waits its flags allow before it answers (a starting agent's readiness, 20 s by default;
- * the receipt, 5 s by default). Without a limit, a send over a shared connection gone silent
+ * the receipt, 5 s by default, twice with `--retry-enter`). Without a limit, a send over a shared connection gone silent
  * (where ssh's ConnectTimeout never applies) waited forever.
  */
 function callLimitMs(route: string, args: readonly string[], hostSeconds: number): number {
   if (route !== "session send") return hostSeconds * 1000;
   const ready = secondsFlag(args, "--ready-timeout") ?? 20;
   const receipt = secondsFlag(args, "--confirm-timeout") ?? 5;
-  return (hostSeconds + ready + receipt) * 1000;
+  // --retry-enter presses Enter once more and waits for the receipt as long again; the last of
+  // --retry-enter / --no-retry-enter counts, as for every flag given twice.
+  const retry = args.findLast((a) => a === "--retry-enter" || a === "--no-retry-enter");
+  return (hostSeconds + ready + receipt * (retry === "--retry-enter" ? 2 : 1)) * 1000;
 }
 
 /** Flags naming a file this lisa would read back or keep: refused with a host. */

@@ -48,6 +48,7 @@ export function normalizeMeta(value: Record<string, unknown>): SessionMeta {
   drop("agent", (v) => (AGENTS as readonly unknown[]).includes(v));
   drop("mode", (v) => (MODES as readonly unknown[]).includes(v));
   drop("hooks", (v) => typeof v === "boolean");
+  drop("agentVersion", text);
   drop("commandOnly", (v) => typeof v === "boolean");
   drop("nestedBypass", (v) => Array.isArray(v) && v.every(text));
   drop("worktree", (v) => isPlainObject(v) && WORKTREE_TEXT.every((k) => text(v[k])));

@@ -50,6 +50,21 @@ export interface MockOptions {
    * every `everyMs` (after `delayMs`). Null: the text arrives in one delta.
    */
   drip?: { everyMs: number; tokens: number } | null;
+  /**
+   * Token counts every main reply reports (Anthropic `usage`: `input_tokens` without cached
+   * input, `cache_read_input_tokens`, `cache_creation_input_tokens`, `output_tokens`; OpenAI:
+   * `input_tokens` with the cached ones in it, `input_tokens_details.cached_tokens`). Default:
+   * input 10, output 5, nothing cached.
+   */
+  usage?: MockUsage;
+}
+
+/** What {@link MockOptions.usage} sets. */
+export interface MockUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
 }
 
 /** The API failures the mock can answer with (see {@link MockOptions.fail}). */
@@ -372,6 +387,8 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
     fail: options.fail ?? null as MockFailure | null,
     resetInSeconds: options.resetInSeconds ?? 3 * 3600,
     drip: options.drip ?? null as { everyMs: number; tokens: number } | null,
+    usage: options.usage ??
+      { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 } as MockUsage,
   };
   const requests: RecordedRequest[] = [];
   const closing = new AbortController();
@@ -426,7 +443,14 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
         content,
         stop_reason: useTool ? "tool_use" : "end_turn",
         stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 5 },
+        usage: main
+          ? {
+            input_tokens: knobs.usage.inputTokens,
+            output_tokens: knobs.usage.outputTokens,
+            cache_read_input_tokens: knobs.usage.cacheReadTokens,
+            cache_creation_input_tokens: knobs.usage.cacheWriteTokens,
+          }
+          : { input_tokens: 10, output_tokens: 5 },
       });
     }
     return sseResponse(async (push, signal) => {
@@ -441,9 +465,9 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
           stop_reason: null,
           stop_sequence: null,
           usage: {
-            input_tokens: 10,
-            cache_creation_input_tokens: 0,
-            cache_read_input_tokens: 0,
+            input_tokens: main ? knobs.usage.inputTokens : 10,
+            cache_creation_input_tokens: main ? knobs.usage.cacheWriteTokens : 0,
+            cache_read_input_tokens: main ? knobs.usage.cacheReadTokens : 0,
             output_tokens: 1,
           },
         },
@@ -494,7 +518,7 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
       push(sse("message_delta", {
         type: "message_delta",
         delta: { stop_reason: useTool ? "tool_use" : "end_turn", stop_sequence: null },
-        usage: { output_tokens: 5 },
+        usage: { output_tokens: main ? knobs.usage.outputTokens : 5 },
       }));
       push(sse("message_stop", { type: "message_stop" }));
     }, closing.signal);
@@ -615,13 +639,22 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
           ...base,
           status: "completed",
           output: [item],
-          usage: {
-            input_tokens: 10,
-            input_tokens_details: { cached_tokens: 0 },
-            output_tokens: 5,
-            output_tokens_details: { reasoning_tokens: 0 },
-            total_tokens: 15,
-          },
+          usage: main
+            ? {
+              input_tokens: knobs.usage.inputTokens + knobs.usage.cacheReadTokens,
+              input_tokens_details: { cached_tokens: knobs.usage.cacheReadTokens },
+              output_tokens: knobs.usage.outputTokens,
+              output_tokens_details: { reasoning_tokens: 0 },
+              total_tokens: knobs.usage.inputTokens + knobs.usage.cacheReadTokens +
+                knobs.usage.outputTokens,
+            }
+            : {
+              input_tokens: 10,
+              input_tokens_details: { cached_tokens: 0 },
+              output_tokens: 5,
+              output_tokens_details: { reasoning_tokens: 0 },
+              total_tokens: 15,
+            },
         },
       }));
     }, closing.signal);
@@ -684,6 +717,7 @@ export function startMockApi(options: MockOptions = {}): Promise<MockApi> {
         if (next.fail !== undefined) knobs.fail = next.fail;
         if (next.resetInSeconds !== undefined) knobs.resetInSeconds = next.resetInSeconds;
         if (next.drip !== undefined) knobs.drip = next.drip;
+        if (next.usage !== undefined) knobs.usage = next.usage;
       },
       async close() {
         closing.abort();

@@ -314,6 +314,9 @@ Deno.test("send's time limit on a host follows its flags: a turn (--wait) has no
   strictEqual(await limit(["--enter"]), (7 + 20 + 5) * 1000);
   strictEqual(await limit(["--enter", "--ready-timeout", "3"]), (7 + 3 + 5) * 1000);
   strictEqual(await limit(["--enter", "--ready-timeout=0"]), (7 + 0 + 5) * 1000);
+  strictEqual(await limit(["--enter", "--confirm-timeout", "2"]), (7 + 20 + 2) * 1000);
+  // --retry-enter presses Enter once more and waits for the receipt as long again.
+  strictEqual(await limit(["--enter", "--retry-enter"]), (7 + 20 + 2 * 5) * 1000);
   // A status is bounded by the host timeout alone.
   const runner = recording({ stdout: '{"ok":true}\n' });
   await call(

@@ -265,3 +265,52 @@ Deno.test("kill removes the hook file and a late hook call does not bring it bac
     await world.dispose();
   }
 });
+
+/** The hook events of the `--settings` lisa gave the fake claude (from its argv). */
+function settingsEvents(argsFile: string): string[] {
+  const args = Deno.readTextFileSync(argsFile).split("\0");
+  return Object.keys(JSON.parse(args[args.indexOf("--settings") + 1]).hooks).sort();
+}
+
+Deno.test(
+  "claude gets only the hook events its version knows, so an older one keeps its hooks",
+  async () => {
+    // The version is remembered per install in the runtime dir: one world per version.
+    const world = await makeWorld();
+    const other = await makeWorld();
+    try {
+      // An older claude skips the whole --settings over one event it does not know (StopFailure
+      // came in 2.1.78): spawned with the right events, its hooks still fire.
+      const oldArgs = `${world.base}/old-args`;
+      const old = await spawn(world, ["--agent", "claude"], {
+        FAKE_CLAUDE_VERSION: "2.1.50",
+        FAKE_ARGS_FILE: oldArgs,
+      });
+      strictEqual(old.agentVersion, "2.1.50");
+      await waitHook(world, old, "SessionStart");
+      const oldEvents = settingsEvents(oldArgs);
+      for (const e of ["StopFailure", "PostCompact", "PreCompact", "Elicitation"]) {
+        ok(!oldEvents.includes(e), `${e} given to 2.1.50: ${oldEvents}`);
+      }
+      ok(oldEvents.includes("SubagentStart") && oldEvents.includes("Stop"), `${oldEvents}`);
+      ok(!(await paneText(world, old)).includes("Settings Error"));
+      strictEqual(readMeta(world, old).agentVersion, "2.1.50");
+      // The current claude gets the events that keep background work and compaction visible.
+      const newArgs = `${other.base}/new-args`;
+      const current = await spawn(other, ["--agent", "claude"], { FAKE_ARGS_FILE: newArgs });
+      strictEqual(current.agentVersion, "2.1.197");
+      await waitHook(other, current, "SessionStart");
+      const events = settingsEvents(newArgs);
+      for (
+        const e of ["SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "Elicitation"]
+      ) {
+        ok(events.includes(e), `${e} missing: ${events}`);
+      }
+      ok(!(await paneText(other, current)).includes("Settings Warning"));
+    } finally {
+      await endStray();
+      await world.dispose();
+      await other.dispose();
+    }
+  },
+);

@@ -156,6 +156,8 @@ hostsTest(
       }, 30_000);
       ok(ready, "the recording agent never started");
       const text = hostile(world.base);
+      // The recorder shows nothing of what it got: its sends wait for no receipt
+      // (--confirm-timeout 0; receipts have tests of their own, receipt_test.ts).
       const paste = (t: string) => `\x1b[200~${t.replaceAll("\n", "\r")}\x1b[201~\r`;
       const recorded = async (expected: string) => {
         const got = await waitFor(() => {
@@ -174,6 +176,8 @@ hostsTest(
         "--text",
         text,
         "--enter",
+        "--confirm-timeout",
+        "0",
         "--json",
       ]);
       strictEqual(inline.code, 0, inline.stdout + inline.stderr);
@@ -193,6 +197,8 @@ hostsTest(
         "--text-file",
         file,
         "--enter",
+        "--confirm-timeout",
+        "0",
         "--json",
       ]);
       strictEqual(fromFile.code, 0, fromFile.stdout + fromFile.stderr);
@@ -209,6 +215,8 @@ hostsTest(
         "--text",
         "-",
         "--enter",
+        "--confirm-timeout",
+        "0",
         "--json",
       ], { stdin: stdinText });
       strictEqual(fromStdin.code, 0, fromStdin.stdout + fromStdin.stderr);

@@ -25,6 +25,9 @@ Deno.test("multi-line text with quotes, $, backticks and non-ASCII arrives byte-
       "--text",
       TEXT,
       "--enter",
+      // The recorder shows nothing of what it got: no receipt to wait for (receipt_test.ts).
+      "--confirm-timeout",
+      "0",
       "--json",
     ]);
     strictEqual(r.code, 0, r.stdout + r.stderr);

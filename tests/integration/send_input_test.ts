@@ -17,7 +17,11 @@ import {
 const START = "\x1b[200~";
 const END = "\x1b[201~";
 
-/** A claude fake in record mode, ready (bracketed paste enabled); returns it and its file. */
+/**
+ * A claude fake in record mode, ready (bracketed paste enabled); returns it and its file. It
+ * records input and shows nothing: its sends pass `--confirm-timeout 0` (receipts have their
+ * own tests, with agents that show what they took).
+ */
 async function recording(world: World): Promise<{ s: Spawned; record: string }> {
   const record = `${world.base}/recorded`;
   const s = await spawn(world, ["--agent", "claude"], { FAKE_BEHAVIOR: `record:${record}` });
@@ -39,7 +43,18 @@ Deno.test("eight parallel sends to one session arrive as eight separate, complet
     // Subprocesses, not in-process calls: they really race for the pane.
     const results = await Promise.all(
       texts.map((t) =>
-        world.lisa(["session", "send", "--session", s.session, "--text", t, "--enter", "--json"])
+        world.lisa([
+          "session",
+          "send",
+          "--session",
+          s.session,
+          "--text",
+          t,
+          "--enter",
+          "--confirm-timeout",
+          "0",
+          "--json",
+        ])
       ),
     );
     for (const r of results) strictEqual(r.code, 0, r.stdout + r.stderr);
@@ -193,6 +208,8 @@ Deno.test("a paste terminator and control characters inside --text cannot end th
       "--text",
       text,
       "--enter",
+      "--confirm-timeout",
+      "0",
       "--json",
     ]);
     strictEqual(r.code, 0, r.stdout + r.stderr);
@@ -238,6 +255,8 @@ Deno.test("200 KB of text arrives complete through --text-file and through --tex
       "--text-file",
       link,
       "--enter",
+      "--confirm-timeout",
+      "0",
       "--json",
     ]);
     strictEqual(viaFile.code, 0, viaFile.stdout + viaFile.stderr);
@@ -245,7 +264,18 @@ Deno.test("200 KB of text arrives complete through --text-file and through --tex
     const one = `${START}${text.replaceAll("\n", "\r")}${END}\r`;
     strictEqual(await recorded(record, one), one);
     const viaStdin = await world.lisa(
-      ["session", "send", "--session", s.session, "--text", "-", "--enter", "--json"],
+      [
+        "session",
+        "send",
+        "--session",
+        s.session,
+        "--text",
+        "-",
+        "--enter",
+        "--confirm-timeout",
+        "0",
+        "--json",
+      ],
       { stdin: text },
     );
     strictEqual(viaStdin.code, 0, viaStdin.stdout + viaStdin.stderr);
@@ -371,6 +401,8 @@ Deno.test("a pane a person left in copy mode (scrolled back) gets the text, its 
         "--text",
         `hello-${mode}`,
         "--enter",
+        "--confirm-timeout",
+        "0",
         "--json",
       ]);
       strictEqual(sent.code, 0, sent.stdout + sent.stderr);

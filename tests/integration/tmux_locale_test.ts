@@ -93,7 +93,8 @@ async function checkLocale(locale: Record<string, string>): Promise<void> {
     deepStrictEqual(list.sessions, [rec.session]);
 
     // Text in: exactly the UTF-8 bytes sent, inside one bracketed paste, then Enter.
-    // --force: the recording fake never draws an idle prompt, and readiness is not the point.
+    // --force: the recording fake never draws an idle prompt, and readiness is not the point;
+    // it shows nothing of what it got either, so no receipt is waited for.
     const send = [
       "session",
       "send",
@@ -103,6 +104,8 @@ async function checkLocale(locale: Record<string, string>): Promise<void> {
       TEXT,
       "--enter",
       "--force",
+      "--confirm-timeout",
+      "0",
     ];
     await lisaJson(world, send);
     const want = new TextEncoder().encode(`\x1b[200~${TEXT}\x1b[201~\r`);

@@ -9,6 +9,11 @@
  * `invalid_key`, never typed as text), and the text is made inert ({@link sanitizePasteText}).
  * Sends to one session are serialized by the session's input lock, so parallel sends never
  * merge: each paste is followed by its own Enter before the next paste starts.
+ *
+ * Text sent with Enter to an agent waits for its receipt (`receipt.ts`) up to
+ * `--confirm-timeout` seconds, still under the input lock (so `--retry-enter`'s second Enter
+ * can only press on this send's own text): unconfirmed, the send fails with `send_unconfirmed`
+ * and leaves the text where it is.
  */
 import { warn } from "../../base/io.ts";
 import type { Deps } from "../../base/deps.ts";
@@ -32,8 +37,10 @@ import { withLock } from "../../store/lock.ts";
 import { updateState } from "../../store/session_store.ts";
 import { isValidKey, suggestKey } from "../../tmux/keys.ts";
 import { type PaneWrite, pasteText, sendKeys } from "../../tmux/sessions.ts";
-import { commandString, paneTarget, Tmux } from "../../tmux/tmux.ts";
+import { commandString, isMissingTarget, isNoServer, paneTarget, Tmux } from "../../tmux/tmux.ts";
 import { commandFinished, sessionNotRunning } from "./not_running.ts";
+import type { Receipt, ReceiptPlan } from "./receipt.ts";
+import { lazyImport } from "../../base/lazy.ts";
 
 /** Delay between a paste and its Enter, per agent (ms). */
 export const ENTER_DELAY_MS: Readonly<Record<string, number>> = { claude: 150, codex: 150 };
@@ -66,7 +73,17 @@ export interface SendOptions {
   force?: boolean;
   /** Longest wait for a starting agent before typing text, in seconds (default 20). */
   readyTimeoutSeconds?: number;
+  /**
+   * Longest wait for the agent's receipt of text sent with Enter, in seconds (default
+   * {@link DEFAULT_CONFIRM_TIMEOUT_SECONDS}; 0: none is waited for, `confirmed: null`).
+   */
+  confirmTimeoutSeconds?: number;
+  /** Unconfirmed at the timeout: press Enter once more and wait as long again. */
+  retryEnter?: boolean;
 }
+
+/** Default of `--confirm-timeout`, in seconds. */
+export const DEFAULT_CONFIRM_TIMEOUT_SECONDS = 5;
 
 /** `session send --json`. */
 export interface SendResult {
@@ -84,6 +101,18 @@ export interface SendResult {
    * waited for it to be ready.
    */
   agentState: AgentStateAtSend | null;
+  /**
+   * Whether the agent took the text (text sent with Enter to an agent session): true, false
+   * (then the send failed with `send_unconfirmed`), or null when lisa did not look: no Enter or
+   * no text, a `--command` session, a session lisa did not spawn, `--confirm-timeout 0`.
+   */
+  confirmed: boolean | null;
+  /** What said so: the agent's prompt `hook`, or the `screen` (its input box emptied). */
+  confirmedBy: "hook" | "screen" | null;
+  /** claude's `prompt_id` of the prompt, when its hook confirmed it; else null. */
+  promptId: string | null;
+  /** True when `--retry-enter` pressed Enter a second time. */
+  enterRetried: boolean;
 }
 
 /** Splits `--keys` into tmux key names. */
@@ -164,25 +193,17 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     force: options.force ?? false,
     readyTimeoutMs: (options.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS) * 1000,
   });
-  const written = await deliver(deps, loc, { text, keys, enter }, options.lockTimeoutMs);
-  if (written.stopped !== null && !written.dead) {
-    throw new InterruptedError(
-      written.stopped,
-      SIGNAL_NUMBERS[written.stopped] ?? 15,
-      written.sentSome
-        ? `sending to session "${loc.session}"; the send was finished first (sent: true)`
-        : `sending to session "${loc.session}"; nothing was sent`,
-      { session: loc.session, sent: written.sentSome },
-    );
-  }
-  if (written.dead) {
-    // Only a pane that ended between two writes of this send got part of it.
-    throw await sessionNotRunning(
-      deps,
-      loc,
-      written.sentSome ? "so the rest of this send was not sent" : "nothing was sent",
-    );
-  }
+  const confirmMs = (options.confirmTimeoutSeconds ?? DEFAULT_CONFIRM_TIMEOUT_SECONDS) * 1000;
+  const done = await deliverLocked(deps, loc, {
+    text,
+    keys,
+    enter,
+    retryEnter: options.retryEnter ?? false,
+    lockTimeoutMs: options.lockTimeoutMs ?? SEND_LOCK_TIMEOUT_MS,
+    receipts: await receiptPlanOf(deps, loc, agentState, enter && text !== "" ? confirmMs : 0),
+  });
+  const failure = await deliveryFailure(deps, loc, done);
+  if (failure !== null) throw failure;
   if (loc.meta !== undefined) {
     const at = deps.now().getTime();
     try {
@@ -194,7 +215,7 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
       warn(deps.io, `could not record the input time: ${(error as Error).message}`);
     }
   }
-  return {
+  const result: SendResult = {
     ok: true,
     session: loc.session,
     textBytes: new TextEncoder().encode(text).length,
@@ -202,7 +223,11 @@ export async function sendToSession(deps: Deps, options: SendOptions): Promise<S
     keys,
     enter,
     agentState,
+    ...done.receipt,
+    enterRetried: done.enterRetried,
   };
+  if (done.receipt.confirmed === false) throw unconfirmed(result, confirmMs);
+  return result;
 }
 
 /** What a send types: the text (read, made inert) and the keys, checked before any tmux call. */
@@ -254,80 +279,238 @@ function inputOff(loc: SessionLocation, target: string, sentSome: boolean): Lisa
 }
 
 /**
- * Writes the text, the keys and Enter into the session's own pane under its input lock; whether
- * the pane turned out dead (nothing more is then written), whether some of it went in, and the
- * signal that came while it wrote (held until the writes were done), if any.
+ * The error a delivery ends with, or null when it went through: a signal that came while the
+ * writes ran (`interrupted`, they were finished first), or a pane that ended before or between
+ * them (`session_not_running`).
  */
-async function deliver(
+async function deliveryFailure(
   deps: Deps,
   loc: SessionLocation,
-  input: { text: string; keys: string[]; enter: boolean },
-  lockTimeoutMs: number | undefined,
-): Promise<{ dead: boolean; sentSome: boolean; stopped: Deno.Signal | null }> {
-  const { text, keys, enter } = input;
-  const tmux = new Tmux(deps.runner, loc.socketPath);
+  done: Delivery,
+): Promise<LisaError | null> {
+  if (done.stopped !== null && !done.dead) {
+    return new InterruptedError(
+      done.stopped,
+      SIGNAL_NUMBERS[done.stopped] ?? 15,
+      done.sentSome
+        ? `sending to session "${loc.session}"; the send was finished first (sent: true)`
+        : `sending to session "${loc.session}"; nothing was sent`,
+      { session: loc.session, sent: done.sentSome },
+    );
+  }
+  if (!done.dead) return null;
+  // Only a pane that ended between two writes of this send got part of it.
+  return await sessionNotRunning(
+    deps,
+    loc,
+    done.sentSome ? "so the rest of this send was not sent" : "nothing was sent",
+  );
+}
+
+type ReceiptModule = typeof import("./receipt.ts");
+
+/** A receipt to look for: the module (loaded only then) and its plan. */
+interface Receipts {
+  module: ReceiptModule;
+  plan: ReceiptPlan;
+}
+
+/**
+ * What a send looks for its receipt with; null when it looks for none (no text with Enter, a
+ * `--command` session, a session lisa did not spawn, `confirmMs` 0). The receipt module is
+ * loaded only then, so a command session's send stays as lean as it was.
+ */
+async function receiptPlanOf(
+  deps: Deps,
+  loc: SessionLocation,
+  agentState: AgentStateAtSend | null,
+  confirmMs: number,
+): Promise<Receipts | null> {
+  const meta = loc.meta;
+  if (confirmMs <= 0 || meta === undefined || meta.commandOnly || meta.agent === undefined) {
+    return null;
+  }
+  const module = await lazyImport<ReceiptModule>(new URL("./receipt.ts", import.meta.url));
+  const plan = module.receiptPlan(deps, loc, agentState, confirmMs);
+  return plan === null ? null : { module, plan };
+}
+
+/** The pane's screen, or false once it is gone or dead (the chained `#{pane_dead}` says). */
+async function captureScreen(tmux: Tmux, target: string): Promise<string | null | false> {
+  const res = await tmux.run([
+    ["capture-pane", "-p", "-J", "-t", target],
+    ["display-message", "-p", "-t", target, "#{pane_dead}"],
+  ]);
+  if (!res.success) return isMissingTarget(res.stderr) || isNoServer(res.stderr) ? false : null;
+  const body = res.stdout.replace(/\n$/, "");
+  const cut = body.lastIndexOf("\n");
+  return body.slice(cut + 1) === "1" ? false : body.slice(0, cut + 1);
+}
+
+/** What {@link deliverLocked} did. */
+interface Delivery {
+  /** The pane was dead at one of the writes (nothing after it was written). */
+  dead: boolean;
+  sentSome: boolean;
+  /** A signal that came while the writes ran (they were finished first). */
+  stopped: Deno.Signal | null;
+  receipt: Receipt;
+  enterRetried: boolean;
+}
+
+/** What a send writes, and how it looks for its receipt. */
+interface SendWrites {
+  text: string;
+  keys: string[];
+  enter: boolean;
+  retryEnter: boolean;
+  lockTimeoutMs: number;
+  receipts: Receipts | null;
+}
+
+/** The pane a send writes to and the record of what it did (for {@link writeSend}). */
+interface SendPane {
+  tmux: Tmux;
+  target: string;
+  out: Delivery;
+  /** Runs a write; false once the pane was dead at it (throws when the session is gone). */
+  delivered: (write: Promise<PaneWrite>) => Promise<boolean>;
+  /** Runs writes inside an interrupt section (see {@link writeSend}); undefined if stopped. */
+  sectioned: <T>(writes: () => Promise<T>) => Promise<T | undefined>;
+}
+
+/**
+ * Writes the send (paste, keys, Enter, and its receipt with `--retry-enter`'s second Enter) under
+ * the session's input lock. Throws `session_not_found`, and `lock_busy` when another send held
+ * the lock past `lockTimeoutMs` (nothing was sent then).
+ */
+async function deliverLocked(
+  deps: Deps,
+  loc: SessionLocation,
+  send: SendWrites,
+): Promise<Delivery> {
+  const out: Delivery = {
+    dead: false,
+    sentSome: false,
+    stopped: null,
+    receipt: { confirmed: null, confirmedBy: null, promptId: null },
+    enterRetried: false,
+  };
   // The agent's own pane, exactly: never a window someone opened in the session since.
   const target = paneTarget(loc.session, loc.meta);
-  // Each write is refused by tmux itself when the pane is dead (`pasteText`): then nothing
-  // more is written, and the refusal is built once the input lock is released.
-  const state = { dead: false, sentSome: false, stopped: null as Deno.Signal | null };
-  const delivered = async (write: Promise<PaneWrite>) => {
-    const result = await write;
-    if (result === "absent") throw new SessionNotFoundError(loc.session);
-    if (result === "input_off") throw inputOff(loc, target, state.sentSome);
-    if (result === "dead") state.dead = true;
-    else state.sentSome = true;
-    return !state.dead;
-  };
-  const writeAll = async () => {
-    // The done file comes before tmux sees the pane dead (the wrapper writes it, then exits, or
-    // stays for adopted daemons): the command has ended, so nothing is written. Checked here,
-    // under the input lock and after any wait for a starting agent, right before the first write.
-    if (commandFinished(loc)) {
-      state.dead = true;
-      return;
-    }
+  const pane: SendPane = {
+    tmux: new Tmux(deps.runner, loc.socketPath),
+    target,
+    out,
+    // Each write is refused by tmux itself when the pane is dead or its input is off
+    // (`pasteText`): then nothing more is written; a dead pane's refusal is built once the input
+    // lock is released.
+    delivered: async (write) => {
+      const result = await write;
+      if (result === "absent") throw new SessionNotFoundError(loc.session);
+      if (result === "input_off") throw inputOff(loc, target, out.sentSome);
+      if (result === "dead") out.dead = true;
+      else out.sentSome = true;
+      return !out.dead;
+    },
     // A signal (an orchestrator's time limit, Ctrl-C) once the writes began is held until they
     // are all done: a paste left without its Enter would be submitted with the next send's text.
-    const closeSection = openSection();
-    try {
-      if (interruption() !== null) return;
-      if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return;
-      if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return;
-      if (enter) {
-        if (text !== "") {
-          await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
-        }
-        await delivered(sendKeys(tmux, target, ["Enter"]));
+    sectioned: async (writes) => {
+      const closeSection = openSection();
+      try {
+        return interruption() !== null ? undefined : await writes();
+      } finally {
+        out.stopped ??= interruption();
+        closeSection();
       }
-    } catch (error) {
-      // No session, no lock file left behind for it (sends to a wrong name must not litter).
-      if (error instanceof SessionNotFoundError && loc.meta === undefined) {
-        try {
-          Deno.removeSync(loc.paths.inputLock);
-        } catch { /* already gone */ }
-      }
-      throw error;
-    } finally {
-      state.stopped = interruption();
-      closeSection();
-    }
+    },
   };
-  // The one lock lisa holds across tmux calls (state-file locks never are, DESIGN §4.4): it exists
-  // to serialize them, so a paste is never followed by another send's paste before its Enter.
-  // A session without meta (not spawned by lisa) gets the same lock path under the current
-  // project, which is also the server lisa sends to, so it is serialized too.
-  const timeoutMs = lockTimeoutMs ?? SEND_LOCK_TIMEOUT_MS;
+  // The one lock lisa holds across tmux calls (state-file locks never are, DESIGN §4.4): it
+  // exists to serialize them, so a paste is never followed by another send's paste before its
+  // Enter (nor, while a receipt is awaited, its retried Enter by another send's text). A session
+  // without meta (not spawned by lisa) gets the same lock path under the current project, which
+  // is also the server lisa sends to, so it is serialized too.
   try {
-    await withLock(loc.paths.inputLock, { timeoutMs }, writeAll);
+    await withLock(
+      loc.paths.inputLock,
+      { timeoutMs: send.lockTimeoutMs },
+      () => writeSend(deps, loc, send, pane),
+    );
   } catch (error) {
+    // No session, no lock file left behind for it (sends to a wrong name must not litter).
+    if (error instanceof SessionNotFoundError && loc.meta === undefined) {
+      try {
+        Deno.removeSync(loc.paths.inputLock);
+      } catch { /* already gone */ }
+    }
     if (!(error instanceof LockBusyError)) throw error;
     throw new LisaError(
       "lock_busy",
-      `Another send to session "${loc.session}" held its input lock for ${timeoutMs} ms; ` +
-        "nothing was sent",
+      `Another send to session "${loc.session}" held its input lock for ${send.lockTimeoutMs} ` +
+        "ms; nothing was sent",
       { cause: error, details: { ...error.details, session: loc.session } },
     );
   }
-  return state;
+  return out;
+}
+
+/**
+ * The writes of one send, the input lock held: the paste, the keys, the Enter (inside one
+ * interrupt section), then, outside it, the receipt (a signal then ends lisa at once, the text
+ * sent) and `--retry-enter`'s second Enter (in a section of its own).
+ */
+async function writeSend(
+  deps: Deps,
+  loc: SessionLocation,
+  send: SendWrites,
+  pane: SendPane,
+): Promise<void> {
+  const { tmux, target, out, delivered, sectioned } = pane;
+  const { text, keys, receipts } = send;
+  // The done file comes before tmux sees the pane dead (the wrapper writes it, then exits, or
+  // stays for adopted daemons): the command has ended, so nothing is written. Checked here,
+  // under the input lock and after any wait for a starting agent, right before the first write.
+  if (commandFinished(loc)) {
+    out.dead = true;
+    return;
+  }
+  let before: string | null = null;
+  const entered = await sectioned(async () => {
+    if (text !== "" && !(await delivered(pasteText(tmux, target, text)))) return false;
+    if (keys.length > 0 && !(await delivered(sendKeys(tmux, target, keys)))) return false;
+    if (!send.enter) return false;
+    if (text !== "") {
+      await deps.sleep(ENTER_DELAY_MS[loc.meta?.agent ?? ""] ?? DEFAULT_ENTER_DELAY_MS);
+      // The screen holding the text, read at the end of the delay: the agent has drawn the
+      // paste by then (a capture right after the paste may not show it yet).
+      if (receipts !== null) before = (await captureScreen(tmux, target).catch(() => null)) || null;
+    }
+    return await delivered(sendKeys(tmux, target, ["Enter"]));
+  });
+  if (!entered || receipts === null || out.stopped !== null) return;
+  out.receipt = await receipts.module.confirmSend(deps, loc, receipts.plan, {
+    sent: text,
+    before,
+    capture: () => captureScreen(tmux, target),
+    pressAgain: send.retryEnter
+      ? async () => {
+        out.enterRetried = true;
+        return (await sectioned(() => delivered(sendKeys(tmux, target, ["Enter"])))) ?? false;
+      }
+      : null,
+  });
+}
+
+/** The `send_unconfirmed` error of a send whose receipt never came (the text was left alone). */
+function unconfirmed(result: SendResult, timeoutMs: number): LisaError {
+  const { ok: _ok, ...sent } = result;
+  const again = result.enterRetried ? ", even after a second Enter" : "";
+  return new LisaError(
+    "send_unconfirmed",
+    `Session "${result.session}" did not take the text within ${timeoutMs / 1000} s${again}: ` +
+      "no prompt hook came and its input box still shows it. Nothing was re-sent; the text " +
+      "is still typed there. Look at it (lisa session capture), then press Enter " +
+      "(--keys Enter) or clear it (--keys C-u); --retry-enter presses Enter once more by itself",
+    { details: { ...sent } },
+  );
 }

@@ -17,6 +17,12 @@
  * `StopFailure` closes it failed; a new `SessionStart` or `SessionEnd` closes it interrupted;
  * lisa's own `lisa:turn_end` (status decided a turn ended without its hook) closes it as it says,
  * `recovered`, at the turn's last sign (a late `Stop` then completes it).
+ *
+ * A turn claude opens itself when background work it started ends (its prompt is a
+ * `<task-notification>`), or a claude `Stop` with no turn open, is a turn of its own with
+ * `started_by` `background`. A turn that ends gets its tokens from the agent's transcript or
+ * session log (`src/agents/usage.ts`; null when they do not tell), each log read once per
+ * ingestion.
  */
 import type { Deps } from "../../base/deps.ts";
 import type { SessionMeta } from "../../base/types.ts";
@@ -29,12 +35,16 @@ import { tryReadMeta } from "../session/mod.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
 import { LISA_TURN_END } from "../../agents/hooks.ts";
 import {
+  isElicitation,
   lineKey,
   parseTurnRecord,
   toolUseOf,
+  triggerOf,
   turnEventKind,
   type TurnRecord,
 } from "../turns/mod.ts";
+import type { Env } from "../../base/config.ts";
+import { UsageReader } from "../../agents/usage.ts";
 import type { History, SqlValue } from "./store.ts";
 
 /** Where a session's files are. */
@@ -202,12 +212,47 @@ function capturePlan(h: History, id: number, turnId: number | null, r: TurnRecor
   ).run(id, turnId, path, content, r.at ?? null);
 }
 
+/**
+ * Stores the tokens of turn `turnId` (just ended by record `r`) when its agent's log tells
+ * them; the turn's prompt id is the one its lines gave (or, first, the ending record's).
+ */
+function fillUsage(h: History, usage: UsageReader, turnId: number, r: TurnRecord): void {
+  h.db.prepare("UPDATE turns SET prompt_id = COALESCE(prompt_id, ?) WHERE id = ?")
+    .run(r.promptId ?? null, turnId);
+  const t = h.db.prepare(
+    `SELECT t.prompt_id, t.started_at, t.ended_at, s.agent, s.transcript_path,
+      s.agent_session_id FROM turns t JOIN sessions s ON s.id = t.session_id WHERE t.id = ?`,
+  ).get(turnId);
+  if (t === undefined) return;
+  const ms = (v: unknown) => {
+    const n = typeof v === "string" ? Date.parse(v) : NaN;
+    return Number.isNaN(n) ? null : n;
+  };
+  const agent = typeof t.agent === "string" ? t.agent : r.agent ?? null;
+  const u = usage.turnUsage({
+    agent,
+    promptId: typeof t.prompt_id === "string" ? t.prompt_id : null,
+    transcriptPath: r.transcriptPath ??
+      (typeof t.transcript_path === "string" ? t.transcript_path : null),
+    threadId: r.agentSessionId ??
+      (typeof t.agent_session_id === "string" ? t.agent_session_id : null),
+    startMs: ms(t.started_at),
+    endMs: ms(t.ended_at),
+  });
+  if (u === null) return;
+  h.db.prepare(
+    `UPDATE turns SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
+      cache_write_tokens = ? WHERE id = ?`,
+  ).run(u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens, turnId);
+}
+
 /** Applies one hook record of session `id` (module doc); returns turns and tools added. */
 function applyHook(
   h: History,
   id: number,
   r: TurnRecord,
   key: string,
+  usage: UsageReader,
 ): { turns: number; tools: number } {
   const at = typeof r.at === "string" ? r.at : null;
   // lisa's own end of a turn that ended without its hook (status decided it): the turn ends
@@ -230,49 +275,50 @@ function applyHook(
     inferred,
     open: openTurn(h, id),
     added: { turns: 0, tools: 0 },
+    usage,
   };
   const open = c.open;
   switch (turnEventKind(r)) {
     case "start":
       // A turn still open when the next prompt comes ended silently, at its last sign (the next
       // prompt may come much later).
-      if (open) closeTurn(h, open.id, "interrupted", null);
-      insertTurn(c, "running", { prompt: r.prompt ?? r.preview ?? null, started_at: at });
+      if (open) endTurn(c, open.id, "interrupted", null);
+      insertTurn(c, "running", {
+        prompt: r.prompt ?? r.preview ?? null,
+        started_at: at,
+        started_by: triggerOf(r),
+      });
       break;
     case "tool":
       applyTool(c);
       break;
     case "permission":
-      if (open) touchTurn(c, open.id, "permission");
+      // An MCP server's request (Elicitation) waits for the person's input, not an approval.
+      if (open) touchTurn(c, open.id, isElicitation(r) ? "input" : "permission");
       break;
     case "completed":
       applyCompleted(c);
       break;
     case "interrupted":
-      if (open) closeTurn(h, open.id, "interrupted", endAt, { recovered: true });
+      if (open) endTurn(c, open.id, "interrupted", endAt, { recovered: true });
       break;
     case "failed": {
       const error = r.error ?? r.preview ?? "the turn failed";
-      if (open) closeTurn(h, open.id, "failed", at, { error });
+      if (open) endTurn(c, open.id, "failed", at, { error });
       else insertTurn(c, "failed", { error, ended_at: at });
       break;
     }
     case "session_start":
-      if (open) closeTurn(h, open.id, "interrupted", null);
+      if (open) endTurn(c, open.id, "interrupted", null);
       break;
     case "session_end":
       // The agent ended (an exit, a kill) during the turn: it ran until then.
-      if (open) closeTurn(h, open.id, "interrupted", at);
+      if (open) endTurn(c, open.id, "interrupted", at);
       break;
     case "other":
       // Any line of the run while a turn is open is a sign of it (a turn that is later
       // interrupted ends at its last sign, not at its start).
-      if (open) {
-        h.db.prepare(
-          "UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at) WHERE id = ?",
-        )
-          .run(at, open.id);
-      }
+      if (open) markActive(c, open.id);
       break;
   }
   return c.added;
@@ -291,6 +337,26 @@ interface HookLine {
   inferred: boolean;
   open: ReturnType<typeof openTurn>;
   added: { turns: number; tools: number };
+  /** Reads the tokens of the turns the line ends from their agents' logs. */
+  usage: UsageReader;
+}
+
+/** Closes turn `turnId` (see {@link closeTurn}) and stores its tokens when its agent tells them. */
+function endTurn(
+  c: HookLine,
+  turnId: number,
+  outcome: string,
+  at: string | null,
+  fields: Parameters<typeof closeTurn>[4] = {},
+): void {
+  closeTurn(c.h, turnId, outcome, at, fields);
+  fillUsage(c.h, c.usage, turnId, c.r);
+}
+
+/** Marks turn `turnId` active at the line's time (what it waits for unchanged). */
+function markActive(c: HookLine, turnId: number): void {
+  c.h.db.prepare("UPDATE turns SET last_activity_at = COALESCE(?, last_activity_at) WHERE id = ?")
+    .run(c.at, turnId);
 }
 
 /** Marks turn `turnId` active now, waiting for `waitingFor` (null: for nothing). */
@@ -303,9 +369,10 @@ function touchTurn(c: HookLine, turnId: number, waitingFor: string | null): void
 
 /** Inserts the line's turn (keyed by the line: a line read twice adds nothing). */
 function insertTurn(c: HookLine, outcome: string, fields: Record<string, SqlValue>): void {
-  c.h.db.prepare(
+  const ins = c.h.db.prepare(
     `INSERT OR IGNORE INTO turns (session_id, turn_key, seq, prompt, reply, error, outcome,
-      started_at, ended_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      started_at, ended_at, last_activity_at, started_by, prompt_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     c.id,
     c.key,
@@ -317,8 +384,14 @@ function insertTurn(c: HookLine, outcome: string, fields: Record<string, SqlValu
     fields.started_at ?? null,
     fields.ended_at ?? null,
     c.at,
+    fields.started_by ?? "prompt",
+    c.r.promptId ?? null,
   );
   c.added.turns++;
+  // A turn known only at its end (codex; claude's own turn without a start) has its tokens now.
+  if (outcome !== "running" && Number(ins.changes) > 0) {
+    fillUsage(c.h, c.usage, Number(ins.lastInsertRowid), c.r);
+  }
 }
 
 /** A tool the agent ran: recorded with the open turn (and its plan, when it wrote one). */
@@ -340,7 +413,7 @@ function applyCompleted(c: HookLine): void {
   const { h, id, r, at } = c;
   const reply = replyOf(r);
   if (c.open) {
-    closeTurn(h, c.open.id, "completed", c.endAt, { reply, recovered: c.inferred });
+    endTurn(c, c.open.id, "completed", c.endAt, { reply, recovered: c.inferred });
     return;
   }
   if (c.inferred) return; // the turn it ends is closed already
@@ -352,11 +425,17 @@ function applyCompleted(c: HookLine): void {
       AND seq = (SELECT MAX(seq) FROM turns WHERE session_id = ?)`,
   ).get(id, id);
   if (swept !== undefined && r.event === "Stop") {
-    closeTurn(h, Number(swept.id), "completed", at, { reply });
+    endTurn(c, Number(swept.id), "completed", at, { reply });
     return;
   }
-  // codex: the whole turn is known only at its end.
-  insertTurn(c, "completed", { prompt: r.prompt ?? null, reply, ended_at: at });
+  // codex: the whole turn is known only at its end. A claude Stop with no turn open ends a turn
+  // the agent took on its own (it reports background work without a prompt hook).
+  insertTurn(c, "completed", {
+    prompt: r.prompt ?? null,
+    reply,
+    ended_at: at,
+    started_by: r.event === "Stop" ? "background" : "prompt",
+  });
 }
 
 /** Applies one event-log record of session `name`. */
@@ -467,6 +546,7 @@ export function ingestSession(
   h: History,
   files: SessionFiles,
   seen?: IngestScan,
+  env: Env = {},
 ): IngestCounts {
   const paths = sessionPaths(files.runtimeDir, files.hash, files.session);
   const counts: IngestCounts = { sessions: 0, lines: 0, turns: 0, tools: 0 };
@@ -492,7 +572,9 @@ export function ingestSession(
       applyMeta(h, sessionId(h, files.session, meta.runId), meta);
     }
     ingestEvents(h, files, paths, counts);
-    hooksRead = ingestHooks(h, files, paths, counts);
+    // Each agent log is read once for all the turns this ingestion ends.
+    const usage = seen?.usage ?? new UsageReader(env);
+    hooksRead = ingestHooks(h, files, paths, counts, usage);
     applyDone(h, files.session, paths);
     const after = Number(row(h.db.prepare("SELECT COUNT(*) AS n FROM sessions").get(), "n"));
     counts.sessions = after - before;
@@ -544,6 +626,7 @@ function ingestHooks(
   files: SessionFiles,
   paths: SessionPaths,
   counts: IngestCounts,
+  usage: UsageReader,
 ): FileCursor | null {
   const hooks = newLines(h, paths.hooks, readMark(paths.hooks));
   if (hooks === null) return null;
@@ -554,7 +637,7 @@ function ingestHooks(
     const key = lineKey(line);
     if (!firstSight(h, id, key)) continue;
     counts.lines++;
-    const added = applyHook(h, id, r, key);
+    const added = applyHook(h, id, r, key, usage);
     counts.turns += added.turns;
     counts.tools += added.tools;
   }
@@ -601,6 +684,8 @@ function statKey(path: string, present?: ReadonlySet<string>): string {
 export interface IngestScan {
   present: ReadonlySet<string>;
   fingerprints: ReadonlyMap<string, unknown>;
+  /** Reads turns' tokens from their agents' logs (codex's are found under `$CODEX_HOME`). */
+  usage?: UsageReader;
 }
 
 /** Every session whose files are in `runtimeDir` (meta, hooks or event log). */
@@ -627,20 +712,27 @@ export function sessionFilesIn(runtimeDir: string, names?: Set<string>): Session
   ) => (a.session < b.session ? -1 : a.session > b.session ? 1 : 0));
 }
 
-/** Ingests every session of the runtime dir of `deps`; returns the summed counts. */
-export function ingestAll(h: History, deps: Pick<Deps, "config">): IngestCounts {
+/**
+ * Ingests every session of the runtime dir of `deps`; returns the summed counts. `deps.env`
+ * (when given) says where codex keeps its session logs.
+ */
+export function ingestAll(
+  h: History,
+  deps: Pick<Deps, "config"> & Partial<Pick<Deps, "env">>,
+): IngestCounts {
   const total: IngestCounts = { sessions: 0, lines: 0, turns: 0, tools: 0 };
   const present = new Set<string>();
   const sessions = sessionFilesIn(deps.config.runtimeDir, present);
   if (sessions.length === 0) return total;
   const fingerprints = new Map<string, unknown>();
+  const usage = new UsageReader(deps.env ?? {});
   for (
     const r of h.db.prepare(
       "SELECT path, fingerprint FROM cursors WHERE path >= 'fingerprint:' AND path < 'fingerprint;'",
     ).all()
   ) fingerprints.set(String(r.path), r.fingerprint);
   for (const files of sessions) {
-    const c = ingestSession(h, files, { present, fingerprints });
+    const c = ingestSession(h, files, { present, fingerprints, usage });
     total.sessions += c.sessions;
     total.lines += c.lines;
     total.turns += c.turns;

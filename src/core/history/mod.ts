@@ -15,6 +15,7 @@ export {
   projectFilter,
   readHistory,
   searchTurns,
+  sessionsUsage,
   showSession,
 } from "./query.ts";
 export { recordBeforeRemoval, recordKey, sweepAfterSpawn } from "./recorder.ts";

@@ -4,6 +4,7 @@
  * is as fresh as the files.
  */
 import type { Deps } from "../../base/deps.ts";
+import { warn } from "../../base/io.ts";
 import { LisaError, UsageError } from "../../base/errors.ts";
 import {
   canonicalProjectRoot,
@@ -18,6 +19,7 @@ import { loadHistoryModules } from "./modules.ts";
 import type { History } from "./store.ts";
 import type { SweepReport } from "./sweep.ts";
 import type { SqlValue } from "./store.ts";
+import type { TokenUsage } from "../../agents/usage.ts";
 
 /** One session of `history list`. */
 export interface HistorySession {
@@ -36,6 +38,11 @@ export interface HistorySession {
   exitCode: number | null;
   endReason: string | null;
   recovered: boolean;
+  /**
+   * The tokens of its turns, summed (a turn whose tokens are not known counts as none); null
+   * when no turn's are known.
+   */
+  usage: TokenUsage | null;
 }
 
 /** One tool call of a turn. */
@@ -59,6 +66,10 @@ export interface HistoryTurn {
   endedAt: string | null;
   durationMs: number | null;
   recovered: boolean;
+  /** `prompt` (a person's), or `background` (the agent's own turn reporting background work). */
+  trigger: string;
+  /** The turn's tokens; null when its agent's log did not tell (yet, or at all). */
+  usage: TokenUsage | null;
   tools: HistoryTool[];
 }
 
@@ -91,6 +102,17 @@ function span(from: string | null, to: string | null): number | null {
   return Number.isFinite(ms) && ms >= 0 ? ms : null;
 }
 
+/** The usage of the `in`, `out`, `cr`, `cw` columns of `r`; null when `in` is null. */
+function usageOf(r: Record<string, unknown>, prefix = ""): TokenUsage | null {
+  if (r[`${prefix}input_tokens`] === null || r[`${prefix}input_tokens`] === undefined) return null;
+  return {
+    inputTokens: Number(r[`${prefix}input_tokens`]),
+    outputTokens: Number(r[`${prefix}output_tokens`] ?? 0),
+    cacheReadTokens: Number(r[`${prefix}cache_read_tokens`] ?? 0),
+    cacheWriteTokens: Number(r[`${prefix}cache_write_tokens`] ?? 0),
+  };
+}
+
 function sessionOf(r: Record<string, unknown>): HistorySession {
   const startedAt = str(r.started_at);
   const endedAt = str(r.ended_at);
@@ -111,6 +133,7 @@ function sessionOf(r: Record<string, unknown>): HistorySession {
     exitCode: num(r.exit_code),
     endReason: str(r.end_reason),
     recovered: Number(r.recovered) === 1,
+    usage: usageOf(r, "sum_"),
   };
 }
 
@@ -141,10 +164,16 @@ export interface ListFilters {
   agent?: string;
 }
 
+/** A session's summed turn tokens, as `sum_*` columns (null when no turn's are known). */
+const USAGE_SUMS = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"]
+  .map((c) => `(SELECT SUM(t.${c}) FROM turns t WHERE t.session_id = s.id) AS sum_${c}`)
+  .join(",\n  ");
+
 const SESSION_COLUMNS = `s.name, s.run_id, s.alias, s.agent, s.mode, s.project_root, s.parent,
   s.started_at, s.ended_at, s.final_state, s.exit_code, s.end_reason, s.recovered,
   CAST(ROUND((julianday(s.ended_at) - julianday(s.started_at)) * 86400000) AS INTEGER)
-    AS duration_ms`;
+    AS duration_ms,
+  ${USAGE_SUMS}`;
 
 /** The WHERE clause and parameters of `filters`. */
 function listWhere(filters: ListFilters): { sql: string; params: SqlValue[] } {
@@ -196,7 +225,11 @@ export function listSessionsJson(
       'durationMs', CASE WHEN ${duration} >= 0 THEN ${duration} END,
       'turns', (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.id),
       'finalState', s.final_state, 'exitCode', s.exit_code, 'endReason', s.end_reason,
-      'recovered', json(CASE WHEN s.recovered = 1 THEN 'true' ELSE 'false' END)
+      'recovered', json(CASE WHEN s.recovered = 1 THEN 'true' ELSE 'false' END),
+      'usage', json((SELECT CASE WHEN COUNT(t.input_tokens) = 0 THEN NULL ELSE json_object(
+        'inputTokens', SUM(t.input_tokens), 'outputTokens', SUM(t.output_tokens),
+        'cacheReadTokens', SUM(t.cache_read_tokens), 'cacheWriteTokens', SUM(t.cache_write_tokens)
+      ) END FROM turns t WHERE t.session_id = s.id))
     ) AS j FROM sessions s ${where.sql} ${LIST_ORDER})`;
   const r = h.db.prepare(sql).get(...where.params);
   return { json: String(r?.json ?? "[]"), count: Number(r?.n ?? 0) };
@@ -230,6 +263,8 @@ function turnsOf(h: History, sessionId: number): HistoryTurn[] {
         endedAt,
         durationMs: span(startedAt, endedAt),
         recovered: Number(r.recovered) === 1,
+        trigger: str(r.started_by) ?? "prompt",
+        usage: usageOf(r),
         tools: toolsOf(h, Number(r.id)),
       };
     },
@@ -292,6 +327,45 @@ export function showSession(
     turnId: str(p.turn_key),
   }));
   return { ...sessionOf(r), turnList: turnsOf(h, id), plans };
+}
+
+/** Which session's tokens {@link usageOfSessions} is asked for. */
+export interface UsageKey {
+  session: string;
+  projectHash: string | null;
+}
+
+/**
+ * The summed tokens of the newest run history has of each session (of its project when the key
+ * names one); null for a session history does not know or whose turns' tokens are unknown.
+ */
+export function usageOfSessions(h: History, keys: readonly UsageKey[]): (TokenUsage | null)[] {
+  const get = h.db.prepare(
+    `SELECT ${USAGE_SUMS} FROM sessions s WHERE s.name = ?
+      ORDER BY (s.project_hash = ?) DESC, COALESCE(s.started_at, '') DESC, s.id DESC LIMIT 1`,
+  );
+  return keys.map((k) => {
+    const r = get.get(k.session, k.projectHash);
+    return r === undefined ? null : usageOf(r, "sum_");
+  });
+}
+
+/**
+ * The summed tokens of each session (see {@link usageOfSessions}), history ingested first: what
+ * `list --wide` shows. Never throws: history that cannot be read gives nulls, and a line on
+ * stderr saying why.
+ */
+export async function sessionsUsage(
+  deps: Deps,
+  keys: readonly UsageKey[],
+): Promise<(TokenUsage | null)[]> {
+  if (keys.length === 0) return [];
+  try {
+    return (await readHistory(deps, (h) => usageOfSessions(h, keys))).value;
+  } catch (error) {
+    warn(deps.io, `no token counts: ${(error as Error).message}`);
+    return keys.map(() => null);
+  }
 }
 
 /** One `history search` hit. */

@@ -91,7 +91,7 @@ export async function recordBeforeRemoval(
         continue;
       }
       try {
-        m.ingest.ingestSession(h, s);
+        m.ingest.ingestSession(h, s, undefined, deps.env);
       } catch (error) {
         outcome.unrecorded.add(recordKey(s));
         outcome.error ??= failure(error);

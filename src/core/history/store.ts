@@ -119,6 +119,16 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO turns_fts (rowid, prompt, reply) VALUES (new.id, new.prompt, new.reply);
   END;
   `,
+  // 2: what started a turn (a person's prompt, or the agent's own report of background work),
+  // the agent's id of it, and its tokens (null: not known).
+  `
+  ALTER TABLE turns ADD COLUMN started_by TEXT NOT NULL DEFAULT 'prompt';
+  ALTER TABLE turns ADD COLUMN prompt_id TEXT;
+  ALTER TABLE turns ADD COLUMN input_tokens INTEGER;
+  ALTER TABLE turns ADD COLUMN output_tokens INTEGER;
+  ALTER TABLE turns ADD COLUMN cache_read_tokens INTEGER;
+  ALTER TABLE turns ADD COLUMN cache_write_tokens INTEGER;
+  `,
 ];
 
 /** The schema version this lisa writes. */

@@ -6,6 +6,9 @@
  * Junk input never fails: a payload that is not JSON (or was cut at the read cap) still yields a
  * record, with the fields that could be recovered from its text and `event: "unknown"` otherwise.
  */
+import type { BackgroundTask } from "../../agents/hooks.ts";
+
+export type { BackgroundTask };
 
 /** One line of the hook sidecar (`…-hooks.jsonl`). */
 export interface HookRecord {
@@ -54,6 +57,21 @@ export interface HookRecord {
   endedAt?: string;
   /** lisa's own turn-end line: the classification reason that decided it. */
   reason?: string;
+  /**
+   * The agent's own id of the turn: claude's `prompt_id` (the same on a prompt's
+   * UserPromptSubmit, its tools and its Stop), codex's `turn-id`. Ties a turn to its token
+   * counts in the agent's transcript, and a send to its receipt.
+   */
+  promptId?: string;
+  /**
+   * claude Stop/SubagentStop: the background work the agent reported in flight when the turn
+   * ended (`background_tasks`; empty when it reported none). Absent when the agent does not say.
+   */
+  backgroundTasks?: BackgroundTask[];
+  /** claude SubagentStart/SubagentStop: the subagent's `agent_id`. */
+  subagentId?: string;
+  /** claude SubagentStart/SubagentStop: the subagent's `agent_type`. */
+  subagentType?: string;
 }
 
 /** Longest preview kept, in characters. */
@@ -111,9 +129,10 @@ const CLAUDE_KEYS = [
   "tool_name",
   "source",
   "reason",
+  "prompt_id",
 ] as const;
 
-const CODEX_KEYS = ["type", "thread-id", "last-assistant-message"] as const;
+const CODEX_KEYS = ["type", "thread-id", "turn-id", "last-assistant-message"] as const;
 
 /** Reads the payload as an object, or scrapes what it can from its text. */
 export function parsePayload(text: string, agent: string): Json {
@@ -182,6 +201,14 @@ function claudeExtras(event: string, payload: Json): Partial<HookRecord> {
   };
   if (event === "UserPromptSubmit") set("prompt", str(payload.prompt));
   if (event === "Stop") set("reply", str(payload.last_assistant_message));
+  set("promptId", str(payload.prompt_id));
+  if (Array.isArray(payload.background_tasks)) {
+    out.backgroundTasks = payload.background_tasks.flatMap(backgroundTaskOf);
+  }
+  if (event === "SubagentStart" || event === "SubagentStop") {
+    set("subagentId", str(payload.agent_id));
+    set("subagentType", str(payload.agent_type));
+  }
   if (event === "StopFailure") {
     set("error", firstString(payload.error_details, payload.error, payload.message));
   }
@@ -206,6 +233,20 @@ function claudeExtras(event: string, payload: Json): Partial<HookRecord> {
     }
   }
   return out;
+}
+
+/** One `background_tasks` entry as a record keeps it ([] when it is not an object with an id). */
+function backgroundTaskOf(value: unknown): BackgroundTask[] {
+  if (typeof value !== "object" || value === null) return [];
+  const t = value as Json;
+  const id = str(t.id);
+  if (id === null) return [];
+  return [{
+    id,
+    type: str(t.type) ?? "unknown",
+    status: str(t.status) ?? "unknown",
+    description: makePreview(str(t.description)) ?? "",
+  }];
 }
 
 /** Builds the record of one claude hook call from its stdin payload. */
@@ -236,6 +277,14 @@ function claudeRecord(payload: Json): Omit<HookRecord, "at" | "runId" | "agent">
     case "SessionEnd":
       preview = str(payload.reason);
       break;
+    case "PreCompact":
+    case "PostCompact":
+      preview = str(payload.trigger);
+      break;
+    case "SubagentStart":
+    case "SubagentStop":
+      preview = firstString(payload.last_assistant_message, payload.agent_type);
+      break;
     default:
       preview = firstString(payload.message, payload.prompt);
   }
@@ -263,6 +312,7 @@ function codexRecord(payload: Json): Omit<HookRecord, "at" | "runId" | "agent"> 
     transcriptPath: null,
     preview: makePreview(reply),
     ...(aux ? { aux: true as const } : {}),
+    ...(str(payload["turn-id"]) !== null ? { promptId: str(payload["turn-id"])! } : {}),
     ...(last !== null ? { prompt: last } : {}),
     ...(reply !== null ? { reply } : {}),
   };
@@ -302,6 +352,9 @@ const CAPS: ReadonlyArray<Readonly<Record<string, number>>> = [
     planPath: 512,
     tool: 128,
     toolUseId: 128,
+    promptId: 128,
+    subagentId: 128,
+    subagentType: 64,
   },
   {
     runId: 64,
@@ -317,6 +370,9 @@ const CAPS: ReadonlyArray<Readonly<Record<string, number>>> = [
     planPath: 256,
     tool: 64,
     toolUseId: 64,
+    promptId: 64,
+    subagentId: 64,
+    subagentType: 32,
   },
   {
     runId: 64,
@@ -332,16 +388,42 @@ const CAPS: ReadonlyArray<Readonly<Record<string, number>>> = [
     planPath: 0,
     tool: 32,
     toolUseId: 0,
+    promptId: 64,
+    subagentId: 40,
+    subagentType: 0,
   },
 ];
+
+/** Per tier of {@link CAPS}: most background tasks kept, and the caps of their fields. */
+const TASK_CAPS: ReadonlyArray<{ count: number; id: number; type: number; description: number }> = [
+  { count: 8, id: 64, type: 32, description: 120 },
+  { count: 4, id: 32, type: 16, description: 40 },
+  { count: 2, id: 24, type: 16, description: 0 },
+];
+
+/** The tasks cut to `caps` (a status is a short word: 16 characters). */
+function boundTasks(
+  tasks: readonly BackgroundTask[],
+  caps: (typeof TASK_CAPS)[number],
+): BackgroundTask[] {
+  return tasks.slice(0, caps.count).map((t) => ({
+    id: cutChars(t.id, caps.id),
+    type: cutChars(t.type, caps.type),
+    status: cutChars(t.status, 16),
+    description: cutChars(t.description, caps.description),
+  }));
+}
 
 /**
  * The record with its fields cut to their caps (tighter ones when escaping makes the line too
  * long), so that its JSON line, newline included, is at most {@link MAX_LINE_BYTES} bytes.
  */
 export function boundRecord(record: HookRecord): HookRecord {
-  for (const caps of CAPS) {
+  for (const [tier, caps] of CAPS.entries()) {
     const bounded: HookRecord = { ...record };
+    if (record.backgroundTasks !== undefined) {
+      bounded.backgroundTasks = boundTasks(record.backgroundTasks, TASK_CAPS[tier]);
+    }
     for (const [key, cap] of Object.entries(caps)) {
       const value = bounded[key as keyof HookRecord];
       if (typeof value !== "string") continue;
@@ -355,6 +437,9 @@ export function boundRecord(record: HookRecord): HookRecord {
     if (bounded.planPath === null) delete bounded.planPath;
     if (bounded.toolUseId === null) delete bounded.toolUseId;
     if (bounded.tool === null) delete bounded.tool;
+    for (const k of ["promptId", "subagentId", "subagentType"] as const) {
+      if (bounded[k] === null) delete bounded[k];
+    }
     if (cutFields.length > 0) bounded.cut = cutFields;
     if (encoder.encode(JSON.stringify(bounded) + "\n").length <= MAX_LINE_BYTES) return bounded;
   }

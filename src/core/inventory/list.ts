@@ -21,6 +21,7 @@ import {
 } from "../session/mod.ts";
 import { LisaError } from "../../base/errors.ts";
 import { lazyImport } from "../../base/lazy.ts";
+import type { TokenUsage } from "../../agents/usage.ts";
 import type { CoarseStatus, SocketReading, StatusOutcome, WaitingFor } from "../status/mod.ts";
 
 /** What each server said, by socket (status's fleet reading). */
@@ -68,6 +69,11 @@ export interface ListedSession {
    * meta is still there: listed until prune removes its files.
    */
   lost: boolean;
+  /**
+   * `list --wide`: the tokens of the session's turns so far, summed, from history (null when
+   * not known); absent without `--wide`.
+   */
+  usage?: TokenUsage | null;
 }
 
 /** Options of {@link gatherSessions} and {@link listSessionsOf}. */

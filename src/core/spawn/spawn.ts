@@ -53,6 +53,7 @@ import { writeMeta } from "../../store/session_store.ts";
 import { checkSocketPath } from "../../store/runtime_dir.ts";
 import { hasSession, isDuplicateSession, killSession, parseNewPane } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
+import { agentVersion } from "../../agents/version.ts";
 
 export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./spawn_plan.ts";
 
@@ -123,6 +124,12 @@ export interface SpawnResult {
   /** A `--command` session without an explicit agent: status expects no agent in it. */
   commandOnly: boolean;
   /**
+   * The version of the claude that runs (it decides which hooks it gets: an event an older
+   * claude does not know would break its `--settings`); null for codex, `--command` sessions,
+   * sessions without hooks, and when it cannot be told.
+   */
+  agentVersion: string | null;
+  /**
    * The session's short name (`{slug}-{adjective}-{noun}`), accepted wherever a name is; null
    * for a session named with `--session` (that name is its short name).
    */
@@ -173,6 +180,7 @@ function resultOf(plan: SpawnPlan, dryRun: boolean): SpawnResult {
     socketPath: plan.project.socketPath,
     command: plan.command,
     commandOnly: plan.commandOnly,
+    agentVersion: plan.meta.agentVersion ?? null,
     alias: plan.meta.alias ?? null,
     parentSession: plan.parentSession,
     createdAt: plan.createdAt,
@@ -184,16 +192,10 @@ function resultOf(plan: SpawnPlan, dryRun: boolean): SpawnResult {
 }
 
 /**
- * Spawns a session (or, with `dryRun`, only plans it and creates nothing). Throws
- * `invalid_agent`, `invalid_mode`, `invalid_session_name`, `missing_argument`, the prompt input
- * errors of {@link readTextInput} (and `invalid_argument` for a prompt holding a NUL byte),
- * `prompt_too_large` (an interactive prompt over one argv word), `session_already_exists`,
- * `socket_path_too_long`, `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`,
- * `lock_busy`.
+ * The prompt of `--prompt` / `--prompt-file` (undefined when none); throws its input errors
+ * ({@link readTextInput}) and `invalid_argument` for a prompt holding a NUL byte.
  */
-export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<SpawnResult> {
-  const agent = parseAgent(options.agent);
-  const mode = parseMode(options.mode);
+async function promptOf(deps: Deps, options: SpawnOptions): Promise<string | undefined> {
   const prompt = await readTextInput(deps, {
     value: options.prompt,
     file: options.promptFile,
@@ -211,6 +213,21 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
       { at: nul },
     );
   }
+  return prompt;
+}
+
+/**
+ * Spawns a session (or, with `dryRun`, only plans it and creates nothing). Throws
+ * `invalid_agent`, `invalid_mode`, `invalid_session_name`, `missing_argument`, the prompt input
+ * errors of {@link readTextInput} (and `invalid_argument` for a prompt holding a NUL byte),
+ * `prompt_too_large` (an interactive prompt over one argv word), `session_already_exists`,
+ * `socket_path_too_long`, `spawn_script_error`, `spawn_tmux_error`, `spawn_meta_error`,
+ * `lock_busy`.
+ */
+export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<SpawnResult> {
+  const agent = parseAgent(options.agent);
+  const mode = parseMode(options.mode);
+  const prompt = await promptOf(deps, options);
   const project = resolveProject(deps, options.projectRoot);
   // tmux would fail on it after the name and the files were taken ("File name too long").
   checkSocketPath(project.socketPath);
@@ -243,8 +260,13 @@ export async function spawnSession(deps: Deps, options: SpawnOptions): Promise<S
       dryRun: options.dryRun,
     });
   }
+  const custom = options.command !== undefined && options.command.trim() !== "";
+  // Only claude's hooks depend on its version (one look at its install, or one `--version`).
+  const hooked = agent === "claude" && !custom && options.hooks !== false &&
+    deps.config.hooks !== "off";
   const plan = planSpawn(deps, {
     ...options,
+    agentVersion: hooked ? await agentVersion(deps, "claude", !options.dryRun) : null,
     session,
     worktree: worktree?.info,
     cwd: worktree?.cwd,

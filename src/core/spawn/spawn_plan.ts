@@ -57,6 +57,8 @@ export type PlanInput =
     worktree?: WorktreeInfo;
     /** Where the pane starts (default: the project root). */
     cwd?: string;
+    /** The agent's version (`src/agents/version.ts`), null when unknown. */
+    agentVersion?: string | null;
   };
 
 /** A spawn, decided. */
@@ -134,6 +136,7 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
     custom,
     agentArgs: input.agentArgs,
     hooks: input.hooks,
+    version: input.agentVersion,
   });
   const nested = resolveNestedPolicy({
     agent,
@@ -190,6 +193,7 @@ export function planSpawn(deps: Deps, input: PlanInput): SpawnPlan {
       runId,
       agentSessionId: extras.agentSessionId,
       hooks: extras.hooks,
+      ...(!custom && input.agentVersion ? { agentVersion: input.agentVersion } : {}),
       nestedBypass: nested.bypassArgs,
       commandOnly,
       ...(input.worktree ? { worktree: input.worktree } : {}),

@@ -15,9 +15,14 @@
  *    dialog fires no hook): once the record is {@link PERMISSION_RENDER_SECONDS} old and the
  *    captured screen shows no dialog, it is dismissed → `waiting_input`/`input`
  *    (`hook:permission_dismissed`) when nothing shows work, else the other evidence decides;
- *    a finished turn → `waiting_input`/`input` unless activity
- *    contradicts it (or the agent runs in exec mode, where it is about to exit); a running turn → `in_progress` only while it is recent or confirmed by
- *    activity; a working spinner on screen → `in_progress`. Between the permission checks and
+ *    an MCP server's request for input (claude's Elicitation) → `waiting_input`/`input`
+ *    (`hook:elicitation`); a finished turn whose Stop still lists background work in flight (a
+ *    Bash run in the background, a subagent) → `in_progress` (`hook:background_tasks`) until a
+ *    later Stop lists none; a finished turn → `waiting_input`/`input` unless activity
+ *    contradicts it (or the agent runs in exec mode, where it is about to exit); a compaction
+ *    (PreCompact, no PostCompact yet) → `in_progress` (`hook:compacting`, never a stall); a
+ *    running turn → `in_progress` only while it is recent or confirmed by activity; a working
+ *    spinner on screen → `in_progress`. Between the permission checks and
  *    the turn hooks (issue 13): a blocked message that is the newest thing on screen, or in a
  *    failed turn's hook (a usage/rate limit, a credential, a failing API) →
  *    `waiting_input`/`quota|auth|error` unless the agent visibly works again; and a silent
@@ -62,7 +67,7 @@ import {
   rulesFor,
   type ScreenMatch,
 } from "../../agents/rules/index.ts";
-import type { HookSignal } from "../../agents/hooks.ts";
+import type { BackgroundTask, HookSignal } from "../../agents/hooks.ts";
 
 /**
  * Seconds after spawn during which a quiet session is `just_started`: the default of
@@ -227,6 +232,11 @@ export interface SignalSummary {
   /** See {@link HooksHealth}. */
   hooksHealth: HooksHealth;
   hooks: HookSignal | null;
+  /**
+   * Work the agent still runs on its own after its turn ended (claude's `background_tasks` of
+   * its last Stop, or subagents that have not stopped): `[]` when none.
+   */
+  backgroundTasks: BackgroundTask[];
   /** Seconds since anything showed progress (see {@link StallInfo}); null when unknown. */
   progressQuietSeconds: number | null;
   lastInputAgeSeconds: number | null;
@@ -320,6 +330,7 @@ function summarize(
     hooksActive: s.hooks?.active === true,
     hooksHealth: hooksHealth(s),
     hooks: s.hooks,
+    backgroundTasks: s.hooks?.active ? s.hooks.backgroundTasks ?? [] : [],
     progressQuietSeconds: quiet === null ? null : Math.round(quiet),
     lastInputAgeSeconds: s.lastInputAgeSeconds === null
       ? null
@@ -530,9 +541,10 @@ function evidenceOf(s: Signals): Evidence {
  */
 function finish(e: Evidence, a: Answer): Classification {
   const stallAfter = e.s.stallSeconds ?? Infinity;
+  // A compaction is work however long it stays silent (its end hook says when it is over).
   if (
     a.sessionState === "in_progress" && !e.inGrace && e.progress.quietSeconds !== null &&
-    e.progress.quietSeconds >= stallAfter
+    e.progress.quietSeconds >= stallAfter && a.classificationReason !== "hook:compacting"
   ) {
     a = {
       ...answer("stuck", `stalled:${a.classificationReason}`),
@@ -572,6 +584,13 @@ function screenPermission(e: Evidence): Answer | null {
   return e.permission ? answer("waiting_input", `screen:${e.permission.name}`, "permission") : null;
 }
 
+/** Step 4, an MCP server asks the person for input (claude's Elicitation: a form or a URL). */
+function hookElicitation(e: Evidence): Answer | null {
+  return e.hooks?.pending === "elicitation"
+    ? answer("waiting_input", "hook:elicitation", "input")
+    : null;
+}
+
 /**
  * Step 4, a limit, a credential or a failing API (screen, or the failed turn's hook): a person
  * must act, unless the agent visibly works again (it retries, or a new turn runs).
@@ -583,6 +602,17 @@ function blockedOnPerson(e: Evidence): Answer | null {
     ...answer("waiting_input", `${blocked.source}:${blocked.name}`, blocked.kind as BlockedKind),
     ...(blocked.resets ? { resetsText: blocked.resets } : {}),
   };
+}
+
+/**
+ * Step 4, a finished turn whose work runs on (a background Bash, a subagent): the agent reports
+ * it with a turn of its own, so it is not done until a later Stop lists none.
+ */
+function hookBackgroundTasks(e: Evidence): Answer | null {
+  if (e.hooks?.pending !== "turn_done" || (e.hooks.backgroundTasks?.length ?? 0) === 0) {
+    return null;
+  }
+  return answer("in_progress", "hook:background_tasks");
 }
 
 /**
@@ -598,19 +628,33 @@ function hookTurnDone(e: Evidence): Answer | null {
 }
 
 /**
- * Step 4, a running turn: working while recent or confirmed by activity. A silent turn end: the
- * hook says running, but the agent sits at its idle prompt with no CPU, no output change and no
- * tool child for a few seconds (a turn that ended without a Stop hook, an Esc). The screen wins,
- * and the reason names the disagreement.
+ * A silent end: the hook says running (or compacting), but the agent sits at its idle prompt with
+ * no CPU, no output change and no tool child for a few seconds (a turn that ended without a Stop
+ * hook, an Esc). The screen wins, and the reason names the disagreement.
  */
+function silentEnd(e: Evidence): boolean {
+  return e.s.mode !== "exec" && e.idle !== undefined && !e.working &&
+    e.busyChild === undefined && !e.cpuBusy && !e.inputRecent && e.quiet !== null &&
+    e.quiet >= e.quietWindow && !e.inGrace;
+}
+
+/**
+ * Step 4, a compaction (PreCompact, no PostCompact yet): work, never a stall, unless it ended
+ * silently.
+ */
+function hookCompacting(e: Evidence): Answer | null {
+  if (e.hooks?.pending !== "compacting") return null;
+  return silentEnd(e)
+    ? answer("waiting_input", `hook_compacting_but_idle:${e.idle!.name}`, "input")
+    : answer("in_progress", "hook:compacting");
+}
+
+/** Step 4, a running turn: working while recent or confirmed by activity ({@link silentEnd}). */
 function hookTurnRunning(e: Evidence): Answer | null {
   if (e.hooks?.pending !== "turn_running") return null;
   const recent = e.hooks.lastEventAgeSeconds !== null &&
     e.hooks.lastEventAgeSeconds < HOOK_RUNNING_FRESH_SECONDS;
-  const silentEnd = e.s.mode !== "exec" && e.idle !== undefined && !e.working &&
-    e.busyChild === undefined && !e.cpuBusy && !e.inputRecent && e.quiet !== null &&
-    e.quiet >= e.quietWindow && !e.inGrace;
-  if (silentEnd) {
+  if (silentEnd(e)) {
     return answer("waiting_input", `hook_running_but_idle:${e.idle!.name}`, "input");
   }
   if (recent || e.working || e.busyChild !== undefined || e.cpuBusy || e.changing) {
@@ -672,8 +716,11 @@ function commandProcess(e: Evidence): Answer {
 const LADDER: readonly ((e: Evidence) => Answer | null)[] = [
   hookPermission,
   screenPermission,
+  hookElicitation,
   blockedOnPerson,
+  hookBackgroundTasks,
   hookTurnDone,
+  hookCompacting,
   hookTurnRunning,
   screenWorking,
   agentProcess,

@@ -627,7 +627,7 @@ async function recordSilentEnd(deps: Deps, ev: Evaluation, c: Classification): P
   const pending = ev.signals.hooks?.pending;
   if (
     !(c.sessionState === "waiting_input" && c.waitingFor === "input" &&
-      (pending === "turn_running" || pending === "permission"))
+      (pending === "turn_running" || pending === "permission" || pending === "compacting"))
   ) return;
   const { recordSilentTurnEnd } = await lazyImport<typeof import("./turn_end.ts")>(
     new URL("./turn_end.ts", import.meta.url),

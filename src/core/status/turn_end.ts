@@ -43,7 +43,8 @@ export function endsTurnSilently(f: SilentEndFacts): boolean {
     typeof meta.runId === "string" && meta.runId !== "" &&
     c.sessionState === "waiting_input" && c.waitingFor === "input" &&
     f.hooks?.active === true &&
-    (f.hooks.pending === "turn_running" || f.hooks.pending === "permission");
+    (f.hooks.pending === "turn_running" || f.hooks.pending === "permission" ||
+      f.hooks.pending === "compacting");
 }
 
 /** The `lisa:turn_end` record for a silently ended turn (see the module doc). Pure. */

@@ -4,5 +4,13 @@
  *
  * Files outside this folder import this file only (see tests/unit/layering_test.ts).
  */
-export { lineKey, parseTurnRecord, toolUseOf, turnEventKind, type TurnRecord } from "./records.ts";
+export {
+  isElicitation,
+  lineKey,
+  parseTurnRecord,
+  toolUseOf,
+  triggerOf,
+  turnEventKind,
+  type TurnRecord,
+} from "./records.ts";
 export { sendAndWait } from "./wait.ts";

@@ -4,6 +4,9 @@
  */
 import type { HookRecord } from "../hook/mod.ts";
 import { LISA_TURN_END } from "../../agents/hooks.ts";
+import { isAgentsOwnPrompt } from "../../agents/prompts.ts";
+
+export { promptMatches } from "../../agents/prompts.ts";
 
 /**
  * The fields of a hook line (`src/core/hook/hook_record.ts`), all optional: a line read back may come
@@ -59,7 +62,11 @@ export function turnEventKind(r: TurnRecord): TurnEventKind {
     case "PostToolUse":
       return "tool";
     case "PermissionRequest":
+    case "Elicitation":
       return "permission";
+    case "ElicitationResult":
+      // The person answered the MCP server: the turn goes on.
+      return "tool";
     case "Notification":
       return r.notificationType === "permission_prompt" ||
           r.notificationType === "elicitation_dialog"
@@ -82,28 +89,17 @@ export function turnEventKind(r: TurnRecord): TurnEventKind {
   }
 }
 
-/** Whitespace runs as one space, trimmed. */
-function flat(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+/** The record is an MCP server's request for the person's input (claude's Elicitation). */
+export function isElicitation(r: TurnRecord): boolean {
+  return r.event === "Elicitation" || r.notificationType === "elicitation_dialog";
 }
 
-/**
- * True when the prompt an agent reports (`reported`, maybe cut to fit its hook line) is the
- * text that was sent, whitespace flattened: equal, or (one of them at least 120 characters
- * long, so a cut is possible) equal over all of the shorter one. Two prompts that share a long
- * preamble but end differently never match. A prompt claude shows as a paste placeholder also
- * matches.
- */
-export function promptMatches(reported: string | undefined | null, sent: string): boolean {
-  if (reported === undefined || reported === null) return true;
-  const a = flat(reported);
-  const b = flat(sent);
-  // Nothing typed (`--wait` with keys only, e.g. answering a dialog): any prompt is the turn's.
-  if (b === "") return true;
-  if (a.startsWith("[Pasted text")) return true;
-  const n = Math.min(a.length, b.length);
-  return a.length > 0 && b.length > 0 && a.slice(0, n) === b.slice(0, n) &&
-    (a.length >= 120 || b.length >= 120 || a === b);
+/** What started a turn: a person's prompt, or the agent's own report of background work. */
+export type TurnTrigger = "prompt" | "background";
+
+/** The trigger of the turn a start record (`UserPromptSubmit`) opens. */
+export function triggerOf(r: TurnRecord): TurnTrigger {
+  return isAgentsOwnPrompt(r.prompt ?? r.preview ?? "") ? "background" : "prompt";
 }
 
 /** One tool call of a turn. */

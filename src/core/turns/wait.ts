@@ -16,6 +16,9 @@
  *   was seen working), and ended once the session is idle again; the reply is the text that
  *   appeared after the paste, cleaned (the echo of the sent text and a bare prompt row dropped).
  *
+ * The send itself waits for the agent's receipt (`drive/receipt.ts`): a prompt the agent did not
+ * take fails there with `send_unconfirmed`, before any turn is waited for.
+ *
  * Outcomes: `completed` (exit 0), `permission` (a dialog waits: nothing is typed into it),
  * `failed` (StopFailure, or the agent crashed), `interrupted` (the session ended, or the agent
  * went idle without ending the turn, e.g. Esc), `timeout`. The hook file is polled every
@@ -33,17 +36,21 @@ import { capture, type CaptureOutcome } from "../capture/mod.ts";
 import { locateSession, type SessionLocation } from "../session/mod.ts";
 import { sessionStatus } from "../status/mod.ts";
 import { lastAssistantText } from "../../agents/transcript.ts";
+import { type BackgroundTask, tasksOf } from "../../agents/hooks.ts";
+import { type TokenUsage, UsageReader } from "../../agents/usage.ts";
 import { type FileCursor, readLinesFrom } from "../../store/line_cursor.ts";
 import { LisaError, LockBusyError } from "../../base/errors.ts";
 import { withLock } from "../../store/lock.ts";
 import { beingKilled } from "../../tmux/sessions.ts";
 import { Tmux } from "../../tmux/tmux.ts";
 import {
+  isElicitation,
   lineKey,
   parseTurnRecord,
   promptMatches,
   type ToolUse,
   toolUseOf,
+  triggerOf,
   turnEventKind,
   type TurnRecord,
 } from "./records.ts";
@@ -88,6 +95,14 @@ export interface WaitResult {
   sent: Omit<SendResult, "ok" | "session">;
   /** Where the answer came from: the agent's hooks or the screen. */
   source: "hooks" | "screen";
+  /**
+   * Work the turn started that runs on after it ended (claude's `background_tasks` of its Stop:
+   * a Bash run in the background, a subagent), `[]` when none. The agent reports it with a turn
+   * of its own (`trigger: "background"` in `session turns`) when it ends.
+   */
+  backgroundTasks: BackgroundTask[];
+  /** The turn's tokens (from the agent's transcript or session log); null when not known. */
+  usage: TokenUsage | null;
 }
 
 /** What the hook records after a send say so far (pure; fed line by line). */
@@ -108,6 +123,10 @@ export interface HookTurn {
   startAtMs: number | null;
   tools: ToolUse[];
   permission: boolean;
+  /** What the dialog the turn stopped at wants: `permission`, or `input` (an MCP elicitation). */
+  waitingFor: "permission" | "input";
+  /** The agent's id of the turn (claude `prompt_id`, codex `turn-id`), once a line says it. */
+  promptId: string | null;
   end: {
     outcome: "completed" | "failed" | "interrupted";
     atMs: number | null;
@@ -115,6 +134,10 @@ export interface HookTurn {
     replyCut: boolean;
     error: string | null;
     transcriptPath: string | null;
+    /** The work in flight the ending line lists (claude's Stop), `[]` when none. */
+    backgroundTasks: BackgroundTask[];
+    /** codex's thread id (the notify's `thread-id`), for its session log. */
+    threadId: string | null;
   } | null;
 }
 
@@ -128,6 +151,8 @@ export function newHookTurn(): HookTurn {
     startAtMs: null,
     tools: [],
     permission: false,
+    waitingFor: "permission",
+    promptId: null,
     end: null,
   };
 }
@@ -147,18 +172,23 @@ export function feedHookLine(turn: HookTurn, line: string, runId: string, sent: 
   if (r === null || r.runId !== runId) return;
   const kind = turnEventKind(r);
   if (!turn.started) {
-    if (kind === "start" && promptMatches(r.prompt ?? r.preview, sent)) {
+    // The agent's own turn (it reports background work that ended) is never the send's.
+    const own = kind === "start" && triggerOf(r) === "background";
+    if (kind === "start" && !own && promptMatches(r.prompt ?? r.preview, sent)) {
       turn.started = true;
       turn.turnId = lineKey(line);
       turn.startAtMs = atMs(r);
+      turn.promptId = r.promptId ?? null;
     } else if (r.event === "agent-turn-complete" && kind === "completed") {
       if (!promptMatches(r.prompt, sent)) return; // a turn that was running before the send
       turn.started = true;
       turn.turnId = lineKey(line);
+      turn.promptId = r.promptId ?? null;
       turn.end = endOf(r, "completed");
     }
     return;
   }
+  turn.promptId ??= r.promptId ?? null;
   if (kind === "start" && turn.resumed) {
     // Keys that resumed nothing typed a prompt of their own: that is the turn of this send.
     Object.assign(turn, newHookTurn());
@@ -178,6 +208,7 @@ export function feedHookLine(turn: HookTurn, line: string, runId: string, sent: 
     }
     case "permission":
       turn.permission = true;
+      turn.waitingFor = isElicitation(r) ? "input" : "permission";
       return;
     case "completed":
       turn.end = endOf(r, "completed");
@@ -255,7 +286,26 @@ function endOf(r: TurnRecord, outcome: "completed" | "failed" | "interrupted"): 
     replyCut: (r.cut ?? []).includes("reply") || (r.reply === undefined && r.preview != null),
     error: outcome === "failed" ? r.error ?? r.preview ?? "the turn failed" : null,
     transcriptPath: r.transcriptPath ?? null,
+    backgroundTasks: r.event === "Stop" ? tasksOf(r) ?? [] : [],
+    threadId: r.agent === "codex" ? r.agentSessionId ?? null : null,
   };
+}
+
+/** The tokens of the ended hook turn, from its agent's log (null when it does not tell). */
+function usageOf(
+  deps: Deps,
+  turn: HookTurn,
+  end: NonNullable<HookTurn["end"]>,
+  agent: string | null,
+): TokenUsage | null {
+  return new UsageReader(deps.env).turnUsage({
+    agent,
+    promptId: turn.promptId,
+    transcriptPath: end.transcriptPath,
+    threadId: end.threadId,
+    startMs: turn.startAtMs,
+    endMs: end.atMs,
+  });
 }
 
 /**
@@ -479,12 +529,21 @@ function noReply(
     tools: w.turn.tools,
     ...extra,
     source,
+    backgroundTasks: [],
+    usage: null,
   };
 }
 
-/** A dialog waits: nothing is typed into it, the caller (or a person) answers it. */
-function atPermission(w: TurnWait, source: "hooks" | "screen"): WaitResult {
-  return noReply(w, "permission", source, { waitingFor: "permission" });
+/**
+ * A dialog waits: nothing is typed into it, the caller (or a person) answers it. `waitingFor`:
+ * `input` for an MCP elicitation the hooks reported, else `permission`.
+ */
+function atPermission(
+  w: TurnWait,
+  source: "hooks" | "screen",
+  waitingFor: "permission" | "input" = "permission",
+): WaitResult {
+  return noReply(w, "permission", source, { waitingFor });
 }
 
 /** Feeds the hook lines written since the last read; the answer once they end the turn. */
@@ -521,9 +580,11 @@ function readHooks(w: TurnWait): WaitResult | null {
       tools: w.turn.tools,
       ...(end.error !== null ? { error: end.error } : {}),
       source: "hooks",
+      backgroundTasks: end.backgroundTasks,
+      usage: usageOf(w.deps, w.turn, end, w.loc.meta?.agent ?? null),
     };
   }
-  return w.turn.permission ? atPermission(w, "hooks") : null;
+  return w.turn.permission ? atPermission(w, "hooks", w.turn.waitingFor) : null;
 }
 
 /**
@@ -596,6 +657,8 @@ async function screenTurnEnd(
     durationMs: elapsed(w),
     tools: [],
     source: "screen",
+    backgroundTasks: [],
+    usage: null,
   };
 }
 

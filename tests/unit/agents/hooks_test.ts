@@ -3,6 +3,7 @@ import { loadConfig } from "../../../src/base/config.ts";
 import {
   CLAUDE_HOOK_EVENTS,
   claudeHookArgs,
+  claudeHookEvents,
   codexConfigPath,
   codexHookArgs,
   hookCommandLine,
@@ -275,4 +276,112 @@ Deno.test("no hooks with LISA_HOOKS=off, --no-hooks, or a custom --command", () 
   );
   deepStrictEqual(hookExtras(depsFor({}), { agent: "codex", custom: false, hooks: false }), none);
   deepStrictEqual(hookExtras(depsFor({}), { agent: "claude", custom: true }), none);
+});
+
+Deno.test("a claude of a known version gets exactly the hook events it knows", () => {
+  const current = claudeHookEvents("2.1.197");
+  for (const event of [...CLAUDE_HOOK_EVENTS, "SubagentStart", "PreCompact", "Elicitation"]) {
+    ok(current.includes(event), event);
+  }
+  // 2.1.76 added PostCompact and Elicitation, 2.1.78 StopFailure: an older claude that got
+  // them would skip the whole --settings.
+  const older = claudeHookEvents("2.1.50");
+  for (const event of ["PostCompact", "PreCompact", "Elicitation", "StopFailure"]) {
+    ok(!older.includes(event), event);
+  }
+  ok(older.includes("SubagentStart") && older.includes("PermissionRequest"));
+  ok(!claudeHookEvents("2.0.10").includes("PermissionRequest"));
+  // Unknown: the set every earlier lisa gave claude.
+  deepStrictEqual(claudeHookEvents(null), [...CLAUDE_HOOK_EVENTS]);
+  deepStrictEqual(claudeHookEvents("not a version"), [...CLAUDE_HOOK_EVENTS]);
+  const settings = JSON.parse(claudeHookArgs(SELF, "id", "2.1.197")[1]);
+  deepStrictEqual(Object.keys(settings.hooks).sort(), [...current].sort());
+  strictEqual(settings.hooks.SubagentStart[0].matcher, "");
+});
+
+const RUNNING_TASK = {
+  id: "b8dj84n30",
+  type: "shell",
+  status: "running",
+  description: "background sleep",
+};
+
+Deno.test("a Stop that lists running background work reports it with the finished turn", async () => {
+  const turn = [{ at: 0, event: "UserPromptSubmit" }, {
+    at: 2,
+    event: "Stop",
+    backgroundTasks: [RUNNING_TASK, { ...RUNNING_TASK, id: "done1", status: "completed" }],
+  }];
+  const signal = await signalOf(turn, 3);
+  strictEqual(signal?.pending, "turn_done");
+  deepStrictEqual(signal?.backgroundTasks, [RUNNING_TASK]);
+  // The agent's own follow-up turn (its prompt is the task's notification) ends with none.
+  const followUp = [...turn, { at: 9, event: "UserPromptSubmit" }, {
+    at: 10,
+    event: "Stop",
+    backgroundTasks: [],
+  }];
+  const after = await signalOf(followUp, 11);
+  strictEqual(after?.pending, "turn_done");
+  strictEqual(after?.backgroundTasks, undefined);
+  // While it runs, it is a running turn like any other.
+  strictEqual((await signalOf(followUp.slice(0, 3), 9.5))?.pending, "turn_running");
+});
+
+Deno.test("a subagent that started and has not stopped is background work", async () => {
+  const turn = [
+    { at: 0, event: "UserPromptSubmit" },
+    { at: 1, event: "SubagentStart", subagentId: "a1", subagentType: "Explore" },
+    { at: 2, event: "SubagentStart", subagentId: "a2", subagentType: "Plan" },
+    { at: 3, event: "SubagentStop", subagentId: "a2" },
+    { at: 4, event: "Stop" },
+  ];
+  deepStrictEqual((await signalOf(turn, 5))?.backgroundTasks, [{
+    id: "a1",
+    type: "subagent",
+    status: "running",
+    description: "Explore",
+  }]);
+  const stopped = [...turn, { at: 8, event: "SubagentStop", subagentId: "a1" }];
+  strictEqual((await signalOf(stopped, 9))?.backgroundTasks, undefined);
+  // A Stop that reports its background work is believed over the subagent records.
+  const reported = [...turn.slice(0, 4), { at: 4, event: "Stop", backgroundTasks: [] }];
+  strictEqual((await signalOf(reported, 5))?.backgroundTasks, undefined);
+  // A listed subagent task whose SubagentStop came after the Stop is over.
+  const listed = [
+    { at: 0, event: "UserPromptSubmit" },
+    { at: 4, event: "Stop", backgroundTasks: [{ ...RUNNING_TASK, id: "a9", type: "subagent" }] },
+    { at: 7, event: "SubagentStop", subagentId: "a9" },
+  ];
+  strictEqual((await signalOf(listed, 8))?.backgroundTasks, undefined);
+});
+
+Deno.test("a compaction is pending from PreCompact until its PostCompact", async () => {
+  const idle = [{ at: 0, event: "SessionStart" }, { at: 1, event: "Stop" }];
+  const compacting = [...idle, { at: 5, event: "PreCompact", preview: "manual" }];
+  strictEqual((await signalOf(compacting, 6))?.pending, "compacting");
+  const over = [...compacting, { at: 20, event: "SessionStart", preview: "compact" }, {
+    at: 21,
+    event: "PostCompact",
+  }];
+  strictEqual((await signalOf(over, 22))?.pending, "turn_done");
+  // Mid-turn (auto compaction), the turn runs on once it is over.
+  const midTurn = [{ at: 0, event: "UserPromptSubmit" }, { at: 1, event: "PreCompact" }, {
+    at: 9,
+    event: "PostCompact",
+  }];
+  strictEqual((await signalOf(midTurn, 10))?.pending, "turn_running");
+});
+
+Deno.test("an MCP elicitation waits for input until its result comes", async () => {
+  const asked = [{ at: 0, event: "UserPromptSubmit" }, { at: 1, event: "Elicitation" }];
+  strictEqual((await signalOf(asked, 2))?.pending, "elicitation");
+  const notified = [{ at: 0, event: "UserPromptSubmit" }, {
+    at: 1,
+    event: "Notification",
+    notificationType: "elicitation_dialog",
+  }];
+  strictEqual((await signalOf(notified, 2))?.pending, "elicitation");
+  const answered = [...asked, { at: 5, event: "ElicitationResult" }];
+  strictEqual((await signalOf(answered, 6))?.pending, "turn_running");
 });

@@ -55,10 +55,21 @@ Deno.test("sessions that need a person come first: permission, then input, then 
   strictEqual(t.rows[2][4], "5m ago");
 });
 
-Deno.test("--all-sockets adds PROJECT and --wide the full name", () => {
-  const t = listTable(result([row({ alias: "p-a" })], true), NOW, { wide: true });
-  deepStrictEqual(t.headers.slice(-2), ["PROJECT", "SESSION"]);
-  deepStrictEqual(t.rows[0].slice(-2), ["/p", "lisa-x"]);
+Deno.test("--all-sockets adds PROJECT and --wide the tokens and the full name", () => {
+  const usage = {
+    inputTokens: 1200,
+    outputTokens: 300,
+    cacheReadTokens: 10_000,
+    cacheWriteTokens: 0,
+  };
+  const t = listTable(
+    result([row({ alias: "p-a", usage }), row({ alias: "p-b", usage: null })], true),
+    NOW,
+    { wide: true },
+  );
+  deepStrictEqual(t.headers.slice(-3), ["PROJECT", "TOKENS", "SESSION"]);
+  deepStrictEqual(t.rows[0].slice(-3), ["/p", "11.5k", "lisa-x"]);
+  strictEqual(t.rows[1].at(-2), "-");
 });
 
 Deno.test("colour only when asked; rows are cut to the terminal's width", () => {

@@ -10,7 +10,7 @@ import {
   projectFilter,
   readHistory,
 } from "../../../core/history/mod.ts";
-import { formatDuration } from "./format.ts";
+import { formatDuration, formatTokens } from "./format.ts";
 
 /** Lists sessions (table, or JSON with what the read ingested and swept). */
 export default async function list(
@@ -42,9 +42,19 @@ export default async function list(
     s.startedAt ? relativeAge(new Date(s.startedAt), now) : "-",
     formatDuration(s.durationMs),
     String(s.turns),
+    formatTokens(s.usage),
     (s.finalState ?? (s.endedAt ? "ended" : "open")) + (s.recovered ? " (recovered)" : ""),
   ]);
   this.deps.io.out(
-    renderTable(["SESSION", "AGENT", "PROJECT", "STARTED", "DURATION", "TURNS", "FINAL"], rows),
+    renderTable([
+      "SESSION",
+      "AGENT",
+      "PROJECT",
+      "STARTED",
+      "DURATION",
+      "TURNS",
+      "TOKENS",
+      "FINAL",
+    ], rows),
   );
 }

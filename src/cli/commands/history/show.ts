@@ -4,7 +4,7 @@ import { printJson } from "../../output.ts";
 import type { FlagsOf } from "../../verb_spec.ts";
 import type { historyShowFlags } from "./show_spec.ts";
 import { historySubject, readHistory, showSession } from "../../../core/history/mod.ts";
-import { formatDuration, indent } from "./format.ts";
+import { describeTokens, formatDuration, indent } from "./format.ts";
 
 /** Prints the session's turns: prompt, tools, reply, durations; then its plans. */
 export default async function show(
@@ -31,10 +31,14 @@ export default async function show(
     `${s.session}${s.alias ? ` (${s.alias})` : ""}  ${s.agent ?? "-"}  ${s.projectRoot ?? "-"}\n` +
       `started ${s.startedAt ?? "-"}  ended ${s.endedAt ?? "-"}  ` +
       `final ${s.finalState ?? "open"}${s.exitCode !== null ? ` (exit ${s.exitCode})` : ""}` +
-      `${s.recovered ? " recovered" : ""}\n`,
+      `${s.recovered ? " recovered" : ""}\n` +
+      `tokens ${describeTokens(s.usage)}\n`,
   );
   for (const t of s.turnList) {
-    io.out(`\n#${t.seq} ${t.outcome}  ${formatDuration(t.durationMs)}  ${t.startedAt ?? ""}\n`);
+    const own = t.trigger === "background" ? "  (the agent's own: background work ended)" : "";
+    io.out(
+      `\n#${t.seq} ${t.outcome}  ${formatDuration(t.durationMs)}  ${t.startedAt ?? ""}${own}\n`,
+    );
     if (t.prompt !== null) io.out(`  prompt:\n${indent(t.prompt)}\n`);
     for (const tool of t.tools) {
       io.out(
@@ -44,6 +48,7 @@ export default async function show(
     }
     if (t.reply !== null) io.out(`  reply:\n${indent(t.reply)}\n`);
     if (t.error !== null) io.out(`  error: ${t.error}\n`);
+    if (t.usage !== null) io.out(`  tokens: ${describeTokens(t.usage)}\n`);
   }
   for (const p of s.plans) {
     io.out(`\nplan ${p.path}\n${p.content === null ? "" : indent(p.content)}\n`);

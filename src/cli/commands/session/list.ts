@@ -11,8 +11,29 @@ import {
   listSessionsOf,
 } from "../../../core/inventory/mod.ts";
 import { UsageError } from "../../../base/errors.ts";
+import { lazyImport } from "../../../base/lazy.ts";
 import type { Deps } from "../../../base/deps.ts";
 import { listCompat } from "./list_compat.ts";
+
+type HistoryModule = typeof import("../../../core/history/mod.ts");
+
+/**
+ * `--wide`: each session's tokens so far, from this machine's history (loaded only then); a
+ * row of another host (`--all-hosts`) has its tokens in that host's history: none here.
+ */
+async function withUsage(deps: LisaContext["deps"], result: ListResult): Promise<ListResult> {
+  const { sessionsUsage } = await lazyImport<HistoryModule>(
+    new URL("../../../core/history/mod.ts", import.meta.url),
+  );
+  const here = (s: ListResult["sessions"][number]) => !(s as { host?: unknown }).host;
+  const local = result.sessions.filter(here);
+  const usage = await sessionsUsage(
+    deps,
+    local.map((s) => ({ session: s.session, projectHash: s.projectHash })),
+  );
+  const of = new Map(local.map((s, i) => [s, usage[i]]));
+  return { ...result, sessions: result.sessions.map((s) => ({ ...s, usage: of.get(s) ?? null })) };
+}
 
 /** `--all-hosts` with a flag that reads or keeps this machine's files only: refused. */
 function checkAllHosts(flags: FlagsOf<typeof listFlags>): void {
@@ -83,8 +104,9 @@ export default async function list(
     if (!allHosts) return await listSessionsOf(deps, options);
     return await listAllHosts(deps, options);
   };
-  const render = async (result: ListResult) => {
-    if (allHosts) reportHosts(deps, result as FleetListResult);
+  const render = async (listed: ListResult) => {
+    if (allHosts) reportHosts(deps, listed as FleetListResult);
+    const result = flags.wide ? await withUsage(deps, listed) : listed;
     const compat = await listCompat(deps, result, flags);
     if (compat === null) printList(deps.io, result, flags.json ?? false, deps.now(), view());
     else if (compat.json) {

@@ -24,6 +24,8 @@ export default async function send(
     enter: flags.enter ?? false,
     force: flags.force ?? false,
     readyTimeoutSeconds: flags.readyTimeout,
+    confirmTimeoutSeconds: flags.confirmTimeout,
+    retryEnter: flags.retryEnter ?? false,
   };
   if (flags.wait) {
     const { sendAndWait } = await lazyImport<WaitModule>(

@@ -17,6 +17,8 @@ export const sendFlags = {
   timeoutSeconds: F.timeoutSeconds,
   force: F.force,
   readyTimeout: F.readyTimeout,
+  confirmTimeout: F.confirmTimeout,
+  retryEnter: F.retryEnter,
   host: F.host,
 };
 

@@ -5,6 +5,7 @@ import { printJson, renderTable } from "../../output.ts";
 import type { FlagsOf } from "../../verb_spec.ts";
 import type { turnsFlags } from "./turns_spec.ts";
 import { historySubject, readHistory, showSession } from "../../../core/history/mod.ts";
+import { formatTokens } from "../history/format.ts";
 
 function oneLine(text: string | null, max = 60): string {
   const flat = (text ?? "").replace(/\s+/g, " ").trim();
@@ -22,16 +23,25 @@ export default async function turns(
   const { name, prefer } = await historySubject(this.deps, value, flags.projectRoot);
   const { value: s } = await readHistory(this.deps, (h) => showSession(h, name, prefer));
   if (flags.json) {
-    printJson(this.deps.io, { session: s.session, runId: s.runId, turns: s.turnList });
+    printJson(this.deps.io, {
+      session: s.session,
+      runId: s.runId,
+      usage: s.usage,
+      turns: s.turnList,
+    });
     return;
   }
   const rows = s.turnList.map((t) => [
-    String(t.seq),
+    // The agent's own turn (it reports background work that ended) is marked `*`.
+    `${t.seq}${t.trigger === "background" ? "*" : ""}`,
     t.outcome,
     t.durationMs === null ? "-" : `${(t.durationMs / 1000).toFixed(1)}s`,
     String(t.tools.length),
+    formatTokens(t.usage),
     oneLine(t.prompt),
     oneLine(t.reply),
   ]);
-  this.deps.io.out(renderTable(["#", "OUTCOME", "DURATION", "TOOLS", "PROMPT", "REPLY"], rows));
+  this.deps.io.out(
+    renderTable(["#", "OUTCOME", "DURATION", "TOOLS", "TOKENS", "PROMPT", "REPLY"], rows),
+  );
 }

@@ -54,12 +54,14 @@ async function setup(
 Deno.test("text then Enter: one paste call, the agent's delay, then Enter as its own key", async () => {
   const t = await setup([ok0, ok0], "codex");
   try {
-    // --force: the agent's state is not looked at (the guard has its own tests).
+    // --force: the agent's state is not looked at (the guard has its own tests); no receipt
+    // (its own tests are below).
     const r = await sendToSession(t.deps, {
       session: "lisa-s",
       text: "héllo\nworld",
       enter: true,
       force: true,
+      confirmTimeoutSeconds: 0,
     });
     deepStrictEqual(r, {
       ok: true,
@@ -69,6 +71,10 @@ Deno.test("text then Enter: one paste call, the agent's delay, then Enter as its
       keys: [],
       enter: true,
       agentState: null,
+      confirmed: null,
+      confirmedBy: null,
+      promptId: null,
+      enterRetried: false,
     });
     strictEqual(t.runner.calls.length, 2);
     ok(t.runner.calls[0].some((w) => w.includes("; 'paste-buffer'")));
@@ -246,6 +252,146 @@ Deno.test("a send waits for the session's input lock and fails with lock_busy, s
     strictEqual(t.runner.calls.length, 0);
   } finally {
     holder.close();
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});
+
+/** A capture answer: the pane's rows, then whether it is dead (`#{pane_dead}`). */
+const screenOf = (text: string, dead = false): RunResult => ({
+  code: 0,
+  success: true,
+  stdout: `${text}\n${dead ? 1 : 0}\n`,
+  stderr: "",
+});
+
+Deno.test("text with Enter to an agent waits for its input box to empty: confirmed by screen", async () => {
+  // paste, the screen holding the text, Enter, then the screen without it.
+  const t = await setup([ok0, screenOf("› hello agent\n  footer"), ok0, screenOf("› \n  footer")]);
+  try {
+    const r = await sendToSession(t.deps, {
+      session: "lisa-s",
+      text: "hello agent",
+      enter: true,
+      force: true,
+    });
+    strictEqual(r.confirmed, true);
+    strictEqual(r.confirmedBy, "screen");
+    strictEqual(r.enterRetried, false);
+    strictEqual(t.runner.calls.length, 4);
+    ok(t.runner.calls[1].includes("capture-pane"), t.runner.calls[1].join(" "));
+    // The screen is read once the Enter's delay is over: the agent has drawn the paste.
+    strictEqual(t.slept[0], 150);
+  } finally {
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});
+
+/**
+ * A pane whose agent loses the first `lost` Enters: the text stays in its input box until an
+ * Enter gets through. Answers captures with the screen, every write with success.
+ */
+class LosingAgent implements Runner {
+  calls: string[][] = [];
+  enters = 0;
+  constructor(private readonly lost: number) {}
+  run(argv: readonly string[]): Promise<RunResult> {
+    this.calls.push([...argv]);
+    if (argv.includes("capture-pane")) {
+      return Promise.resolve(
+        screenOf(this.enters > this.lost ? "› \n  footer" : "› hello agent\n  footer"),
+      );
+    }
+    if (argv.some((w) => w.endsWith("'Enter'"))) this.enters++;
+    return Promise.resolve(ok0);
+  }
+}
+
+const count = (calls: string[][], word: string) =>
+  calls.filter((c) => c.some((w) => w.includes(word))).length;
+
+Deno.test(
+  "no receipt: send_unconfirmed, the text left alone; --retry-enter presses Enter once more",
+  async () => {
+    const t = await setup([]);
+    try {
+      const agent = new LosingAgent(1);
+      await rejects(
+        sendToSession({ ...t.deps, runner: agent }, {
+          session: "lisa-s",
+          text: "hello agent",
+          enter: true,
+          force: true,
+          confirmTimeoutSeconds: 1,
+        }),
+        (e) =>
+          e instanceof LisaError && e.code === "send_unconfirmed" && e.exitCode === 1 &&
+          (e.details as Record<string, unknown>).confirmed === false &&
+          (e.details as Record<string, unknown>).textBytes === 11,
+      );
+      strictEqual(count(agent.calls, "paste-buffer"), 1);
+      strictEqual(agent.enters, 1);
+      // The input was sent: its time is recorded as for any send.
+      strictEqual(readState(t.paths).lastInputAtMs, 1_700_000_000_000);
+      const retried = new LosingAgent(1);
+      const r = await sendToSession({ ...t.deps, runner: retried }, {
+        session: "lisa-s",
+        text: "hello agent",
+        enter: true,
+        force: true,
+        confirmTimeoutSeconds: 1,
+        retryEnter: true,
+      });
+      strictEqual(r.confirmed, true);
+      strictEqual(r.enterRetried, true);
+      strictEqual(count(retried.calls, "paste-buffer"), 1);
+      strictEqual(retried.enters, 2);
+      // An agent that loses every Enter: one retry, no more, and still unconfirmed.
+      const deaf = new LosingAgent(99);
+      await rejects(
+        sendToSession({ ...t.deps, runner: deaf }, {
+          session: "lisa-s",
+          text: "hello agent",
+          enter: true,
+          force: true,
+          confirmTimeoutSeconds: 1,
+          retryEnter: true,
+        }),
+        (e) => e instanceof LisaError && e.code === "send_unconfirmed",
+      );
+      strictEqual(deaf.enters, 2);
+    } finally {
+      Deno.removeSync(t.base, { recursive: true });
+    }
+  },
+);
+
+Deno.test("an agent that ends before its receipt gives confirmed null, not an error", async () => {
+  const held = screenOf("› hello agent\n  footer");
+  const t = await setup([ok0, held, ok0, held, screenOf("› hello agent", true)]);
+  try {
+    const r = await sendToSession(t.deps, {
+      session: "lisa-s",
+      text: "hello agent",
+      enter: true,
+      force: true,
+    });
+    strictEqual(r.confirmed, null);
+    strictEqual(r.confirmedBy, null);
+  } finally {
+    Deno.removeSync(t.base, { recursive: true });
+  }
+});
+
+Deno.test("a command session's send looks for no receipt and is not delayed", async () => {
+  const t = await setup([ok0, ok0]);
+  try {
+    const meta = JSON.parse(Deno.readTextFileSync(t.paths.meta));
+    writeMeta(t.paths, { ...meta, commandOnly: true });
+    const r = await sendToSession(t.deps, { session: "lisa-s", text: "ls", enter: true });
+    strictEqual(r.confirmed, null);
+    strictEqual(t.runner.calls.length, 2);
+    deepStrictEqual(t.slept, [150]);
+  } finally {
     Deno.removeSync(t.base, { recursive: true });
   }
 });

@@ -585,6 +585,105 @@ Deno.test("a turn still open at the next prompt ended at its last sign, not at t
   }
 });
 
+Deno.test("a database of schema 1 is migrated in place, its turns kept", async () => {
+  const f = await fixture();
+  try {
+    // Schema 1, as the lisa before it wrote it, with one turn.
+    await Deno.mkdir(`${f.dir}/state/lisa`, { recursive: true, mode: 0o700 });
+    const { DatabaseSync } = await import("node:sqlite");
+    const old = new DatabaseSync(f.db);
+    old.exec(
+      "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
+    );
+    const { MIGRATIONS } = await import("../../../../src/core/history/store.ts");
+    old.exec(MIGRATIONS[0]);
+    old.prepare("INSERT INTO schema_version VALUES (1, '2026-01-01')").run();
+    old.prepare("INSERT INTO sessions (name, run_id) VALUES (?, ?)").run(SESSION, RUN);
+    old.prepare(
+      "INSERT INTO turns (session_id, turn_key, seq, prompt, outcome) VALUES (1, 'k', 1, 'p', 'completed')",
+    ).run();
+    old.close();
+    Deno.chmodSync(f.db, 0o600);
+    await withHistory(f, (h) => {
+      const turn = showSession(h, SESSION).turnList[0];
+      strictEqual(turn.prompt, "p");
+      strictEqual(turn.trigger, "prompt");
+      strictEqual(turn.usage, null);
+      strictEqual(
+        Number(h.db.prepare("SELECT MAX(version) AS v FROM schema_version").get()?.v),
+        SCHEMA_VERSION,
+      );
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
+Deno.test("the agent's own turns are background turns; tokens come from its transcript", async () => {
+  const f = await fixture();
+  try {
+    const transcript = `${f.dir}/transcript.jsonl`;
+    const entry = (promptId: string, id: string, input: number) =>
+      JSON.stringify({ type: "user", promptId, message: { role: "user", content: "x" } }) + "\n" +
+      JSON.stringify({
+        type: "assistant",
+        message: { id, role: "assistant", usage: { input_tokens: input, output_tokens: 1 } },
+      }) + "\n";
+    await Deno.writeTextFile(transcript, entry("p1", "m1", 10) + entry("p2", "m2", 7));
+    const withPath = { transcriptPath: transcript };
+    await Deno.writeTextFile(
+      f.hooks,
+      [
+        hook("2026-01-01T00:00:01.000Z", "SessionStart", withPath),
+        hook("2026-01-01T00:00:02.000Z", "UserPromptSubmit", { prompt: "go", promptId: "p1" }),
+        hook("2026-01-01T00:00:03.000Z", "Stop", { reply: "started", promptId: "p1", ...withPath }),
+        hook("2026-01-01T00:00:09.000Z", "UserPromptSubmit", {
+          prompt: "<task-notification>\n<task-id>b1</task-id>\n</task-notification>",
+          promptId: "p2",
+        }),
+        hook("2026-01-01T00:00:10.000Z", "Stop", { reply: "done", promptId: "p2", ...withPath }),
+        // A Stop with no turn open: a turn the agent took without a prompt hook.
+        hook("2026-01-01T00:00:20.000Z", "Stop", { reply: "also done", ...withPath }),
+      ].join(""),
+    );
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      const turns = showSession(h, SESSION).turnList;
+      deepStrictEqual(turns.map((t) => [t.trigger, t.reply]), [
+        ["prompt", "started"],
+        ["background", "done"],
+        ["background", "also done"],
+      ]);
+      deepStrictEqual(turns.map((t) => t.usage?.inputTokens ?? null), [10, 7, null]);
+      strictEqual(showSession(h, SESSION).usage?.inputTokens, 17);
+      const listed = JSON.parse(listSessionsJson(h, {}).json);
+      deepStrictEqual(listed[0].usage, {
+        inputTokens: 17,
+        outputTokens: 2,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+      });
+    });
+    // A damaged transcript: the tokens are unknown, the ingestion goes on.
+    await Deno.writeTextFile(transcript, "{damaged\n\u0000\n");
+    await Deno.writeTextFile(
+      f.hooks,
+      hook("2026-01-01T00:00:30.000Z", "UserPromptSubmit", { prompt: "more", promptId: "p3" }) +
+        hook("2026-01-01T00:00:31.000Z", "Stop", { reply: "ok", promptId: "p3", ...withPath }),
+      { append: true },
+    );
+    await withHistory(f, (h) => {
+      ingestAll(h, f.deps);
+      const turns = showSession(h, SESSION).turnList;
+      strictEqual(turns.length, 4);
+      strictEqual(turns[3].usage, null);
+      strictEqual(turns[3].reply, "ok");
+    });
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
+
 Deno.test("a hook log rewritten on the same inode (a compaction's new file given the old one's number) loses no turn", async () => {
   const f = await fixture();
   const turn = (i: number) =>

@@ -176,3 +176,90 @@ Deno.test("a record with huge fields is bounded below 4 KiB", () => {
   JSON.parse(line);
   strictEqual(boundRecord(record).event.length, 64);
 });
+
+/** The Stop payload claude 2.1.197 sent here after a turn that ran Bash in the background. */
+const BACKGROUND_STOP = {
+  session_id: "5b4bdefc-786d-43d3-a118-f5ab662746d9",
+  transcript_path: "/home/u/.claude/projects/p/5b4bdefc-786d-43d3-a118-f5ab662746d9.jsonl",
+  cwd: "/tmp/project",
+  prompt_id: "20aaab00-d194-4ba8-af70-dbd5976adb5f",
+  permission_mode: "bypassPermissions",
+  effort: { level: "high" },
+  hook_event_name: "Stop",
+  stop_hook_active: false,
+  last_assistant_message: "started it",
+  background_tasks: [{
+    id: "bpguv0lrs",
+    type: "shell",
+    status: "running",
+    description: "background sleep",
+    command: "sleep 8; echo bg-done > bg.txt",
+  }],
+  session_crons: [],
+};
+
+Deno.test("a claude Stop keeps its prompt id and the background tasks it lists", () => {
+  const r = buildRecord(JSON.stringify(BACKGROUND_STOP), context);
+  strictEqual(r.promptId, "20aaab00-d194-4ba8-af70-dbd5976adb5f");
+  deepStrictEqual(r.backgroundTasks, [{
+    id: "bpguv0lrs",
+    type: "shell",
+    status: "running",
+    description: "background sleep",
+  }]);
+  // An empty list is kept: the agent said nothing runs on.
+  const none = buildRecord(JSON.stringify({ ...BACKGROUND_STOP, background_tasks: [] }), context);
+  deepStrictEqual(none.backgroundTasks, []);
+  const older = buildRecord(JSON.stringify({ hook_event_name: "Stop" }), context);
+  strictEqual("backgroundTasks" in older, false);
+  // A payload cut at the read cap still has its prompt id.
+  const cut = buildRecord(JSON.stringify(BACKGROUND_STOP).slice(0, 300), context);
+  strictEqual(cut.promptId, "20aaab00-d194-4ba8-af70-dbd5976adb5f");
+});
+
+Deno.test("subagent and compaction records say which subagent and what triggered", () => {
+  const start = buildRecord(
+    JSON.stringify({ hook_event_name: "SubagentStart", agent_id: "a1b2", agent_type: "Explore" }),
+    context,
+  );
+  strictEqual(start.subagentId, "a1b2");
+  strictEqual(start.subagentType, "Explore");
+  const compact = buildRecord(
+    JSON.stringify({ hook_event_name: "PreCompact", trigger: "auto", custom_instructions: null }),
+    context,
+  );
+  strictEqual(compact.preview, "auto");
+});
+
+Deno.test("a codex notify keeps its turn id as the prompt id", () => {
+  const r = buildRecord(
+    JSON.stringify({
+      type: "agent-turn-complete",
+      "thread-id": "t1",
+      "turn-id": "01a21e87-4a34-7351-ae89-df73ce9e157e",
+      "input-messages": ["say ok"],
+      "last-assistant-message": "ok",
+    }),
+    { ...context, agent: "codex" },
+  );
+  strictEqual(r.promptId, "01a21e87-4a34-7351-ae89-df73ce9e157e");
+});
+
+Deno.test("many long background tasks are cut so the line stays below 4 KiB", () => {
+  const tasks = Array.from({ length: 40 }, (_, i) => ({
+    id: `task-${i}-${"x".repeat(300)}`,
+    type: "shell",
+    status: "running",
+    description: "d".repeat(1000),
+  }));
+  const record = buildRecord(
+    JSON.stringify({ ...BACKGROUND_STOP, background_tasks: tasks, last_assistant_message: "r" }),
+    context,
+  );
+  const line = recordLine(record);
+  ok(bytes(line) <= MAX_LINE_BYTES, `${bytes(line)} bytes`);
+  const bounded = boundRecord(record);
+  ok(bounded.backgroundTasks!.length >= 2 && bounded.backgroundTasks!.length <= 8);
+  strictEqual(bounded.backgroundTasks![0].status, "running");
+  ok(bounded.backgroundTasks![0].id.startsWith("task-0-"));
+});
