@@ -256,12 +256,25 @@ Deno.test("a compaction is work, never a stall; an MCP elicitation waits for inp
     );
     strictEqual(answered.code, 0, answered.stdout + answered.stderr);
     await hookSeen(world, s, "ElicitationResult");
+    // Answered: the turn ends (its Stop), and the session waits for its next prompt, no longer
+    // for the elicitation's input. (The answer is no prompt: no UserPromptSubmit follows it, so
+    // status calls the end agent_quiet rather than hook:turn_done.)
+    await hookSeen(world, s, "Stop");
     const done = await statusUntil(
       world,
       s.session,
-      (r) => r.classificationReason === "hook:turn_done",
+      (r) => r.sessionState === "waiting_input" && r.classificationReason !== "hook:elicitation",
+      10_000,
     );
-    strictEqual(done.sessionState, "waiting_input");
+    strictEqual(done.sessionState, "waiting_input", JSON.stringify(done));
+    ok(done.classificationReason !== "hook:elicitation", JSON.stringify(done));
+    const turns = await world.lisaInProcess(["session", "turns", "--session", s.session, "--json"]);
+    const list = turns.json?.turns as { prompt: string; outcome: string }[];
+    deepStrictEqual(
+      list.filter((t) => t.prompt?.startsWith("/elicit")).map((t) => t.outcome),
+      ["completed"],
+      turns.stdout,
+    );
   } finally {
     await world.dispose();
   }
