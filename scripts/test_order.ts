@@ -32,14 +32,19 @@ function testFiles(dir: string): string[] {
 
 /**
  * The order of `files`: the heavy ones ({@link HEAVY_RE}, `built_test` first) each followed by
- * an even share of the other slow files, then the quick ones ({@link QUICK_DIRS}). Pure.
+ * an even share of the other slow files, then the quick ones ({@link QUICK_DIRS}). The other slow
+ * files go longest first by `weight` (the file's size: a long file holds more tests, and a long
+ * one started last made the whole run wait for it), in their given order without it. Pure.
  */
-export function spreadOrder(files: readonly string[]): string[] {
+export function spreadOrder(
+  files: readonly string[],
+  weight: (file: string) => number = () => 0,
+): string[] {
   const quick = files.filter((f) => QUICK_DIRS.some((d) => f.startsWith(d)));
   const slow = files.filter((f) => !quick.includes(f));
   const heavy = slow.filter((f) => HEAVY_RE.test(f))
     .sort((a, b) => Number(b.includes("built_test")) - Number(a.includes("built_test")));
-  const rest = slow.filter((f) => !heavy.includes(f));
+  const rest = slow.filter((f) => !heavy.includes(f)).sort((a, b) => weight(b) - weight(a));
   const share = heavy.length === 0 ? 0 : Math.ceil(rest.length / heavy.length);
   const out: string[] = [];
   heavy.forEach((h, i) => out.push(h, ...rest.slice(i * share, (i + 1) * share)));
@@ -52,7 +57,10 @@ if (import.meta.main) {
   const own = at < 0 ? Deno.args : Deno.args.slice(0, at);
   const extra = at < 0 ? [] : Deno.args.slice(at + 1);
   const dirs = own.filter((a) => a !== "--print");
-  const order = spreadOrder(dirs.flatMap((d) => testFiles(d.replace(/\/+$/, ""))));
+  const order = spreadOrder(
+    dirs.flatMap((d) => testFiles(d.replace(/\/+$/, ""))),
+    (f) => Deno.statSync(f).size,
+  );
   if (own.includes("--print")) {
     // deno-lint-ignore no-console
     console.log(order.join("\n"));

@@ -22,3 +22,21 @@ Deno.test("the heavy files are spread among the other slow ones, built_test firs
   ok(order.indexOf("tests/compat/c_test.ts") < order.indexOf("tests/cli/a_test.ts"));
   deepStrictEqual(spreadOrder(["tests/unit/x_test.ts"]), ["tests/unit/x_test.ts"]);
 });
+
+Deno.test("the other slow files go longest first when weighed, in their given order otherwise", () => {
+  const files = [
+    "tests/integration/a_test.ts",
+    "tests/integration/b_test.ts",
+    "tests/unit/u_test.ts",
+  ];
+  deepStrictEqual(spreadOrder(files), files);
+  const sizes: Record<string, number> = {
+    "tests/integration/a_test.ts": 10,
+    "tests/integration/b_test.ts": 90,
+  };
+  deepStrictEqual(spreadOrder(files, (f) => sizes[f] ?? 0), [
+    "tests/integration/b_test.ts",
+    "tests/integration/a_test.ts",
+    "tests/unit/u_test.ts",
+  ]);
+});
