@@ -47,7 +47,7 @@ export async function status(
 
 /**
  * Polls status (every 250 ms: a wait ends soon after its condition holds) until `pred` holds;
- * returns the last report.
+ * returns that report. Throws, with the last report, when it never holds within `timeoutMs`.
  */
 export async function statusUntil(
   world: World,
@@ -56,7 +56,7 @@ export async function statusUntil(
   timeoutMs = 30_000,
 ): Promise<Report> {
   let last: Report | undefined;
-  await waitFor(
+  const met = await waitFor(
     async () => {
       last = await status(world, session);
       return pred(last);
@@ -64,5 +64,13 @@ export async function statusUntil(
     timeoutMs,
     250,
   );
+  // Never a silent pass: a condition that did not come is the test's failure, with what came.
+  if (!met) {
+    throw new Error(
+      `status of ${session} never met the condition in ${timeoutMs} ms; last: ${
+        JSON.stringify(last)
+      }`,
+    );
+  }
   return last!;
 }
