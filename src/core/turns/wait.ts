@@ -662,6 +662,30 @@ async function screenTurnEnd(
   };
 }
 
+/** How long a claude turn's end waits for its transcript to hold its last message. */
+const USAGE_SETTLE_MS = 1000;
+
+/**
+ * claude at times writes its transcript a moment after its Stop hook: the turn's last message,
+ * and its tokens, were not there yet (the real-agent tier counted one request of two). When the
+ * transcript's last reply is not yet the Stop's, waits for it (1 s at most); then reads the
+ * tokens again.
+ */
+async function settledUsage(w: TurnWait, result: WaitResult): Promise<WaitResult> {
+  const end = w.turn.end;
+  const want = end?.reply?.trim() ?? "";
+  if (
+    end === null || end.outcome !== "completed" || end.transcriptPath === null || want === "" ||
+    w.loc.meta?.agent !== "claude"
+  ) return result;
+  const path = end.transcriptPath;
+  const written = () => (lastAssistantText(path)?.trim() ?? "").startsWith(want);
+  const deadline = w.deps.now().getTime() + USAGE_SETTLE_MS;
+  while (!written() && w.deps.now().getTime() < deadline) await w.deps.sleep(50);
+  // Read again in any case: the first reading may have come before the message it now shows.
+  return { ...result, usage: usageOf(w.deps, w.turn, end, "claude") };
+}
+
 /** Sends, then polls the hooks (every poll) and the status (every few) until the turn ends. */
 async function waitTurn(
   deps: Deps,
@@ -672,7 +696,7 @@ async function waitTurn(
   const w = await startWait(deps, options, loc, input);
   while (true) {
     const fromHooks = w.useHooks ? readHooks(w) : null;
-    if (fromHooks !== null) return fromHooks;
+    if (fromHooks !== null) return await settledUsage(w, fromHooks);
     if (deps.now().getTime() >= w.deadline) {
       return noReply(w, "timeout", w.useHooks ? "hooks" : "screen");
     }
