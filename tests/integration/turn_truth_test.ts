@@ -279,3 +279,30 @@ Deno.test("a compaction is work, never a stall; an MCP elicitation waits for inp
     await world.dispose();
   }
 });
+
+Deno.test("send --wait counts a claude turn's last message written to the transcript after its Stop", async () => {
+  const world = await makeWorld();
+  try {
+    // claude at times runs its Stop hook before the transcript holds the turn's last message:
+    // send --wait read the tokens at the Stop and missed it (null here, one request of two live).
+    const s = await spawn(world, ["--agent", "claude"], {
+      FAKE_USAGE,
+      FAKE_TRANSCRIPT_LATE: "0.3",
+    });
+    await hookSeen(world, s, "SessionStart");
+    const r = await world.lisaInProcess([
+      "session",
+      "send",
+      "--session",
+      s.session,
+      "--text",
+      "late transcript",
+      "--wait",
+      "--json",
+    ]);
+    strictEqual(r.code, 0, r.stdout + r.stderr);
+    deepStrictEqual(r.json?.usage, PER_TURN, r.stdout);
+  } finally {
+    await world.dispose();
+  }
+});
